@@ -1,0 +1,67 @@
+import { Hono, type MiddlewareHandler } from 'hono';
+import { authenticate } from '../auth/authenticate.js';
+import { errors } from '../errors.js';
+import type { Sandbox } from '../sandbox.js';
+import { buildRequestSchema, createRequestSchema, LIMITS } from '../trades/requests.js';
+import { createTrade, findTrade } from '../trades/service.js';
+import { toTrade } from '../trades/trade.js';
+import { jsonBody } from './json-body.js';
+import { validate } from './validation.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The three endpoints of the interface document, mounted at /api/v1/trades. */
+export function providerRoutes(sandbox: Sandbox) {
+  const app = new Hono();
+
+  const body = jsonBody(LIMITS.maxBodyBytes);
+  const authenticateBody =
+    (endpoint: 'create' | 'build'): MiddlewareHandler =>
+    async (c, next) => {
+      const body = (await c.req.json()) as Record<string, unknown>;
+      authenticate(sandbox.merchants, {
+        mode: sandbox.options.auth,
+        endpoint,
+        header: (name) => c.req.header(name),
+        merchantId: body['merchant'],
+        values: body,
+      });
+      await next();
+    };
+
+  app.post('/deposit/create', body, authenticateBody('create'), validate('json', createRequestSchema), async (c) => {
+    const trade = createTrade(sandbox, c.req.valid('json'));
+    await sandbox.store.commit();
+    return c.json(toTrade(trade, 'create', sandbox.publicUrl), 201);
+  });
+
+  app.post('/deposit/build', body, authenticateBody('build'), validate('json', buildRequestSchema), async (c) => {
+    const trade = createTrade(sandbox, c.req.valid('json'));
+    await sandbox.store.commit();
+    return c.json(toTrade(trade, 'build', sandbox.publicUrl), 201);
+  });
+
+  app.get('/:merchant/:uuid', async (c) => {
+    const { merchant, uuid } = c.req.param();
+    if (merchant === 'deposit' && (uuid === 'create' || uuid === 'build')) {
+      throw errors.notFound(`/api/v1/trades/deposit/${uuid} takes POST with a JSON body, not GET.`);
+    }
+    authenticate(sandbox.merchants, {
+      mode: sandbox.options.auth,
+      endpoint: 'get',
+      header: (name) => c.req.header(name),
+      merchantId: merchant,
+      values: { merchant, uuid },
+    });
+    if (!UUID.test(uuid)) {
+      throw errors.notFound(`No trade ${JSON.stringify(uuid)}: the trade identifier in the path must be the UUID "id" returned when the trade was created.`);
+    }
+    const trade = findTrade(sandbox.store, merchant, uuid);
+    if (!trade) {
+      throw errors.notFound(`Merchant ${merchant} has no trade ${uuid}. Use the "id" from the create response (not your order) and the same merchant that created it.`);
+    }
+    return c.json(toTrade(trade, 'get', sandbox.publicUrl), 200);
+  });
+
+  return app;
+}

@@ -1,0 +1,23 @@
+import type { ValidationTargets } from 'hono';
+import { zValidator } from '@hono/zod-validator';
+import type { z } from 'zod';
+import { formatPath } from '../config/issues.js';
+import { errors, type SandboxError } from '../errors.js';
+
+/** Turns zod issues into the sandbox's 422 envelope: one detail per field, a message that teaches. */
+export function validationError(error: { issues: readonly z.core.$ZodIssue[] }): SandboxError {
+  const details = error.issues.map((issue) => ({ field: formatPath(issue.path) || 'body', message: issue.message }));
+  const first = details[0];
+  const message =
+    details.length === 1 && first
+      ? first.message
+      : `${details.length} fields are invalid: ${details.map((d) => d.field).join(', ')}. See details for each.`;
+  return errors.validation(message, details);
+}
+
+/** zValidator whose failures go through the one error format. */
+export function validate<T extends z.ZodType, Target extends keyof ValidationTargets>(target: Target, schema: T) {
+  return zValidator(target, schema, (result) => {
+    if (!result.success) throw validationError(result.error);
+  });
+}

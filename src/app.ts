@@ -1,0 +1,38 @@
+import { Hono } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { adminRoutes } from './admin/routes.js';
+import { providerRoutes } from './api/provider.js';
+import { SandboxError } from './errors.js';
+import type { Sandbox } from './sandbox.js';
+
+const ROUTES =
+  'POST /api/v1/trades/deposit/create, POST /api/v1/trades/deposit/build, GET /api/v1/trades/:merchant/:uuid, and the sandbox routes under /_sandbox';
+
+/** Builds the HTTP app over a sandbox. It never listens: the CLI and startSandbox() do. */
+export function createApp(sandbox: Sandbox) {
+  const app = new Hono();
+
+  app.route('/api/v1/trades', providerRoutes(sandbox));
+  app.route('/_sandbox', adminRoutes(sandbox));
+
+  app.notFound(() => {
+    throw new SandboxError(404, 'not_found', `No route matches this method and path. The sandbox serves ${ROUTES}.`);
+  });
+
+  app.onError((error, c) => {
+    if (error instanceof SandboxError) {
+      return c.json(error.toJSON(), error.status as 400, error.headers);
+    }
+    if (error instanceof HTTPException) {
+      const wrapped = new SandboxError(error.status, error.status === 413 ? 'body_too_large' : 'bad_request', error.message || 'The request could not be read.');
+      return c.json(wrapped.toJSON(), error.status);
+    }
+    console.error(error);
+    const internal = new SandboxError(500, 'internal_error', 'The sandbox failed while handling this request; this is a sandbox bug, not your mistake. The details are in the sandbox log.');
+    return c.json(internal.toJSON(), 500);
+  });
+
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,44 @@
+import { listen } from '../server.js';
+import { createSandbox } from '../sandbox.js';
+import type { SandboxOptionsInput } from '../config/options.js';
+
+/** `deposit-sandbox serve`: start, print the ready line, stop cleanly on SIGINT/SIGTERM. */
+export async function serveCommand(options: SandboxOptionsInput): Promise<void> {
+  const sandbox = await createSandbox(options);
+  const running = await listen(sandbox).catch(async (error: NodeJS.ErrnoException) => {
+    await sandbox.close();
+    if (error.code === 'EADDRINUSE') {
+      throw new Error(`Port ${sandbox.options.port} on ${sandbox.options.host} is already in use. Stop the other process, or pass --port 0 to pick a free port.`);
+    }
+    throw error;
+  });
+  process.stdout.write(`deposit-sandbox listening on ${running.url}\n`);
+  const demo = sandbox.merchants.list()[0];
+  process.stdout.write(
+    [
+      `  store:    ${sandbox.store.adapter.location} (${sandbox.store.trades.size} trades)`,
+      `  auth:     ${sandbox.options.auth}; clock: ${sandbox.clock.mode}`,
+      `  payments: ${sandbox.publicUrl}/pay/<trade id>`,
+      demo ? `  merchant: ${demo.name} ${demo.id} (token ${demo.token})` : '',
+      '',
+    ]
+      .filter((line, index, all) => line !== '' || index === all.length - 1)
+      .join('\n'),
+  );
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`deposit-sandbox: ${signal} received, finishing requests and saving the store\n`);
+    running.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`deposit-sandbox: could not save the store on exit: ${(error as Error).message}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { AUTH_MODES } from '../auth/authenticate.js';
+
+const port = z.coerce
+  .number({ error: 'must be a port number from 0 to 65535 (0 picks a free port)' })
+  .int('must be a whole port number')
+  .min(0, 'must be from 0 to 65535 (0 picks a free port)')
+  .max(65535, 'must be from 0 to 65535 (0 picks a free port)');
+
+/** Everything a sandbox can be started with; the CLI and startSandbox() share it. */
+export const sandboxOptionsSchema = z.object({
+  port: port.default(4242),
+  host: z.string().min(1).default('127.0.0.1'),
+  data: z.string().min(1).default('.deposit-sandbox'),
+  inMemory: z.boolean().default(false),
+  fixtures: z.string().min(1).optional(),
+  publicUrl: z
+    .url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL such as http://localhost:4242' })
+    .optional(),
+  auth: z.enum(AUTH_MODES, { error: `must be one of ${AUTH_MODES.join(', ')}` }).default('either'),
+  seed: z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').optional(),
+  clock: z.enum(['real', 'manual'], { error: 'must be real or manual' }).default('real'),
+});
+
+export type SandboxOptionsInput = z.input<typeof sandboxOptionsSchema>;
+export type SandboxOptions = z.output<typeof sandboxOptionsSchema>;

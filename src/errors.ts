@@ -1,0 +1,89 @@
+/**
+ * One error type, one envelope, rendered in one place (`app.onError`).
+ *
+ *   {"error":{"status":422,"code":"validation_failed","message":"...","details":[{"field":"amount_cents","message":"..."}]}}
+ */
+export interface ErrorDetail {
+  field: string;
+  message: string;
+}
+
+export interface ErrorEnvelope {
+  error: {
+    status: number;
+    code: string;
+    message: string;
+    details: ErrorDetail[];
+    /** Present on signature mismatches only: what the sandbox computed, never the secret. */
+    signature?: SignatureDebug;
+    /** Present on admin 409s: the states the trade may move to. */
+    allowed?: string[];
+  };
+}
+
+export interface SignatureDebug {
+  header: string;
+  algorithm: string;
+  string_to_sign: string;
+  received: string;
+}
+
+export class SandboxError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly details: ErrorDetail[];
+  readonly extra: Pick<ErrorEnvelope['error'], 'signature' | 'allowed'>;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    options: {
+      details?: ErrorDetail[];
+      extra?: SandboxError['extra'];
+      headers?: Record<string, string>;
+    } = {},
+  ) {
+    super(message);
+    this.name = 'SandboxError';
+    this.status = status;
+    this.code = code;
+    this.details = options.details ?? [];
+    this.extra = options.extra ?? {};
+    this.headers = options.headers ?? {};
+  }
+
+  toJSON(): ErrorEnvelope {
+    return {
+      error: {
+        status: this.status,
+        code: this.code,
+        message: this.message,
+        details: this.details,
+        ...this.extra,
+      },
+    };
+  }
+}
+
+export const errors = {
+  validation(message: string, details: ErrorDetail[]): SandboxError {
+    return new SandboxError(422, 'validation_failed', message, { details });
+  },
+  invalidJson(message: string): SandboxError {
+    return new SandboxError(422, 'invalid_json', message, { details: [{ field: 'body', message }] });
+  },
+  unauthorized(code: string, message: string, detail: ErrorDetail, extra: SandboxError['extra'] = {}): SandboxError {
+    return new SandboxError(401, code, message, { extra, details: [detail] });
+  },
+  notFound(message: string): SandboxError {
+    return new SandboxError(404, 'not_found', message);
+  },
+  conflict(code: string, message: string, allowed?: string[]): SandboxError {
+    return new SandboxError(409, code, message, allowed ? { extra: { allowed } } : {});
+  },
+  tooLarge(limit: number): SandboxError {
+    return new SandboxError(413, 'body_too_large', `The request body is larger than ${limit} bytes. Send a smaller JSON body.`);
+  },
+};

@@ -1,0 +1,143 @@
+import { z } from 'zod';
+
+/** Documented sandbox limits (README, "Security and limits"). */
+export const LIMITS = {
+  maxAmountCents: 10_000_000_000, // 100,000,000 rubles
+  maxOrderLength: 255,
+  maxCustomerLength: 255,
+  maxUrlLength: 2048,
+  maxBodyBytes: 64 * 1024,
+} as const;
+
+const EXAMPLE_MERCHANT = '6f1c2a9e-3b7d-4c52-9a1e-2d4b8f0c7e51';
+
+function shown(value: unknown): string {
+  const text = JSON.stringify(value);
+  if (text === undefined) return String(value);
+  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
+}
+
+const missing = (field: string, what: string) => `${field} is required: ${what}.`;
+
+export const merchantField = z.guid({
+  error: (iss) =>
+    iss.input === undefined
+      ? missing('merchant', `your merchant UUID, e.g. "${EXAMPLE_MERCHANT}"`)
+      : `merchant must be your merchant UUID as a string, e.g. "${EXAMPLE_MERCHANT}"; got ${shown(iss.input)}.`,
+});
+
+const orderField = z
+  .string({
+    error: (iss) =>
+      iss.input === undefined
+        ? missing('order', 'the trade identifier in your system, e.g. "order-1001"')
+        : `order must be a string (the trade identifier in your system); got ${shown(iss.input)}. Send "${String(iss.input)}" in quotes.`,
+  })
+  .min(1, 'order must not be empty: send the trade identifier in your system, e.g. "order-1001".')
+  .max(LIMITS.maxOrderLength, `order must be at most ${LIMITS.maxOrderLength} characters.`);
+
+function amountMessage(input: unknown): string {
+  if (input === undefined) return missing('amount_cents', 'the amount as an integer number of kopecks (3 rubles 12 kopecks is 312)');
+  if (typeof input === 'number' && Number.isFinite(input) && !Number.isInteger(input)) {
+    return `amount_cents must be an integer number of kopecks, not rubles: 3 rubles 12 kopecks is 312. Got ${input}; did you mean ${Math.round(input * 100)}?`;
+  }
+  if (typeof input === 'number' && !Number.isSafeInteger(input)) {
+    return `amount_cents must be an integer number of kopecks no larger than ${LIMITS.maxAmountCents}; got ${shown(input)}.`;
+  }
+  if (typeof input === 'string') {
+    return `amount_cents must be a JSON integer of kopecks, not a string: send 312, not "312". Got ${shown(input)}.`;
+  }
+  return `amount_cents must be an integer number of kopecks (3 rubles 12 kopecks is 312); got ${shown(input)}.`;
+}
+
+const amountField = z
+  .int({ error: (iss) => amountMessage(iss.input) })
+  .min(1, 'amount_cents must be a positive number of kopecks (at least 1).')
+  .max(LIMITS.maxAmountCents, `amount_cents must be at most ${LIMITS.maxAmountCents} kopecks (the sandbox's documented maximum).`);
+
+const currencyField = z.literal('RUB', {
+  error: (iss) =>
+    iss.input === undefined
+      ? missing('amount_currency', '"RUB", the only currency the service accepts')
+      : typeof iss.input === 'string' && iss.input.toUpperCase() === 'RUB'
+        ? `amount_currency must be exactly "RUB" in capitals; got ${shown(iss.input)}.`
+        : `amount_currency must be "RUB", the only currency the service accepts; got ${shown(iss.input)}.`,
+});
+
+const customerField = (name: string) =>
+  z
+    .string({ error: (iss) => `${name} must be a string (any identifier of the payer in your system); got ${shown(iss.input)}.` })
+    .max(LIMITS.maxCustomerLength, `${name} must be at most ${LIMITS.maxCustomerLength} characters.`)
+    .optional();
+
+const urlField = (name: string, what: string) =>
+  z
+    .string({ error: (iss) => `${name} must be a string holding an absolute http(s) URL (${what}); got ${shown(iss.input)}.` })
+    .max(LIMITS.maxUrlLength, `${name} must be at most ${LIMITS.maxUrlLength} characters.`)
+    .refine(isHttpUrl, { error: (iss) => `${name} must be an absolute http:// or https:// URL (${what}), e.g. "https://shop.example/${name === 'callback_url' ? 'callbacks/deposit' : 'thanks'}"; got ${shown(iss.input)}.` })
+    .optional();
+
+export function isHttpUrl(value: string): boolean {
+  if (!/^https?:\/\//i.test(value)) return false;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+const baseShape = {
+  merchant: merchantField,
+  order: orderField,
+  amount_cents: amountField,
+  amount_currency: currencyField,
+  customer: customerField('customer'),
+  cusotmer: customerField('cusotmer'),
+  callback_url: urlField('callback_url', 'it receives a POST when the trade status changes'),
+  return_url: urlField('return_url', 'the payer is sent there after paying'),
+};
+
+function noSpellingConflict(value: { customer?: string | undefined; cusotmer?: string | undefined }, ctx: z.RefinementCtx): void {
+  if (value.customer !== undefined && value.cusotmer !== undefined && value.customer !== value.cusotmer) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['cusotmer'],
+      message: `customer and cusotmer are two spellings of one field and were sent with different values (${shown(value.customer)} and ${shown(value.cusotmer)}). Send one of them.`,
+    });
+  }
+}
+
+export const createRequestSchema = z
+  .object({
+    ...baseShape,
+    type: z.enum(['any_bank', 'nspk'], {
+      error: (iss) =>
+        iss.input === 'ecom'
+          ? 'type "ecom" is an ecom deposit: create it with POST /api/v1/trades/deposit/build. This endpoint takes "any_bank" or "nspk".'
+          : iss.input === undefined
+            ? missing('type', '"any_bank" (card transfer) or "nspk" (fast payment by phone)')
+            : `type must be "any_bank" (card transfer) or "nspk" (fast payment by phone); got ${shown(iss.input)}.`,
+    }),
+  })
+  .superRefine(noSpellingConflict);
+
+export const buildRequestSchema = z
+  .object({
+    ...baseShape,
+    type: z.literal('ecom', {
+      error: (iss) =>
+        iss.input === 'any_bank' || iss.input === 'nspk'
+          ? `type ${shown(iss.input)} is a P2P deposit: create it with POST /api/v1/trades/deposit/create. This endpoint takes only "ecom".`
+          : iss.input === undefined
+            ? missing('type', '"ecom"')
+            : `type must be "ecom" on this endpoint; got ${shown(iss.input)}.`,
+    }),
+  })
+  .superRefine(noSpellingConflict);
+
+export type CreateRequest = z.infer<typeof createRequestSchema>;
+export type BuildRequest = z.infer<typeof buildRequestSchema>;
+export type DepositRequest = CreateRequest | BuildRequest;
+
+export const getParamsSchema = z.object({ merchant: z.string(), uuid: z.string() });

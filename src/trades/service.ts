@@ -1,0 +1,70 @@
+import type { Clock } from '../clock/clock.js';
+import { SandboxError } from '../errors.js';
+import type { MerchantDirectory } from '../merchants/fixtures.js';
+import { orderKey, type Store } from '../store/store.js';
+import type { Random } from './random.js';
+import type { DepositRequest } from './requests.js';
+import { drawRequisites } from './requisites.js';
+import type { TradeRecord } from './trade.js';
+
+export interface TradeServiceDeps {
+  store: Store;
+  merchants: MerchantDirectory;
+  random: Random;
+  clock: Clock;
+}
+
+/**
+ * Creates a trade in its first state (`created` for P2P, `ecom` for ecom) and records it
+ * in the store. Throws a 422 `duplicate_order` when the merchant already used the order.
+ * The write is synchronous; callers await `store.commit()` before answering.
+ */
+export function createTrade(deps: TradeServiceDeps, request: DepositRequest, scenario?: string): TradeRecord {
+  const { store, merchants, random, clock } = deps;
+  const merchant = merchants.get(request.merchant);
+  if (!merchant) throw new Error(`createTrade: unknown merchant ${request.merchant}`);
+  const existing = store.trades.findUnique(orderKey(merchant.id, request.order));
+  if (existing) {
+    throw errorDuplicate(request.order, existing.id);
+  }
+  let id = random.uuid();
+  while (store.trades.has(id)) id = random.uuid();
+  const now = clock.nowIso();
+  const state = request.type === 'ecom' ? 'ecom' : 'created';
+  const customer = request.customer ?? request.cusotmer;
+  const record: TradeRecord = {
+    id,
+    order: request.order,
+    merchant: merchant.id,
+    state,
+    amount_cents: request.amount_cents,
+    amount_currency: 'RUB',
+    rate: merchant.rate,
+    type: request.type,
+    ...(customer !== undefined ? { customer } : {}),
+    ...(request.callback_url !== undefined ? { callback_url: request.callback_url } : {}),
+    ...(request.return_url !== undefined ? { return_url: request.return_url } : {}),
+    requisites: drawRequisites(random, merchants.pool, request.type),
+    ...(scenario !== undefined ? { scenario } : {}),
+    created_at: now,
+    updated_at: now,
+    history: [{ from: null, to: state, at: now, cause: 'create' }],
+  };
+  return store.trades.put(record);
+}
+
+function errorDuplicate(order: string, existingId: string): SandboxError {
+  return new SandboxError(
+    422,
+    'duplicate_order',
+    `A trade with order ${JSON.stringify(order)} already exists for this merchant (id ${existingId}). Each order may be used once; send a new order, or read the existing trade with GET /api/v1/trades/:merchant/${existingId}.`,
+    { details: [{ field: 'order', message: 'already used by another trade of this merchant' }] },
+  );
+}
+
+/** The merchant's trade with this id, or undefined (also when the trade is another merchant's). */
+export function findTrade(store: Store, merchant: string, id: string): TradeRecord | undefined {
+  const trade = store.trades.get(id.toLowerCase());
+  if (!trade || trade.merchant.toLowerCase() !== merchant.toLowerCase()) return undefined;
+  return trade;
+}

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+
+/** States a trade can be in. `canceled` and `expired` are sandbox assumptions (the document lists only the first three). */
+export const TRADE_STATES = ['created', 'ecom', 'confirmed', 'canceled', 'expired'] as const;
+export const tradeStateSchema = z.enum(TRADE_STATES);
+export type TradeState = z.infer<typeof tradeStateSchema>;
+
+export const TRADE_TYPES = ['any_bank', 'nspk', 'ecom'] as const;
+export const tradeTypeSchema = z.enum(TRADE_TYPES);
+export type TradeType = z.infer<typeof tradeTypeSchema>;
+
+export const HISTORY_CAUSES = ['create', 'scenario', 'admin', 'page'] as const;
+
+export const historyEntrySchema = z.object({
+  from: tradeStateSchema.nullable(),
+  to: tradeStateSchema,
+  at: z.string(),
+  cause: z.enum(HISTORY_CAUSES),
+  note: z.string().optional(),
+});
+export type HistoryEntry = z.infer<typeof historyEntrySchema>;
+
+export const requisitesSchema = z.object({ name: z.string(), number: z.string(), bank_name: z.string() });
+
+/** A trade as the store keeps it: the provider's fields plus what the sandbox needs. */
+export const tradeRecordSchema = z.object({
+  id: z.string(),
+  order: z.string(),
+  merchant: z.string(),
+  state: tradeStateSchema,
+  amount_cents: z.number().int(),
+  amount_currency: z.literal('RUB'),
+  rate: z.number(),
+  type: tradeTypeSchema,
+  customer: z.string().optional(),
+  callback_url: z.string().optional(),
+  return_url: z.string().optional(),
+  requisites: requisitesSchema,
+  scenario: z.string().optional(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  history: z.array(historyEntrySchema),
+});
+export type TradeRecord = z.infer<typeof tradeRecordSchema>;
+
+/** The Trade object of the interface document: exactly these eight keys. */
+export const tradeSchema = z.strictObject({
+  id: z.string(),
+  order: z.string(),
+  merchant: z.string(),
+  state: tradeStateSchema,
+  amount_cents: z.number().int(),
+  amount_currency: z.literal('RUB'),
+  rate: z.number(),
+  payment_data: z.union([
+    z.strictObject({ name: z.string(), number: z.string(), bank_name: z.string(), url: z.string() }),
+    z.strictObject({ url: z.string() }),
+  ]),
+});
+export type Trade = z.infer<typeof tradeSchema>;
+
+/** Which response a Trade is rendered for: ecom create carries only `url` in payment_data. */
+export type TradeView = 'create' | 'build' | 'get';
+
+export function paymentUrl(publicUrl: string, id: string): string {
+  return `${publicUrl.replace(/\/+$/, '')}/pay/${id}`;
+}
+
+/** Renders a stored trade as the document's Trade object (key order as in the document). */
+export function toTrade(record: TradeRecord, view: TradeView, publicUrl: string): Trade {
+  const url = paymentUrl(publicUrl, record.id);
+  return {
+    id: record.id,
+    order: record.order,
+    merchant: record.merchant,
+    state: record.state,
+    amount_cents: record.amount_cents,
+    amount_currency: record.amount_currency,
+    rate: record.rate,
+    payment_data:
+      view === 'build'
+        ? { url }
+        : { name: record.requisites.name, number: record.requisites.number, bank_name: record.requisites.bank_name, url },
+  };
+}
