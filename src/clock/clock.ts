@@ -17,15 +17,19 @@ export class Clock {
     this.#store = store;
     this.#wall = wall;
     const row = this.#row();
-    if (mode === 'manual' && typeof row.frozen !== 'number') {
+    if (mode === 'manual' && row.frozen === undefined) {
       this.#store.meta.put({ ...row, frozen: this.#wall() + (row.offset ?? 0) });
     }
   }
 
   now(): number {
     const row = this.#row();
-    if (this.mode === 'manual') return row.frozen ?? this.#wall();
-    return this.#wall() + (row.offset ?? 0);
+    if (this.mode === 'real') return this.#wall() + (row.offset ?? 0);
+    if (row.frozen !== undefined) return row.frozen;
+    // After a reset the frozen time is gone: freeze again at the wall clock.
+    const frozen = this.#wall();
+    this.#store.meta.put({ ...row, frozen });
+    return frozen;
   }
 
   nowIso(): string {
@@ -42,6 +46,12 @@ export class Clock {
       this.#store.meta.put({ ...row, offset: (row.offset ?? 0) + ms });
     }
     return this.now();
+  }
+
+  /** Moves sandbox time forward to `time`; a time in the past changes nothing. */
+  advanceTo(time: number): number {
+    const now = this.now();
+    return time > now ? this.advance(time - now) : now;
   }
 
   #row(): { id: 'clock'; offset?: number; frozen?: number } {

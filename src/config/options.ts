@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AUTH_MODES } from '../auth/authenticate.js';
+import { durationListSchema, durationSchema } from '../clock/duration.js';
 
 const port = z.coerce
   .number({ error: 'must be a port number from 0 to 65535 (0 picks a free port)' })
@@ -20,6 +21,14 @@ export const sandboxOptionsSchema = z.object({
   auth: z.enum(AUTH_MODES, { error: `must be one of ${AUTH_MODES.join(', ')}` }).default('either'),
   seed: z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').optional(),
   clock: z.enum(['real', 'manual'], { error: 'must be real or manual' }).default('real'),
+  /** A folder of scenario YAML files, matched before the bundled ones. */
+  scenarios: z.string().min(1).optional(),
+  /** When set, every /_sandbox route requires `Authorization: Bearer <token>`. */
+  adminToken: z.string().min(1).optional(),
+  /** How long a callback receiver has to answer 2xx. */
+  callbackTimeout: durationSchema.default(10_000),
+  /** Waits between callback attempts; after the last one the callback is failed. */
+  callbackRetries: durationListSchema.default([1_000, 5_000, 30_000, 120_000, 600_000]),
 });
 
 export type SandboxOptionsInput = z.input<typeof sandboxOptionsSchema>;

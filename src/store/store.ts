@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { describeIssues } from '../config/issues.js';
+import { callbackEventSchema, type CallbackEvent } from '../callbacks/records.js';
+import { jobSchema, type Job } from '../clock/jobs.js';
 import { tradeRecordSchema, type TradeRecord } from '../trades/trade.js';
 import type { StoreAdapter } from './adapter.js';
 import { Table, type Change, type Row } from './table.js';
@@ -12,6 +14,8 @@ export const SNAPSHOT_VERSION = 1;
 export const snapshotSchema = z.object({
   version: z.literal(SNAPSHOT_VERSION),
   trades: z.array(tradeRecordSchema).default([]),
+  jobs: z.array(jobSchema).default([]),
+  callbacks: z.array(callbackEventSchema).default([]),
   meta: z.array(metaRowSchema).default([]),
 });
 export type Snapshot = z.infer<typeof snapshotSchema>;
@@ -30,6 +34,8 @@ export const orderKey = (merchant: string, order: string): string => `${merchant
  */
 export class Store {
   readonly trades: Table<TradeRecord>;
+  readonly jobs: Table<Job>;
+  readonly callbacks: Table<CallbackEvent>;
   readonly meta: Table<MetaRow>;
   readonly adapter: StoreAdapter;
   #pending: Change[] = [];
@@ -40,6 +46,8 @@ export class Store {
     this.adapter = adapter;
     const record = (change: Change) => this.#pending.push(change);
     this.trades = new Table<TradeRecord>('trades', record, (t) => orderKey(t.merchant, t.order));
+    this.jobs = new Table<Job>('jobs', record);
+    this.callbacks = new Table<CallbackEvent>('callbacks', record);
     this.meta = new Table<MetaRow>('meta', record);
   }
 
@@ -58,6 +66,8 @@ export class Store {
         throw new StoreError(`The store at ${adapter.location} is not a deposit-sandbox store (${problems}). Move the file away to start empty; it is left untouched.`);
       }
       for (const trade of parsed.data.trades) store.trades.load(trade);
+      for (const job of parsed.data.jobs) store.jobs.load(job);
+      for (const event of parsed.data.callbacks) store.callbacks.load(event);
       for (const row of parsed.data.meta) store.meta.load(row);
     }
     return store;
@@ -67,6 +77,8 @@ export class Store {
     return {
       version: SNAPSHOT_VERSION,
       trades: [...this.trades.values()],
+      jobs: [...this.jobs.values()],
+      callbacks: [...this.callbacks.values()],
       meta: [...this.meta.values()],
     };
   }
@@ -96,7 +108,7 @@ export class Store {
   }
 
   #tables(): Array<Pick<Table<Row>, 'drop'>> {
-    return [this.trades, this.meta];
+    return [this.trades, this.jobs, this.callbacks, this.meta];
   }
 
   #flush(): Promise<void> {

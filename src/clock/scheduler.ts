@@ -1,0 +1,167 @@
+import type { Store } from '../store/store.js';
+import type { Clock } from './clock.js';
+import { compareJobs, type Job } from './jobs.js';
+
+export type JobHandler = (job: Job) => Promise<void> | void;
+
+const MAX_TIMER = 2 ** 31 - 1;
+
+/**
+ * Runs stored jobs when the sandbox clock reaches them. Jobs live in the store (so a
+ * restart resumes them) and are removed only after their handler finished (at least once).
+ * Jobs of different trades run concurrently; jobs of one trade run one after another, in
+ * due order. With a real clock a timer fires for the next job; with a manual clock only
+ * `advance()` (or a job already due) makes anything run.
+ */
+export class Scheduler {
+  readonly #store: Store;
+  readonly #clock: Clock;
+  readonly #handlers = new Map<string, JobHandler>();
+  #seq = 0;
+  #timer: NodeJS.Timeout | undefined;
+  #kick: NodeJS.Immediate | undefined;
+  #chain: Promise<unknown> = Promise.resolve();
+  #started = false;
+  #onError: (error: unknown, job: Job) => void;
+
+  constructor(store: Store, clock: Clock, onError: (error: unknown, job: Job) => void = (error, job) => console.error(`deposit-sandbox: job ${job.kind} ${job.id} failed:`, error)) {
+    this.#store = store;
+    this.#clock = clock;
+    this.#onError = onError;
+    for (const job of store.jobs.values()) this.#seq = Math.max(this.#seq, job.seq);
+  }
+
+  handle(kind: string, handler: JobHandler): void {
+    this.#handlers.set(kind, handler);
+  }
+
+  /** Stores a job due at sandbox time `due`. */
+  schedule(kind: string, due: number, data: Record<string, unknown> = {}, trade?: string): Job {
+    const job: Job = { id: `job_${(++this.#seq).toString(36)}_${Math.floor(due).toString(36)}`, due, seq: this.#seq, kind, data, ...(trade ? { trade } : {}) };
+    this.#store.jobs.put(job);
+    this.#arm();
+    return job;
+  }
+
+  /** Jobs not yet run, in the order they will run. */
+  pending(filter: (job: Job) => boolean = () => true): Job[] {
+    return [...this.#store.jobs.values()].filter(filter).sort(compareJobs);
+  }
+
+  cancel(filter: (job: Job) => boolean): number {
+    let count = 0;
+    for (const job of this.pending(filter)) {
+      this.#store.jobs.delete(job.id);
+      count++;
+    }
+    return count;
+  }
+
+  /** Starts the timers (real clock) and runs whatever is already due. */
+  start(): Promise<number> {
+    this.#started = true;
+    return this.runDue();
+  }
+
+  stop(): void {
+    this.#started = false;
+    clearTimeout(this.#timer);
+    if (this.#kick) clearImmediate(this.#kick);
+    this.#timer = undefined;
+    this.#kick = undefined;
+  }
+
+  /** Waits for the runs under way to finish. */
+  idle(): Promise<void> {
+    return this.#chain.then(() => undefined);
+  }
+
+  /** Runs every job due at or before the current sandbox time. Returns how many ran. */
+  runDue(): Promise<number> {
+    return this.#serialize(() => this.#runUntil(this.#clock.now(), false));
+  }
+
+  /**
+   * Moves the clock forward by `ms`, stopping at each job's due time to run it (so retries
+   * and timeline steps scheduled by earlier jobs run too, at their own times), then sets
+   * the clock to the target. Resolves once everything that fell due has run.
+   */
+  advance(ms: number): Promise<{ now: number; ran: number }> {
+    if (!Number.isFinite(ms) || ms < 0) return Promise.reject(new RangeError('advance takes a duration of zero or more'));
+    return this.#serialize(async () => {
+      const target = this.#clock.now() + ms;
+      const ran = await this.#runUntil(target, true);
+      this.#clock.advanceTo(target);
+      await this.#store.commit();
+      return { now: this.#clock.now(), ran };
+    });
+  }
+
+  #serialize<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.#chain.then(task, task);
+    this.#chain = run.catch(() => undefined);
+    return run;
+  }
+
+  async #runUntil(target: number, moveClock: boolean): Promise<number> {
+    let ran = 0;
+    for (;;) {
+      const next = this.pending()[0];
+      if (!next || next.due > target) break;
+      if (moveClock) this.#clock.advanceTo(next.due);
+      const now = this.#clock.now();
+      const batch = this.pending((job) => job.due <= now);
+      ran += batch.length;
+      await this.#runBatch(batch);
+      await this.#store.commit();
+    }
+    this.#arm();
+    return ran;
+  }
+
+  async #runBatch(batch: Job[]): Promise<void> {
+    const byTrade = new Map<string, Job[]>();
+    for (const job of batch) {
+      const key = job.trade ?? job.id;
+      const list = byTrade.get(key);
+      if (list) list.push(job);
+      else byTrade.set(key, [job]);
+    }
+    await Promise.all(
+      [...byTrade.values()].map(async (jobs) => {
+        for (const job of jobs) await this.#run(job);
+      }),
+    );
+  }
+
+  async #run(job: Job): Promise<void> {
+    if (!this.#store.jobs.has(job.id)) return;
+    const handler = this.#handlers.get(job.kind);
+    try {
+      if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
+      await handler(job);
+    } catch (error) {
+      this.#onError(error, job);
+    }
+    this.#store.jobs.delete(job.id);
+  }
+
+  #arm(): void {
+    if (!this.#started) return;
+    const next = this.pending()[0];
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    if (!next) return;
+    const wait = next.due - this.#clock.now();
+    if (wait <= 0) {
+      this.#kick ??= setImmediate(() => {
+        this.#kick = undefined;
+        void this.runDue();
+      });
+      return;
+    }
+    if (this.#clock.mode === 'manual') return;
+    this.#timer = setTimeout(() => void this.runDue(), Math.min(wait, MAX_TIMER));
+    this.#timer.unref();
+  }
+}

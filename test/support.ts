@@ -1,0 +1,63 @@
+import { createApp } from '../src/app.js';
+import { createSandbox, type Sandbox } from '../src/sandbox.js';
+import type { SandboxOptionsInput } from '../src/config/options.js';
+
+/** The bundled demo merchant (fixtures/merchants.json). */
+export const DEMO = {
+  id: '6f1c2a9e-3b7d-4c52-9a1e-2d4b8f0c7e51',
+  token: 'sandbox-token-demo',
+  secret: 'sandbox-secret-demo',
+  rate: 92.5,
+} as const;
+
+/** The second bundled merchant, for cross-merchant checks. */
+export const SECOND = {
+  id: '0b8e4c3d-7a21-4f6e-8d59-3c1a2b9e6f70',
+  token: 'sandbox-token-second',
+  secret: 'sandbox-secret-second',
+  rate: 91.75,
+} as const;
+
+let orders = 0;
+/** A unique order id for this test process. */
+export const nextOrder = (prefix = 'order') => `${prefix}-${process.pid}-${++orders}`;
+
+/** A valid P2P create body for the demo merchant; override any field. */
+export function p2pBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return { merchant: DEMO.id, order: nextOrder(), amount_cents: 31250, amount_currency: 'RUB', type: 'any_bank', ...overrides };
+}
+
+/** A valid ecom build body for the demo merchant; override any field. */
+export function ecomBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return { merchant: DEMO.id, order: nextOrder(), amount_cents: 31250, amount_currency: 'RUB', type: 'ecom', ...overrides };
+}
+
+export interface TestSandbox {
+  sandbox: Sandbox;
+  app: ReturnType<typeof createApp>;
+  /** POST a JSON body (X-Auth: demo token unless headers say otherwise). */
+  post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
+  /** GET with X-Token: demo token unless headers say otherwise. */
+  get(path: string, headers?: Record<string, string>): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/** An in-memory sandbox and its Hono app, driven with app.request() (no port). */
+export async function makeSandbox(options: SandboxOptionsInput = {}): Promise<TestSandbox> {
+  const sandbox = await createSandbox({ inMemory: true, ...options });
+  const app = createApp(sandbox);
+  return {
+    sandbox,
+    app,
+    post: (path, body, headers = {}) =>
+      Promise.resolve(
+        app.request(path, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'X-Auth': DEMO.token, ...headers },
+          body: typeof body === 'string' ? body : JSON.stringify(body),
+        }),
+      ),
+    get: (path, headers = {}) => Promise.resolve(app.request(path, { headers: { 'X-Token': DEMO.token, ...headers } })),
+    close: () => sandbox.close(),
+  };
+}
