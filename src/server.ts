@@ -1,3 +1,4 @@
+import { createServer, type IncomingMessage, type RequestListener, type ServerOptions } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { createApp } from './app.js';
@@ -20,7 +21,7 @@ export function listen(sandbox: Sandbox): Promise<RunningServer> {
   const app = createApp(sandbox);
   const { host, port } = sandbox.options;
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, port, hostname: host }, (info: AddressInfo) => {
+    const server = serve({ fetch: app.fetch, port, hostname: host, createServer: bufferingServer as typeof createServer }, (info: AddressInfo) => {
       server.off('error', reject);
       const url = formatUrl(host, info.port);
       if (!sandbox.options.publicUrl) {
@@ -41,5 +42,30 @@ export function listen(sandbox: Sandbox): Promise<RunningServer> {
       });
     });
     server.once('error', reject);
+  });
+}
+
+/** Bodies up to this size are read whole before the app sees the request. */
+const BUFFER_LIMIT = 1024 * 1024;
+
+/**
+ * An http.Server whose requests arrive with small bodies already read, as `rawBody`,
+ * which @hono/node-server then hands to the app directly instead of wrapping the socket
+ * in a web stream (several times faster for small JSON bodies). Larger or chunked bodies
+ * are streamed as before.
+ */
+function bufferingServer(options: ServerOptions, listener: RequestListener): ReturnType<typeof createServer> {
+  return createServer(options, (incoming, outgoing) => {
+    const length = incoming.headers['content-length'];
+    if (length === undefined || length === '0' || incoming.headers['transfer-encoding'] !== undefined || !(Number(length) <= BUFFER_LIMIT)) {
+      listener(incoming, outgoing);
+      return;
+    }
+    const chunks: Buffer[] = [];
+    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+    incoming.once('end', () => {
+      (incoming as IncomingMessage & { rawBody?: Buffer }).rawBody = chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks);
+      listener(incoming, outgoing);
+    });
   });
 }

@@ -1,4 +1,6 @@
 import { createApp } from '../src/app.js';
+import { sign, stringToSign, type SignedEndpoint } from '../src/auth/signature.js';
+import type { ErrorEnvelope } from '../src/errors.js';
 import { createSandbox, type Sandbox } from '../src/sandbox.js';
 import type { SandboxOptionsInput } from '../src/config/options.js';
 
@@ -60,4 +62,21 @@ export async function makeSandbox(options: SandboxOptionsInput = {}): Promise<Te
     get: (path, headers = {}) => Promise.resolve(app.request(path, { headers: { 'X-Token': DEMO.token, ...headers } })),
     close: () => sandbox.close(),
   };
+}
+
+/** The eight keys of the Trade object, in the interface document's order. */
+export const TRADE_KEYS = ['id', 'order', 'merchant', 'state', 'amount_cents', 'amount_currency', 'rate', 'payment_data'] as const;
+
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The `error` member of the sandbox's error envelope (asserts the envelope's shape). */
+export async function errorOf(res: Response): Promise<ErrorEnvelope['error']> {
+  const body = (await res.json()) as ErrorEnvelope;
+  if (!body || typeof body !== 'object' || !body.error) throw new Error(`not an error envelope: ${JSON.stringify(body)}`);
+  return body.error;
+}
+
+/** The hex signature a merchant sends for these values (lowercase). */
+export function signatureOf(endpoint: SignedEndpoint, values: Readonly<Record<string, unknown>>, secret: string = DEMO.secret): string {
+  return sign(secret, stringToSign(endpoint, values));
 }

@@ -16,8 +16,16 @@ export function jsonBody(limit: number): MiddlewareHandler {
       throw errors.tooLarge(limit);
     },
   });
+  // bodyLimit wraps the body in a web stream just to count it, which costs more than the
+  // rest of a create request: when the request states its Content-Length, check that instead.
+  const checked: MiddlewareHandler = async (c, next) => {
+    const length = c.req.header('Content-Length');
+    if (length === undefined || !/^\d+$/.test(length) || c.req.header('Transfer-Encoding') !== undefined) return limiter(c, next);
+    if (Number(length) > limit) throw errors.tooLarge(limit);
+    await next();
+  };
   return async (c, next) =>
-    limiter(c, async () => {
+    checked(c, async () => {
       const type = (c.req.header('Content-Type') ?? '').split(';')[0]?.trim() ?? '';
       if (!JSON_TYPE.test(type)) {
         throw errors.invalidJson(

@@ -3,7 +3,9 @@ import { authenticate } from '../auth/authenticate.js';
 import { errors } from '../errors.js';
 import type { Sandbox } from '../sandbox.js';
 import { buildRequestSchema, createRequestSchema, LIMITS } from '../trades/requests.js';
-import { createTrade, findTrade } from '../trades/service.js';
+import { createWithScenario } from '../scenarios/create-with-scenario.js';
+import { SCENARIO_HEADER } from '../scenarios/scenario.js';
+import { findTrade } from '../trades/service.js';
 import { toTrade } from '../trades/trade.js';
 import { jsonBody } from './json-body.js';
 import { validate } from './validation.js';
@@ -30,14 +32,16 @@ export function providerRoutes(sandbox: Sandbox) {
     };
 
   app.post('/deposit/create', body, authenticateBody('create'), validate('json', createRequestSchema), async (c) => {
-    const trade = createTrade(sandbox, c.req.valid('json'));
+    const { trade, scenario } = await createWithScenario(sandbox, c.req.valid('json'), c.req.header(SCENARIO_HEADER));
     await sandbox.store.commit();
+    if (scenario) c.header(SCENARIO_HEADER, scenario.name);
     return c.json(toTrade(trade, 'create', sandbox.publicUrl), 201);
   });
 
   app.post('/deposit/build', body, authenticateBody('build'), validate('json', buildRequestSchema), async (c) => {
-    const trade = createTrade(sandbox, c.req.valid('json'));
+    const { trade, scenario } = await createWithScenario(sandbox, c.req.valid('json'), c.req.header(SCENARIO_HEADER));
     await sandbox.store.commit();
+    if (scenario) c.header(SCENARIO_HEADER, scenario.name);
     return c.json(toTrade(trade, 'build', sandbox.publicUrl), 201);
   });
 

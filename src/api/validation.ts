@@ -11,7 +11,7 @@ export function validationError(error: { issues: readonly z.core.$ZodIssue[] }):
   const message =
     details.length === 1 && first
       ? first.message
-      : `${details.length} fields are invalid: ${details.map((d) => d.field).join(', ')}. See details for each.`;
+      : `${details.length} problems in fields ${[...new Set(details.map((d) => d.field))].join(', ')}; see details for each. The first: ${first?.message ?? ''}`;
   return errors.validation(message, details);
 }
 

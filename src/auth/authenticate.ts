@@ -1,5 +1,6 @@
 import { errors } from '../errors.js';
 import type { Merchant, MerchantDirectory } from '../merchants/fixtures.js';
+import { merchantField } from '../trades/requests.js';
 import { SIGNATURE_ALGORITHM, safeEqual, sign, stringToSign, verifySignature, type SignedEndpoint } from './signature.js';
 
 export const AUTH_MODES = ['token', 'signature', 'either', 'off'] as const;
@@ -17,6 +18,8 @@ const ENDPOINT_LABEL: Record<SignedEndpoint, string> = {
   build: 'POST /api/v1/trades/deposit/build',
   get: 'GET /api/v1/trades/:merchant/:uuid',
 };
+
+const HEX_SHA256 = /^[0-9a-fA-F]{64}$/;
 
 export interface AuthRequest {
   mode: AuthMode;
@@ -36,63 +39,101 @@ function accepted(mode: AuthMode): string {
 
 /**
  * Checks the auth header of a provider request and returns the merchant, or throws a
- * 401 that says why. Never reveals a secret or token.
+ * 401 that says why. In this order: the endpoint's header is present (unless --auth off);
+ * on the create endpoints the body's `merchant` is a UUID (a 422 otherwise, like every
+ * other body field); the merchant is known (in every mode, --auth off included); the
+ * header holds what the mode accepts. Never reveals a secret or token.
  */
-export function authenticate(merchants: MerchantDirectory, request: AuthRequest): Merchant | undefined {
+export function authenticate(merchants: MerchantDirectory, request: AuthRequest): Merchant {
   const { mode, endpoint } = request;
   const headerName = AUTH_HEADER[endpoint];
-  const otherName = headerName === 'X-Auth' ? 'X-Token' : 'X-Auth';
-  const value = request.header(headerName);
-  const merchantId = typeof request.merchantId === 'string' ? request.merchantId : undefined;
-  const merchant = merchantId ? merchants.get(merchantId) : undefined;
+  const value = request.header(headerName)?.trim();
 
-  if (mode === 'off') return merchant;
+  if (mode !== 'off' && (value === undefined || value === '')) throw missingHeader(request, headerName);
 
-  if (value === undefined || value.trim() === '') {
-    if (request.header(otherName) !== undefined) {
-      throw errors.unauthorized(
-        'wrong_auth_header',
-        `${ENDPOINT_LABEL[endpoint]} reads the ${headerName} header, but the request sent ${otherName}. Send the same value in ${headerName}: the create endpoints use X-Auth, get uses X-Token.`,
-        { field: headerName, message: `missing; ${otherName} was sent instead` },
-      );
-    }
-    throw errors.unauthorized(
-      'missing_auth_header',
-      `The ${headerName} header is missing. Send ${accepted(mode)} in it, e.g. "${headerName}: sandbox-token-demo" for the bundled demo merchant.`,
-      { field: headerName, message: 'missing' },
-    );
-  }
-
-  if (!merchant) {
-    throw errors.unauthorized(
-      'unknown_merchant',
-      merchantId === undefined
-        ? `The request names no merchant, so it cannot be authenticated. Send your merchant UUID in ${endpoint === 'get' ? 'the path: /api/v1/trades/<merchant>/<trade id>' : 'the body field "merchant"'}.`
-        : `Merchant ${JSON.stringify(merchantId)} is not known to this sandbox. Use a merchant id from the fixtures file (the README prints the bundled demo merchant), or start the sandbox with --fixtures <file> listing yours.`,
-      { field: 'merchant', message: merchantId === undefined ? 'missing' : 'not a known merchant' },
-    );
-  }
+  const merchant = knownMerchant(merchants, endpoint, request.merchantId);
+  if (mode === 'off' || value === undefined) return merchant;
 
   if ((mode === 'token' || mode === 'either') && safeEqual(value, merchant.token)) return merchant;
 
   const message = stringToSign(endpoint, request.values);
-  if ((mode === 'signature' || mode === 'either') && /^[0-9a-fA-F]{64}$/.test(value.trim()) && verifySignature(merchant.secret, message, value)) {
+  const looksSigned = HEX_SHA256.test(value);
+  if ((mode === 'signature' || mode === 'either') && looksSigned && verifySignature(merchant.secret, message, value)) {
     return merchant;
+  }
+
+  const owner = merchants.list().find((other) => other.id !== merchant.id && safeEqual(value, other.token));
+  if (owner && mode !== 'signature') {
+    throw errors.unauthorized(
+      'invalid_token',
+      `${headerName} holds the token of merchant ${owner.id}, but the request is for merchant ${merchant.id}. Send the token of the merchant named ${endpoint === 'get' ? 'in the path' : 'in the body field "merchant"'}.`,
+      { field: headerName, message: 'the token of another merchant' },
+    );
   }
 
   if (mode === 'token') {
     throw errors.unauthorized(
       'invalid_token',
-      `${headerName} is not the token of merchant ${merchant.id}. This sandbox runs with --auth token: send the merchant's static token from the fixtures file.`,
+      looksSigned
+        ? `${headerName} looks like a signature, but this sandbox runs with --auth token: send merchant ${merchant.id}'s static token from the fixtures file instead (or restart with --auth either to accept both).`
+        : `${headerName} is not the token of merchant ${merchant.id}. This sandbox runs with --auth token: send the merchant's static token from the fixtures file.`,
       { field: headerName, message: "not the merchant's token" },
     );
   }
-  const preview = value.length > 80 ? `${value.slice(0, 77)}...` : value;
+
+  const sentSecret = merchants.list().some((other) => value.includes(other.secret));
+  const sentToken = safeEqual(value, merchant.token) || owner !== undefined;
+  const why = sentSecret
+    ? `${headerName} holds a merchant secret itself. Never send the secret: send the hex HMAC-SHA256 of the string to sign, keyed with the secret.`
+    : sentToken
+      ? `${headerName} holds a token, but this sandbox runs with --auth signature: send the signature instead (or restart with --auth either to accept tokens too).`
+      : `${headerName} is ${mode === 'either' ? "neither the merchant's token nor" : 'not'} a valid signature.`;
+  const preview = sentSecret ? '(a merchant secret, not shown)' : value.length > 80 ? `${value.slice(0, 77)}...` : value;
   throw errors.unauthorized(
     'signature_mismatch',
-    `${headerName} is ${mode === 'either' ? "neither the merchant's token nor" : 'not'} a valid signature. The sandbox expects lowercase or uppercase hex ${SIGNATURE_ALGORITHM.split(',')[0]} of the string to sign ${JSON.stringify(message)}, keyed with merchant ${merchant.id}'s secret. Compare your string to sign with this one: field order, empty slots for absent fields, and the "::" separator.`,
+    `${why} The sandbox expects lowercase or uppercase hex ${SIGNATURE_ALGORITHM.split(',')[0]} of the string to sign ${JSON.stringify(message)}, keyed with merchant ${merchant.id}'s secret. Compare your string to sign with this one: field order, empty slots for absent fields, and the "::" separator.`,
     { field: headerName, message: mode === 'either' ? "neither the merchant's token nor a valid signature" : 'not a valid signature' },
     { signature: { header: headerName, algorithm: SIGNATURE_ALGORITHM, string_to_sign: message, received: preview } },
+  );
+}
+
+function missingHeader(request: AuthRequest, headerName: 'X-Auth' | 'X-Token') {
+  const otherName = headerName === 'X-Auth' ? 'X-Token' : 'X-Auth';
+  if (request.header(otherName) !== undefined) {
+    return errors.unauthorized(
+      'wrong_auth_header',
+      `${ENDPOINT_LABEL[request.endpoint]} reads the ${headerName} header, but the request sent ${otherName}. Send the same value in ${headerName}: the create endpoints use X-Auth, get uses X-Token.`,
+      { field: headerName, message: `missing; ${otherName} was sent instead` },
+    );
+  }
+  return errors.unauthorized(
+    'missing_auth_header',
+    `The ${headerName} header is missing. Send ${accepted(request.mode)} in it, e.g. "${headerName}: sandbox-token-demo" for the bundled demo merchant.`,
+    { field: headerName, message: 'missing' },
+  );
+}
+
+/**
+ * The merchant the request names. On the create endpoints a missing or malformed body
+ * `merchant` is a 422 (a validation error, like every other body field); on get, whose
+ * only documented failures are 401 and 404, any merchant not in the fixtures is a 401.
+ */
+function knownMerchant(merchants: MerchantDirectory, endpoint: SignedEndpoint, merchantId: unknown): Merchant {
+  if (endpoint !== 'get') {
+    const shape = merchantField.safeParse(merchantId);
+    if (!shape.success) {
+      const message = shape.error.issues[0]?.message ?? 'merchant must be your merchant UUID.';
+      throw errors.validation(message, [{ field: 'merchant', message }]);
+    }
+  }
+  const id = typeof merchantId === 'string' ? merchantId : undefined;
+  const merchant = id ? merchants.get(id) : undefined;
+  if (merchant) return merchant;
+  const example = merchants.list()[0];
+  throw errors.unauthorized(
+    'unknown_merchant',
+    `Merchant ${JSON.stringify(id ?? '')} is not known to this sandbox. Use a merchant id from its fixtures file${example ? ` (e.g. ${example.id}, ${example.name})` : ''}, or start the sandbox with --fixtures <file> listing yours.`,
+    { field: 'merchant', message: 'not a known merchant' },
   );
 }
 

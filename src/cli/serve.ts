@@ -4,6 +4,13 @@ import type { SandboxOptionsInput } from '../config/options.js';
 
 /** `deposit-sandbox serve`: start, print the ready line, stop cleanly on SIGINT/SIGTERM. */
 export async function serveCommand(options: SandboxOptionsInput): Promise<void> {
+  // A reader that closed our stdout (e.g. `| head -1`) must not crash the sandbox before
+  // it has flushed the store: ignore EPIPE on the output streams.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+    });
+  }
   const sandbox = await createSandbox(options);
   const running = await listen(sandbox).catch(async (error: NodeJS.ErrnoException) => {
     await sandbox.close();
@@ -12,20 +19,7 @@ export async function serveCommand(options: SandboxOptionsInput): Promise<void> 
     }
     throw error;
   });
-  process.stdout.write(`deposit-sandbox listening on ${running.url}\n`);
-  const demo = sandbox.merchants.list()[0];
-  process.stdout.write(
-    [
-      `  store:    ${sandbox.store.adapter.location} (${sandbox.store.trades.size} trades)`,
-      `  auth:     ${sandbox.options.auth}; clock: ${sandbox.clock.mode}`,
-      `  payments: ${sandbox.publicUrl}/pay/<trade id>`,
-      demo ? `  merchant: ${demo.name} ${demo.id} (token ${demo.token})` : '',
-      '',
-    ]
-      .filter((line, index, all) => line !== '' || index === all.length - 1)
-      .join('\n'),
-  );
-
+  // Handlers go in before the ready line: a supervisor may signal as soon as it reads it.
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
@@ -41,4 +35,17 @@ export async function serveCommand(options: SandboxOptionsInput): Promise<void> 
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  process.stdout.write(`deposit-sandbox listening on ${running.url}\n`);
+  const demo = sandbox.merchants.list()[0];
+  process.stdout.write(
+    [
+      `  store:    ${sandbox.store.adapter.location} (${sandbox.store.trades.size} trades)`,
+      `  auth:     ${sandbox.options.auth}; clock: ${sandbox.clock.mode}`,
+      `  payments: ${sandbox.publicUrl}/pay/<trade id>`,
+      demo ? `  merchant: ${demo.name} ${demo.id} (token ${demo.token})` : '',
+      '',
+    ]
+      .filter((line, index, all) => line !== '' || index === all.length - 1)
+      .join('\n'),
+  );
 }

@@ -26,7 +26,7 @@ export const sandboxOptionsSchema = z.object({
   /** When set, every /_sandbox route requires `Authorization: Bearer <token>`. */
   adminToken: z.string().min(1).optional(),
   /** How long a callback receiver has to answer 2xx. */
-  callbackTimeout: durationSchema.default(10_000),
+  callbackTimeout: durationSchema.refine((ms) => ms > 0, 'must be longer than 0, e.g. "10s" or "500ms"').default(10_000),
   /** Waits between callback attempts; after the last one the callback is failed. */
   callbackRetries: durationListSchema.default([1_000, 5_000, 30_000, 120_000, 600_000]),
 });

@@ -68,8 +68,9 @@ export function parseFixtures(text: string, file: string): Fixtures {
     data = JSON.parse(text);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    const position = /position (\d+)/.exec(message);
-    const where = position ? (({ line, column }) => ` (line ${line}, column ${column})`)(lineAndColumn(text, Number(position[1]))) : '';
+    // V8 names the offset for most syntax errors; a truncated file ends at its last character.
+    const position = /position (\d+)/.exec(message)?.[1] ?? (/Unexpected end of JSON input/.test(message) ? String(text.trimEnd().length) : undefined);
+    const where = position ? (({ line, column }) => ` (line ${line}, column ${column})`)(lineAndColumn(text, Number(position))) : '';
     throw new FixturesError(file, [`not valid JSON${where}: ${message}`]);
   }
   const result = fixturesSchema.safeParse(data);

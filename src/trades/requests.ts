@@ -33,7 +33,7 @@ const orderField = z
         ? missing('order', 'the trade identifier in your system, e.g. "order-1001"')
         : `order must be a string (the trade identifier in your system); got ${shown(iss.input)}. Send "${String(iss.input)}" in quotes.`,
   })
-  .min(1, 'order must not be empty: send the trade identifier in your system, e.g. "order-1001".')
+  .refine((order) => order.trim() !== '', { error: 'order must not be empty or blank: send the trade identifier in your system, e.g. "order-1001".', abort: true })
   .max(LIMITS.maxOrderLength, `order must be at most ${LIMITS.maxOrderLength} characters.`);
 
 function amountMessage(input: unknown): string {
@@ -51,7 +51,7 @@ function amountMessage(input: unknown): string {
 }
 
 const amountField = z
-  .int({ error: (iss) => amountMessage(iss.input) })
+  .int({ error: (iss) => amountMessage(iss.input), abort: true })
   .min(1, 'amount_cents must be a positive number of kopecks (at least 1).')
   .max(LIMITS.maxAmountCents, `amount_cents must be at most ${LIMITS.maxAmountCents} kopecks (the sandbox's documented maximum).`);
 
@@ -66,15 +66,18 @@ const currencyField = z.literal('RUB', {
 
 const customerField = (name: string) =>
   z
-    .string({ error: (iss) => `${name} must be a string (any identifier of the payer in your system); got ${shown(iss.input)}.` })
+    .string({ error: (iss) => `${name} must be a string (any identifier of the payer in your system); got ${shown(iss.input)}.${iss.input === null ? ' Leave the field out when there is none.' : ''}` })
     .max(LIMITS.maxCustomerLength, `${name} must be at most ${LIMITS.maxCustomerLength} characters.`)
     .optional();
 
 const urlField = (name: string, what: string) =>
   z
-    .string({ error: (iss) => `${name} must be a string holding an absolute http(s) URL (${what}); got ${shown(iss.input)}.` })
-    .max(LIMITS.maxUrlLength, `${name} must be at most ${LIMITS.maxUrlLength} characters.`)
-    .refine(isHttpUrl, { error: (iss) => `${name} must be an absolute http:// or https:// URL (${what}), e.g. "https://shop.example/${name === 'callback_url' ? 'callbacks/deposit' : 'thanks'}"; got ${shown(iss.input)}.` })
+    .string({ error: (iss) => `${name} must be a string holding an absolute http(s) URL (${what}); got ${shown(iss.input)}.${iss.input === null ? ' Leave the field out when there is none.' : ''}` })
+    .max(LIMITS.maxUrlLength, { error: `${name} must be at most ${LIMITS.maxUrlLength} characters.`, abort: true })
+    .refine(isHttpUrl, {
+      error: (iss) =>
+        `${name} must be an absolute http:// or https:// URL (${what}), e.g. "https://shop.example/${name === 'callback_url' ? 'callbacks/deposit' : 'thanks'}"; got ${shown(iss.input)}.${iss.input === '' ? ' Leave the field out when there is none.' : ''}`,
+    })
     .optional();
 
 export function isHttpUrl(value: string): boolean {

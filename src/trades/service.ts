@@ -25,7 +25,7 @@ export function createTrade(deps: TradeServiceDeps, request: DepositRequest, sce
   if (!merchant) throw new Error(`createTrade: unknown merchant ${request.merchant}`);
   const existing = store.trades.findUnique(orderKey(merchant.id, request.order));
   if (existing) {
-    throw errorDuplicate(request.order, existing.id);
+    throw errorDuplicate(request.order, merchant.id, existing.id);
   }
   let id = random.uuid();
   while (store.trades.has(id)) id = random.uuid();
@@ -53,11 +53,11 @@ export function createTrade(deps: TradeServiceDeps, request: DepositRequest, sce
   return store.trades.put(record);
 }
 
-function errorDuplicate(order: string, existingId: string): SandboxError {
+function errorDuplicate(order: string, merchant: string, existingId: string): SandboxError {
   return new SandboxError(
     422,
     'duplicate_order',
-    `A trade with order ${JSON.stringify(order)} already exists for this merchant (id ${existingId}). Each order may be used once; send a new order, or read the existing trade with GET /api/v1/trades/:merchant/${existingId}.`,
+    `A trade with order ${JSON.stringify(order)} already exists for this merchant (id ${existingId}). Each order may be used once; send a new order, or read the existing trade with GET /api/v1/trades/${merchant}/${existingId}.`,
     { details: [{ field: 'order', message: 'already used by another trade of this merchant' }] },
   );
 }

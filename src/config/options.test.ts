@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { OptionsError, parseOptions } from '../sandbox.js';
+import { sandboxOptionsSchema } from './options.js';
+
+describe('sandbox options', () => {
+  it('have the documented defaults', () => {
+    expect(sandboxOptionsSchema.parse({})).toMatchObject({
+      port: 4242,
+      host: '127.0.0.1',
+      data: '.deposit-sandbox',
+      inMemory: false,
+      auth: 'either',
+      clock: 'real',
+    });
+    const defaults = sandboxOptionsSchema.parse({});
+    expect(defaults.seed).toBeUndefined();
+    expect(defaults.publicUrl).toBeUndefined();
+    expect(defaults.fixtures).toBeUndefined();
+  });
+
+  it('coerce strings from flags and the environment', () => {
+    expect(parseOptions({ port: '0' as unknown as number, seed: '42' as unknown as number })).toMatchObject({ port: 0, seed: 42 });
+  });
+
+  it.each([
+    [{ port: 'abc' }, '--port: must be a port number from 0 to 65535'],
+    [{ port: 70000 }, '--port: must be from 0 to 65535'],
+    [{ port: 1.5 }, '--port: must be a whole port number'],
+    [{ auth: 'nope' }, '--auth: must be one of token, signature, either, off'],
+    [{ seed: 'abc' }, '--seed: must be a whole number'],
+    [{ publicUrl: 'ftp://x' }, '--public-url: must be an absolute http(s) URL'],
+    [{ publicUrl: 'localhost:4242' }, '--public-url: must be an absolute http(s) URL'],
+    [{ clock: 'fast' }, '--clock: must be real or manual'],
+  ])('%j is refused naming the flag', (input, message) => {
+    expect(() => parseOptions(input as never)).toThrow(OptionsError);
+    expect(() => parseOptions(input as never)).toThrow(message);
+  });
+});
