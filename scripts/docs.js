@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+// Regenerates what is derived from the scenario format and the bundled scenarios:
+//   scenarios/schema.json      (from the zod schema, for editor completion)
+//   the magic-values table     (between the magic-values markers of README.md, or of the
+//                               Markdown files given as arguments)
+// Run it with `npm run docs` (which builds first: this script reads dist/).
+// `node scripts/docs.js --check` changes nothing and exits 1 when a file is stale.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const root = new URL('../', import.meta.url);
+const dist = (path) => new URL(`dist/${path}`, root).href;
+
+const { renderSchemaJson } = await import(dist('scenarios/schema-json.js'));
+const { renderMagicValues, replaceMagicValues } = await import(dist('scenarios/magic-values.js'));
+const { loadScenarios, BUNDLED_SCENARIOS } = await import(dist('scenarios/load-scenarios.js'));
+
+const args = process.argv.slice(2);
+const check = args.includes('--check');
+const markdownFiles = args.filter((arg) => arg !== '--check');
+if (markdownFiles.length === 0) markdownFiles.push(fileURLToPath(new URL('README.md', root)));
+
+const table = renderMagicValues(loadScenarios([{ path: BUNDLED_SCENARIOS, bundled: true }]));
+const outputs = [[fileURLToPath(new URL('scenarios/schema.json', root)), () => renderSchemaJson()]];
+for (const file of markdownFiles) outputs.push([file, (current) => replaceMagicValues(current, table, file)]);
+
+let stale = 0;
+for (const [file, render] of outputs) {
+  let current = '';
+  try {
+    current = readFileSync(file, 'utf8');
+  } catch (error) {
+    if (error.code !== 'ENOENT' || file.endsWith('.md')) {
+      process.stderr.write(`docs: cannot read ${file}: ${error.message}\n`);
+      process.exit(1);
+    }
+  }
+  let next;
+  try {
+    next = render(current);
+  } catch (error) {
+    process.stderr.write(`docs: ${error.message}\n`);
+    process.exit(1);
+  }
+  if (next === current) {
+    process.stdout.write(`docs: ${file} is up to date\n`);
+    continue;
+  }
+  stale++;
+  if (check) {
+    process.stdout.write(`docs: ${file} is stale\n`);
+  } else {
+    writeFileSync(file, next);
+    process.stdout.write(`docs: wrote ${file}\n`);
+  }
+}
+if (check && stale > 0) {
+  process.stderr.write('docs: run `npm run docs` and commit the result\n');
+  process.exit(1);
+}

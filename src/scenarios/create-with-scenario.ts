@@ -1,0 +1,53 @@
+import type { Scheduler } from '../clock/scheduler.js';
+import { SandboxError } from '../errors.js';
+import { TIMELINE_JOB } from '../lifecycle/timeline.js';
+import type { DepositRequest } from '../trades/requests.js';
+import { createTrade, type TradeServiceDeps } from '../trades/service.js';
+import type { TradeRecord } from '../trades/trade.js';
+import { DEFAULT_CODES } from './describe-scenario.js';
+import type { ScenarioEngine } from './scenario-engine.js';
+import { SCENARIO_HEADER, type Scenario } from './scenario.js';
+
+export interface ScenarioCreateDeps extends TradeServiceDeps {
+  scenarios: ScenarioEngine;
+  scheduler: Scheduler;
+}
+
+/** The envelope a scenario's `respond` forces on the create request. */
+export function forcedError(scenario: Scenario): SandboxError | undefined {
+  const respond = scenario.respond;
+  if (!respond) return undefined;
+  return new SandboxError(respond.status, respond.code ?? DEFAULT_CODES[respond.status], respond.message, {
+    details: respond.field !== undefined ? [{ field: respond.field, message: respond.message }] : [],
+    headers: { [SCENARIO_HEADER]: scenario.name },
+  });
+}
+
+/** Schedules a scenario's timeline for a new trade; `after` counts from the trade's creation (sandbox clock). */
+export function scheduleTimeline(scheduler: Scheduler, trade: TradeRecord, scenario: Scenario): void {
+  const created = Date.parse(trade.created_at);
+  for (const step of scenario.timeline ?? []) {
+    const note = `scenario ${scenario.name}${step.note !== undefined ? `: ${step.note}` : ''}`;
+    scheduler.schedule(TIMELINE_JOB, created + step.after, { state: step.state, note }, trade.id);
+  }
+}
+
+/**
+ * A create request with scenarios applied, for a validated and authenticated request:
+ * pick the scenario (header, else first match), wait its response delay, throw its forced
+ * error (nothing stored), or create the trade with the scenario's name and schedule its
+ * timeline. The caller commits the store and answers 201.
+ */
+export async function createWithScenario(
+  deps: ScenarioCreateDeps,
+  request: DepositRequest,
+  header: string | undefined,
+): Promise<{ trade: TradeRecord; scenario: Scenario | undefined }> {
+  const scenario = deps.scenarios.select(request, header);
+  if (scenario?.delay) await deps.scenarios.wait(scenario.delay);
+  const forced = scenario && forcedError(scenario);
+  if (forced) throw forced;
+  const trade = createTrade(deps, request, scenario?.name);
+  if (scenario) scheduleTimeline(deps.scheduler, trade, scenario);
+  return { trade, scenario };
+}

@@ -1,0 +1,158 @@
+import { relative, isAbsolute, basename } from 'node:path';
+import { z } from 'zod';
+import { callbackBehaviourSchema } from '../callbacks/behaviour.js';
+import { formatDuration } from '../clock/duration.js';
+import { tradeStateSchema } from '../trades/trade.js';
+import type { LoadedScenario } from './load-scenarios.js';
+import { SCENARIO_HEADER, type AmountMatch, type Scenario, type ScenarioMatch } from './scenario.js';
+
+/** One scenario as listings show it (GET /_sandbox/scenarios, `deposit-sandbox scenarios --json`). */
+export const scenarioSummarySchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  /** The file it comes from: `scenarios/<file>` for bundled ones, else the path (relative to the working folder when inside it). */
+  source: z.string(),
+  line: z.number().int(),
+  bundled: z.boolean(),
+  /** Every condition, e.g. `order matches /^confirm-/`; `X-Sandbox-Scenario header only` without a match block. */
+  match: z.string(),
+  /** What to send to trigger it, e.g. `order starting with "confirm-"`. */
+  magic: z.string(),
+  /** What it does, e.g. `confirmed after 5s`. */
+  does: z.string(),
+  respond: z.object({ status: z.number().int(), code: z.string(), message: z.string() }).nullable(),
+  delay_ms: z.number().nullable(),
+  timeline: z.array(z.object({ after_ms: z.number(), state: tradeStateSchema })),
+  callbacks: callbackBehaviourSchema.nullable(),
+});
+export type ScenarioSummary = z.infer<typeof scenarioSummarySchema>;
+
+/** A condition in plain text and in Markdown (for the README table). */
+export interface Phrase {
+  text: string;
+  markdown: string;
+}
+
+const quote = (value: string) => JSON.stringify(value);
+const code = (value: string) => `\`${value.replace(/`/g, "'")}\``;
+
+/** A regex that is `^literal` (optionally `$`-ended): the literal, else undefined. */
+function literalPrefix(source: string): { prefix: string; exact: boolean } | undefined {
+  const found = /^\^((?:[^\\^$.|?*+()[\]{}]|\\[-.^$|?*+()[\]{}/\\])+)(\$?)$/.exec(source);
+  if (!found?.[1]) return undefined;
+  return { prefix: found[1].replace(/\\(.)/g, '$1'), exact: found[2] === '$' };
+}
+
+function amountPhrase(amount: AmountMatch): Phrase {
+  if (typeof amount === 'number') return { text: `amount_cents ${amount}`, markdown: `amount_cents ${code(String(amount))}` };
+  if (amount.last_digits !== undefined) {
+    return { text: `amount_cents ending in ${amount.last_digits}`, markdown: `amount_cents ending in ${code(amount.last_digits)}` };
+  }
+  const { min, max } = amount;
+  const range = min !== undefined && max !== undefined ? `from ${min} to ${max}` : min !== undefined ? `of at least ${min}` : `of at most ${max}`;
+  return { text: `amount_cents ${range}`, markdown: `amount_cents ${range}` };
+}
+
+/** Each condition of a match block as a phrase a person would say: "order starting with "confirm-"". */
+export function magicPhrases(match: ScenarioMatch | undefined): Phrase[] {
+  if (!match) return [];
+  const phrases: Phrase[] = [];
+  if (match.order !== undefined) {
+    const literal = literalPrefix(match.order);
+    phrases.push(
+      literal
+        ? literal.exact
+          ? { text: `order ${quote(literal.prefix)}`, markdown: `order ${code(literal.prefix)}` }
+          : { text: `order starting with ${quote(literal.prefix)}`, markdown: `order starting with ${code(literal.prefix)}` }
+        : { text: `order matching /${match.order}/`, markdown: `order matching ${code(`/${match.order}/`)}` },
+    );
+  }
+  if (match.amount !== undefined) phrases.push(amountPhrase(match.amount));
+  if (match.customer !== undefined) {
+    phrases.push(
+      typeof match.customer === 'string'
+        ? { text: `customer ${quote(match.customer)}`, markdown: `customer ${code(match.customer)}` }
+        : { text: `customer matching /${match.customer.regex}/`, markdown: `customer matching ${code(`/${match.customer.regex}/`)}` },
+    );
+  }
+  if (match.type !== undefined) {
+    const types = [match.type].flat();
+    phrases.push({ text: `type ${types.join(' or ')}`, markdown: `type ${types.map(code).join(' or ')}` });
+  }
+  if (match.merchant !== undefined) {
+    const merchants = [match.merchant].flat();
+    phrases.push({ text: `merchant ${merchants.join(' or ')}`, markdown: `merchant ${merchants.map(code).join(' or ')}` });
+  }
+  return phrases;
+}
+
+/** Every condition, formally: `order matches /^confirm-/ and type in [ecom]`. */
+export function matchSummary(match: ScenarioMatch | undefined): string {
+  if (!match) return `${SCENARIO_HEADER} header only`;
+  const parts: string[] = [];
+  if (match.type !== undefined) parts.push(`type in [${[match.type].flat().join(', ')}]`);
+  if (match.merchant !== undefined) parts.push(`merchant in [${[match.merchant].flat().join(', ')}]`);
+  if (match.amount !== undefined) {
+    const amount = match.amount;
+    parts.push(
+      typeof amount === 'number'
+        ? `amount_cents = ${amount}`
+        : amount.last_digits !== undefined
+          ? `amount_cents ends in ${amount.last_digits}`
+          : `amount_cents in [${amount.min ?? 0}, ${amount.max ?? '∞'}]`,
+    );
+  }
+  if (match.order !== undefined) parts.push(`order matches /${match.order}/`);
+  if (match.customer !== undefined) parts.push(typeof match.customer === 'string' ? `customer = ${quote(match.customer)}` : `customer matches /${match.customer.regex}/`);
+  return parts.join(' and ');
+}
+
+export const DEFAULT_CODES = { 401: 'scenario_unauthorized', 422: 'scenario_rejected' } as const;
+
+/** What a scenario does, in one line: `create answers 422 trade_rejected; nothing is stored`. */
+export function effectSummary(scenario: Scenario): string {
+  const parts: string[] = [];
+  const late = scenario.delay !== undefined ? ` after ${formatDuration(scenario.delay)} (real time)` : '';
+  if (scenario.respond) {
+    return `create answers ${scenario.respond.status} ${scenario.respond.code ?? DEFAULT_CODES[scenario.respond.status]}${late}; no trade is stored`;
+  }
+  if (late) parts.push(`create answers${late}`);
+  for (const step of scenario.timeline ?? []) parts.push(`${step.state} after ${formatDuration(step.after)}`);
+  const callbacks = scenario.callbacks;
+  if (callbacks) {
+    if (callbacks.delay !== undefined) parts.push(`callbacks start ${formatDuration(callbacks.delay)} late`);
+    const failing = callbacks.fail_first ?? 0;
+    if (failing > 0) parts.push(`the first ${failing === 1 ? 'attempt of each callback fails' : `${failing} attempts of each callback fail`}, then retries deliver it`);
+    if (callbacks.bad_signature) parts.push('each callback is preceded by a copy with a wrong X-Signature');
+    if (callbacks.duplicate) parts.push('each delivered callback is sent a second time');
+  }
+  if (!scenario.timeline?.length) parts.push('the trade waits for the payment page or an admin action');
+  return parts.join('; ');
+}
+
+function sourceOf(entry: LoadedScenario): string {
+  if (entry.bundled) return `scenarios/${basename(entry.file)}`;
+  const rel = relative(process.cwd(), entry.file);
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : entry.file;
+}
+
+export function summarize(entry: LoadedScenario): ScenarioSummary {
+  const { scenario } = entry;
+  const phrases = magicPhrases(scenario.match);
+  return {
+    name: scenario.name,
+    description: scenario.description,
+    source: sourceOf(entry),
+    line: entry.line,
+    bundled: entry.bundled,
+    match: matchSummary(scenario.match),
+    magic: phrases.length > 0 ? phrases.map((p) => p.text).join(' and ') : `${SCENARIO_HEADER}: ${scenario.name} only`,
+    does: effectSummary(scenario),
+    respond: scenario.respond
+      ? { status: scenario.respond.status, code: scenario.respond.code ?? DEFAULT_CODES[scenario.respond.status], message: scenario.respond.message }
+      : null,
+    delay_ms: scenario.delay ?? null,
+    timeline: (scenario.timeline ?? []).map((step) => ({ after_ms: step.after, state: step.state })),
+    callbacks: scenario.callbacks ?? null,
+  };
+}

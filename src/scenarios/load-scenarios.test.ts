@@ -1,0 +1,159 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BUNDLED_SCENARIOS, loadScenarios, parseScenarioFile, ScenarioError } from './load-scenarios.js';
+
+const root = mkdtempSync(join(tmpdir(), 'scenario-load-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+let folders = 0;
+
+/** A folder holding these files. */
+function folder(files: Record<string, string>): string {
+  const dir = join(root, `f${++folders}`);
+  mkdirSync(dir);
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  return dir;
+}
+
+/** The ScenarioError thrown for one file's text. */
+function problemsOf(text: string): ScenarioError {
+  const dir = folder({ 'broken.yaml': text });
+  try {
+    loadScenarios([{ path: dir, bundled: false }]);
+  } catch (error) {
+    if (error instanceof ScenarioError) return error;
+    throw error;
+  }
+  throw new Error('expected a ScenarioError');
+}
+
+const ok = (name: string, extra = '') => `  - name: ${name}\n    description: d\n${extra}`;
+
+describe('loadScenarios', () => {
+  it('loads the bundled folder', () => {
+    const loaded = loadScenarios([{ path: BUNDLED_SCENARIOS, bundled: true }]);
+    expect(loaded.map((l) => l.scenario.name)).toContain('confirm');
+    expect(loaded.every((l) => l.bundled)).toBe(true);
+  });
+
+  it('reads files in name order, scenarios in file order, sources in the order given', () => {
+    const user = folder({
+      'b.yaml': `scenarios:\n${ok('b1')}${ok('b2')}`,
+      'a.yml': `scenarios:\n${ok('a1')}`,
+      'notes.txt': 'not a scenario file',
+    });
+    const other = folder({ '0.yaml': `scenarios:\n${ok('z1')}` });
+    const loaded = loadScenarios([
+      { path: user, bundled: false },
+      { path: other, bundled: true },
+    ]);
+    expect(loaded.map((l) => l.scenario.name)).toEqual(['a1', 'b1', 'b2', 'z1']);
+    expect(loaded.map((l) => l.line)).toEqual([2, 2, 4, 2]);
+    expect(loaded.map((l) => l.bundled)).toEqual([false, false, false, true]);
+  });
+
+  it('takes a single file as a source', () => {
+    const dir = folder({ 'one.yaml': `scenarios:\n${ok('solo')}` });
+    expect(loadScenarios([{ path: join(dir, 'one.yaml'), bundled: false }]).map((l) => l.scenario.name)).toEqual(['solo']);
+  });
+
+  it('refuses a missing folder and an empty one', () => {
+    expect(() => loadScenarios([{ path: join(root, 'nope'), bundled: false }])).toThrow(/nope.*does not exist; --scenarios takes a folder/);
+    expect(() => loadScenarios([{ path: folder({}), bundled: false }])).toThrow(/holds no \.yaml or \.yml files/);
+  });
+
+  it('refuses a name used in two files, naming both files and lines', () => {
+    const a = folder({ 'first.yaml': `scenarios:\n${ok('other')}${ok('twice')}` });
+    const b = folder({ 'second.yaml': `# comment\nscenarios:\n${ok('Twice')}` });
+    let error: unknown;
+    try {
+      loadScenarios([
+        { path: a, bundled: false },
+        { path: b, bundled: true },
+      ]);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ScenarioError);
+    const message = (error as Error).message;
+    expect(message).toContain(`${join(b, 'second.yaml')}:3:1: scenarios[0].name: repeats the name "Twice" of the scenario at ${join(a, 'first.yaml')}:4`);
+  });
+
+  it('refuses a name used twice in one file', () => {
+    const error = problemsOf(`scenarios:\n${ok('same')}${ok('same')}`);
+    expect(error.problems).toHaveLength(1);
+    expect(error.problems[0]).toMatchObject({ line: 4, path: 'scenarios[1].name' });
+    expect(error.message).toMatch(/repeats the name "same" of the scenario at .*broken\.yaml:2/);
+  });
+
+  it('reports every broken file at once', () => {
+    const dir = folder({ 'a.yaml': 'scenarios: 3\n', 'b.yaml': 'scenarios: [\n' });
+    expect(() => loadScenarios([{ path: dir, bundled: false }])).toThrow(/a\.yaml:1:12: scenarios: must be a list of scenarios[\s\S]*b\.yaml:2:1: is not valid YAML/);
+  });
+});
+
+describe('broken files: file, line, field and what is expected', () => {
+  const cases: [string, string, { line: number; path: string; message: RegExp }][] = [
+    ['YAML syntax', 'scenarios:\n  - name: a\n    description: [unclosed\n', { line: 4, path: '', message: /is not valid YAML/ }],
+    ['duplicate key', 'scenarios:\n  - name: a\n    name: b\n    description: d\n', { line: 3, path: '', message: /is not valid YAML: Map keys must be unique/ }],
+    ['empty file', '# nothing yet\n', { line: 1, path: '', message: /is empty; it must hold a "scenarios:" list/ }],
+    ['not a mapping', '- name: a\n', { line: 1, path: '', message: /must be a mapping with a "scenarios:" list/ }],
+    ['unknown top-level field', `scenarios:\n${ok('a')}senarios: []\n`, { line: 4, path: 'senarios', message: /is not a field here; expected one of scenarios/ }],
+    ['unknown scenario field', `scenarios:\n${ok('a', '    matches:\n      order: x\n')}`, { line: 4, path: 'scenarios[0].matches', message: /is not a field here; expected one of name, description, match, respond, delay, timeline, callbacks/ }],
+    ['missing name', 'scenarios:\n  - description: d\n', { line: 2, path: 'scenarios[0].name', message: /is missing; it must be a string: the scenario name/ }],
+    ['bad name', 'scenarios:\n  - name: "has space"\n    description: d\n', { line: 2, path: 'scenarios[0].name', message: /letters, digits/ }],
+    ['unknown state', `scenarios:\n${ok('a', '    timeline:\n      - after: 5s\n        state: paid\n')}`, { line: 6, path: 'scenarios[0].timeline[0].state', message: /must be one of created, ecom, confirmed, canceled, expired; got "paid"/ }],
+    ['bad duration', `scenarios:\n${ok('a', '    timeline:\n      - after: soon\n        state: confirmed\n')}`, { line: 5, path: 'scenarios[0].timeline[0].after', message: /must be a duration such as "500ms".*got "soon"/ }],
+    ['impossible timeline', `scenarios:\n${ok('a', '    timeline:\n      - after: 5s\n        state: confirmed\n      - after: 10s\n        state: canceled\n')}`, { line: 8, path: 'scenarios[0].timeline[1].state', message: /canceled can never apply: timeline\[0\] already made the trade confirmed, a final state/ }],
+    ['timeline to a start state', `scenarios:\n${ok('a', '    timeline:\n      - after: 5s\n        state: created\n')}`, { line: 6, path: 'scenarios[0].timeline[0].state', message: /created can never apply: a new trade is created or ecom and can move only to confirmed, canceled, expired/ }],
+    ['steps out of order', `scenarios:\n${ok('a', '    timeline:\n      - after: 10s\n        state: confirmed\n      - after: 5s\n        state: expired\n')}`, { line: 7, path: 'scenarios[0].timeline[1].after', message: /is 5s, earlier than the step before it \(10s\)/ }],
+    ['respond with a timeline', `scenarios:\n${ok('a', '    respond: {status: 422, message: no}\n    timeline: [{after: 1s, state: confirmed}]\n')}`, { line: 5, path: 'scenarios[0].timeline', message: /cannot be used with respond: a forced 422 stores no trade/ }],
+    ['respond status', `scenarios:\n${ok('a', '    respond:\n      status: 500\n      message: boom\n')}`, { line: 5, path: 'scenarios[0].respond.status', message: /must be 401 or 422/ }],
+    ['respond without message', `scenarios:\n${ok('a', '    respond:\n      status: 401\n')}`, { line: 4, path: 'scenarios[0].respond.message', message: /is missing; it must be a string: the error message/ }],
+    ['delay too long', `scenarios:\n${ok('a', '    delay: 1h\n')}`, { line: 4, path: 'scenarios[0].delay', message: /must be at most 5m/ }],
+    ['bad order regex', `scenarios:\n${ok('a', '    match:\n      order: "^(confirm"\n')}`, { line: 5, path: 'scenarios[0].match.order', message: /is not a valid regular expression for order/ }],
+    ['empty match', `scenarios:\n${ok('a', '    match: {}\n')}`, { line: 4, path: 'scenarios[0].match', message: /must hold at least one of type, merchant, amount, order, customer/ }],
+    ['null match', `scenarios:\n${ok('a', '    match:\n')}`, { line: 4, path: 'scenarios[0].match', message: /must be a mapping of conditions/ }],
+    ['bad type in a list', `scenarios:\n${ok('a', '    match:\n      type: [ecom, card]\n')}`, { line: 5, path: 'scenarios[0].match.type[1]', message: /must be one of any_bank, nspk, ecom; got "card"/ }],
+    ['amount as a string', `scenarios:\n${ok('a', '    match:\n      amount: "13.13"\n')}`, { line: 5, path: 'scenarios[0].match.amount', message: /must be an amount in kopecks \(e\.g\. 1313\), a range/ }],
+    ['amount range field', `scenarios:\n${ok('a', '    match:\n      amount:\n        min: 1.5\n')}`, { line: 6, path: 'scenarios[0].match.amount.min', message: /must be a whole number of kopecks/ }],
+    ['amount range upside down', `scenarios:\n${ok('a', '    match:\n      amount: {min: 500, max: 100}\n')}`, { line: 5, path: 'scenarios[0].match.amount.min', message: /must not be larger than max \(500 > 100\)/ }],
+    ['last digits unquoted', `scenarios:\n${ok('a', '    match:\n      amount: {last_digits: 13}\n')}`, { line: 5, path: 'scenarios[0].match.amount.last_digits', message: /must be digits in quotes/ }],
+    ['last digits and a range', `scenarios:\n${ok('a', '    match:\n      amount: {last_digits: "13", max: 100}\n')}`, { line: 5, path: 'scenarios[0].match.amount', message: /use either last_digits or min\/max/ }],
+    ['unknown amount field', `scenarios:\n${ok('a', '    match:\n      amount:\n        mini: 5\n')}`, { line: 6, path: 'scenarios[0].match.amount.mini', message: /is not a field here; expected one of min, max, last_digits/ }],
+    ['bad merchant', `scenarios:\n${ok('a', '    match:\n      merchant: demo\n')}`, { line: 5, path: 'scenarios[0].match.merchant', message: /must be a merchant UUID/ }],
+    ['customer regex', `scenarios:\n${ok('a', '    match:\n      customer: {regex: "["}\n')}`, { line: 5, path: 'scenarios[0].match.customer.regex', message: /is not a valid regular expression for customer/ }],
+    ['callbacks field', `scenarios:\n${ok('a', '    callbacks:\n      fail_first: many\n')}`, { line: 5, path: 'scenarios[0].callbacks.fail_first', message: /number/ }],
+  ];
+
+  it.each(cases)('%s', (_label, text, expected) => {
+    const error = problemsOf(text);
+    const problem = error.problems.find((p) => p.path === expected.path);
+    expect(problem, error.message).toBeDefined();
+    expect(problem?.file).toMatch(/broken\.yaml$/);
+    expect(problem?.line).toBe(expected.line);
+    expect(problem?.path).toBe(expected.path);
+    expect(problem?.message).toMatch(expected.message);
+    // The thrown message carries all of it: file:line:column, the field path, the message.
+    expect(error.message).toMatch(new RegExp(`broken\\.yaml:${expected.line}:\\d+: ${expected.path.replace(/[[\].]/g, '\\$&')}`));
+  });
+});
+
+describe('parseScenarioFile', () => {
+  it('outputs durations in milliseconds and keeps the match block as written', () => {
+    const parsed = parseScenarioFile(
+      `scenarios:\n  - name: x\n    description: d\n    match: {type: [ecom], amount: {last_digits: "07"}}\n    delay: 1.5s\n    timeline: [{after: 2m, state: expired}]\n    callbacks: {delay: 10s, fail_first: 1}\n`,
+      'x.yaml',
+    );
+    if (!parsed.ok) throw new Error(parsed.problems.map((p) => p.message).join('; '));
+    expect(parsed.scenarios[0]?.scenario).toEqual({
+      name: 'x',
+      description: 'd',
+      match: { type: ['ecom'], amount: { last_digits: '07' } },
+      delay: 1500,
+      timeline: [{ after: 120_000, state: 'expired' }],
+      callbacks: { delay: 10_000, fail_first: 1 },
+    });
+  });
+});

@@ -1,0 +1,136 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isMap, isSeq, LineCounter, parseDocument } from 'yaml';
+import { scenarioFileSchema, type Scenario } from './scenario.js';
+import { describeYamlIssues, formatProblem, locate, type FileProblem } from './yaml-issues.js';
+
+/** The scenarios shipped with the package (works from src/, dist/ and an installed package). */
+export const BUNDLED_SCENARIOS = fileURLToPath(new URL('../../scenarios/', import.meta.url));
+
+/** A scenario and where it was written. */
+export interface LoadedScenario {
+  scenario: Scenario;
+  file: string;
+  /** 1-based line of the scenario's first field. */
+  line: number;
+  bundled: boolean;
+}
+
+/** A folder (or a single file) of scenario YAML files. */
+export interface ScenarioSource {
+  path: string;
+  bundled: boolean;
+}
+
+/** Scenario files that cannot be used; the message lists every problem with file, line and field. */
+export class ScenarioError extends Error {
+  override name = 'ScenarioError';
+  readonly problems: FileProblem[];
+
+  constructor(problems: FileProblem[]) {
+    super(
+      `Invalid scenario ${new Set(problems.map((p) => p.file)).size === 1 ? 'file' : 'files'} (${problems.length} ${problems.length === 1 ? 'problem' : 'problems'}):\n  ${problems.map(formatProblem).join('\n  ')}\nThe format is described in scenarios/schema.json and the README ("Scenarios").`,
+    );
+    this.problems = problems;
+  }
+}
+
+type Parsed = { ok: true; scenarios: { scenario: Scenario; line: number }[] } | { ok: false; problems: FileProblem[] };
+
+/** Parses and validates the text of one scenario file. */
+export function parseScenarioFile(text: string, file: string): Parsed {
+  const counter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: counter, prettyErrors: true });
+  if (doc.errors.length > 0) {
+    return {
+      ok: false,
+      problems: doc.errors.map((error) => ({
+        file,
+        ...(error.linePos ? { line: error.linePos[0].line, column: error.linePos[0].col } : {}),
+        path: '',
+        message: `is not valid YAML: ${(error.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '')}`,
+      })),
+    };
+  }
+  if (doc.contents === null) {
+    return { ok: false, problems: [{ file, line: 1, column: 1, path: '', message: 'is empty; it must hold a "scenarios:" list (see the README for an example)' }] };
+  }
+  const result = scenarioFileSchema.safeParse(doc.toJS());
+  if (!result.success) return { ok: false, problems: describeYamlIssues(file, doc, counter, result.error, scenarioFileSchema) };
+
+  const list = isMap(doc.contents) ? doc.contents.get('scenarios', true) : undefined;
+  return {
+    ok: true,
+    scenarios: result.data.scenarios.map((scenario, index) => ({
+      scenario,
+      line: (isSeq(list) ? locate(doc, counter, ['scenarios', index])?.line : undefined) ?? 1,
+    })),
+  };
+}
+
+/** The scenario files of a source in the order they are matched: file names in code-point order. */
+export function scenarioFiles(source: ScenarioSource): string[] | FileProblem {
+  let isDirectory: boolean;
+  try {
+    isDirectory = statSync(source.path).isDirectory();
+  } catch {
+    return { file: source.path, path: '', message: 'does not exist; --scenarios takes a folder of .yaml scenario files (or one file)' };
+  }
+  if (!isDirectory) return [source.path];
+  const files = readdirSync(source.path)
+    .filter((name) => /\.ya?ml$/i.test(name))
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+    .map((name) => join(source.path, name));
+  if (files.length === 0) return { file: source.path, path: '', message: 'holds no .yaml or .yml files; put scenario files in it or leave --scenarios out' };
+  return files;
+}
+
+/**
+ * Loads scenarios from sources in order (user folder first, bundled last). Throws a
+ * ScenarioError listing every broken file and every name used twice.
+ */
+export function loadScenarios(sources: readonly ScenarioSource[]): LoadedScenario[] {
+  const problems: FileProblem[] = [];
+  const loaded: LoadedScenario[] = [];
+  const byName = new Map<string, LoadedScenario>();
+  for (const source of sources) {
+    const files = scenarioFiles(source);
+    if (!Array.isArray(files)) {
+      problems.push(files);
+      continue;
+    }
+    for (const file of files) {
+      let text: string;
+      try {
+        text = readFileSync(file, 'utf8');
+      } catch (error) {
+        problems.push({ file, path: '', message: `cannot be read: ${(error as Error).message}` });
+        continue;
+      }
+      const parsed = parseScenarioFile(text, file);
+      if (!parsed.ok) {
+        problems.push(...parsed.problems);
+        continue;
+      }
+      parsed.scenarios.forEach(({ scenario, line }, index) => {
+        const entry = { scenario, file, line, bundled: source.bundled };
+        const first = byName.get(scenario.name.toLowerCase());
+        if (first) {
+          problems.push({
+            file,
+            line,
+            column: 1,
+            path: `scenarios[${index}].name`,
+            message: `repeats the name "${scenario.name}" of the scenario at ${first.file}:${first.line}; names must be unique (X-Sandbox-Scenario picks a scenario by name), so rename one of them`,
+          });
+          return;
+        }
+        byName.set(scenario.name.toLowerCase(), entry);
+        loaded.push(entry);
+      });
+    }
+  }
+  if (problems.length > 0) throw new ScenarioError(problems);
+  return loaded;
+}

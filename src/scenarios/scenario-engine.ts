@@ -1,0 +1,79 @@
+import { SandboxError } from '../errors.js';
+import { summarize, type ScenarioSummary } from './describe-scenario.js';
+import { BUNDLED_SCENARIOS, loadScenarios, type LoadedScenario } from './load-scenarios.js';
+import { matchesScenario, type MatchRequest } from './match-scenario.js';
+import { SCENARIO_HEADER, type Scenario } from './scenario.js';
+
+/**
+ * The loaded scenarios, in match order (user folder first, then the bundled ones; files by
+ * name, scenarios in file order). Plain TypeScript: no HTTP, no store.
+ */
+export class ScenarioEngine {
+  readonly #entries: readonly LoadedScenario[];
+  readonly #byName: ReadonlyMap<string, LoadedScenario>;
+
+  constructor(entries: readonly LoadedScenario[]) {
+    this.#entries = entries;
+    this.#byName = new Map(entries.map((entry) => [entry.scenario.name.toLowerCase(), entry]));
+  }
+
+  /**
+   * Loads `userFolder` (a folder or one file, optional) in front of the bundled folder.
+   * Throws a ScenarioError naming file, line and field of every problem.
+   */
+  static load(userFolder?: string, bundledFolder: string = BUNDLED_SCENARIOS): ScenarioEngine {
+    return new ScenarioEngine(
+      loadScenarios([...(userFolder !== undefined ? [{ path: userFolder, bundled: false }] : []), { path: bundledFolder, bundled: true }]),
+    );
+  }
+
+  /** Scenarios with where they come from, in match order. */
+  entries(): readonly LoadedScenario[] {
+    return this.#entries;
+  }
+
+  names(): string[] {
+    return this.#entries.map((entry) => entry.scenario.name);
+  }
+
+  list(): ScenarioSummary[] {
+    return this.#entries.map(summarize);
+  }
+
+  /** The scenario with this name (case-insensitive), e.g. a trade's `scenario`. */
+  get(name: string | undefined): Scenario | undefined {
+    return name === undefined ? undefined : this.#byName.get(name.toLowerCase())?.scenario;
+  }
+
+  /** The first scenario whose match block fits the request, or undefined (the trade then waits). */
+  match(request: MatchRequest): Scenario | undefined {
+    return this.#entries.find((entry) => matchesScenario(entry.scenario.match, request))?.scenario;
+  }
+
+  /**
+   * The scenario for a create request: the one the X-Sandbox-Scenario header names (it wins
+   * over matching; an unknown name is a 422), else the first match. A blank header counts as absent.
+   */
+  select(request: MatchRequest, header: string | undefined): Scenario | undefined {
+    const name = header?.trim();
+    if (!name) return this.match(request);
+    const scenario = this.get(name);
+    if (!scenario) {
+      throw new SandboxError(
+        422,
+        'unknown_scenario',
+        `${SCENARIO_HEADER} names ${JSON.stringify(name)}, but no scenario has that name. Known scenarios: ${this.names().join(', ') || '(none)'}. Send one of them, or leave the header out to match scenarios by the request.`,
+        { details: [{ field: SCENARIO_HEADER, message: 'is not the name of a loaded scenario' }] },
+      );
+    }
+    return scenario;
+  }
+
+  /**
+   * Waits before a create answer. Wall clock on purpose, also with --clock manual: the delay
+   * imitates a slow provider for the merchant's HTTP client, whose timeouts run in real time.
+   */
+  wait(ms: number): Promise<void> {
+    return new Promise((resolve) => setTimeout(resolve, ms));
+  }
+}

@@ -1,0 +1,71 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { BUNDLED_SCENARIOS, loadScenarios } from '../src/scenarios/load-scenarios.js';
+import { renderMagicValues, replaceMagicValues } from '../src/scenarios/magic-values.js';
+import { ScenarioEngine } from '../src/scenarios/scenario-engine.js';
+import { renderSchemaJson } from '../src/scenarios/schema-json.js';
+import type { TradeType } from '../src/trades/trade.js';
+import { DEMO, nextOrder, SECOND } from './support.js';
+
+const repo = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
+const STALE = 'is stale: run `npm run docs` and commit the result';
+
+describe('generated files are up to date', () => {
+  it('scenarios/schema.json matches the zod schema', () => {
+    const checkedIn = readFileSync(repo('scenarios/schema.json'), 'utf8');
+    expect(checkedIn === renderSchemaJson(), `scenarios/schema.json ${STALE}`).toBe(true);
+  });
+
+  it("README.md's magic-values table matches the bundled scenarios", () => {
+    const file = repo('README.md');
+    expect(existsSync(file), 'README.md is missing: it must hold the magic-values markers (then run `npm run docs`)').toBe(true);
+    const readme = readFileSync(file, 'utf8');
+    const table = renderMagicValues(loadScenarios([{ path: BUNDLED_SCENARIOS, bundled: true }]));
+    // Throws when the markers are missing.
+    const fresh = replaceMagicValues(readme, table, 'README.md');
+    expect(fresh === readme, `The magic-values table in README.md ${STALE}`).toBe(true);
+  });
+});
+
+describe('bundled scenario files', () => {
+  const files = readdirSync(BUNDLED_SCENARIOS).filter((name) => name.endsWith('.yaml'));
+
+  it('each starts with the editor schema line', () => {
+    expect(files.length).toBeGreaterThan(0);
+    for (const name of files) {
+      expect(readFileSync(`${BUNDLED_SCENARIOS}${name}`, 'utf8').split('\n')[0], name).toBe('# yaml-language-server: $schema=./schema.json');
+    }
+  });
+
+  it('cover every required behaviour', () => {
+    const list = ScenarioEngine.load().list();
+    const find = (predicate: (s: (typeof list)[number]) => boolean) => list.filter(predicate).map((s) => s.name);
+    expect(find((s) => s.timeline.some((step) => step.state === 'confirmed') && !s.callbacks)).not.toEqual([]);
+    expect(find((s) => s.timeline.some((step) => step.state === 'canceled'))).not.toEqual([]);
+    expect(find((s) => s.timeline.some((step) => step.state === 'expired'))).not.toEqual([]);
+    expect(find((s) => s.respond?.status === 422)).not.toEqual([]);
+    expect(find((s) => s.respond?.status === 401)).not.toEqual([]);
+    expect(find((s) => s.delay_ms !== null && !s.respond)).not.toEqual([]);
+    expect(find((s) => (s.callbacks?.fail_first ?? 0) > 0)).not.toEqual([]);
+    expect(find((s) => s.callbacks?.duplicate === true)).not.toEqual([]);
+    expect(find((s) => s.callbacks?.bad_signature === true)).not.toEqual([]);
+    // Every bundled scenario has a magic value (a match block), not only the header.
+    expect(list.filter((s) => s.match.includes('header only'))).toEqual([]);
+  });
+
+  it('no bundled scenario matches ordinary merchant traffic', () => {
+    const engine = ScenarioEngine.load();
+    const orders = ['order-1001', nextOrder(), nextOrder('order'), 'ORD-2024-000017', 'a6c1b7e0-0f7e-4b8e-9b1e-6b0f1f0d7a11', '1001'];
+    const types: TradeType[] = ['any_bank', 'nspk', 'ecom'];
+    for (const order of orders) {
+      for (const type of types) {
+        for (const amount_cents of [1, 100, 31250, 99_900, 150_000, 1_000_000]) {
+          for (const merchant of [DEMO.id, SECOND.id]) {
+            expect(engine.match({ order, type, amount_cents, merchant, customer: 'customer-1' })?.name, `${order} ${type} ${amount_cents}`).toBeUndefined();
+          }
+        }
+      }
+    }
+  });
+});
