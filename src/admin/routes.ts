@@ -1,19 +1,24 @@
 import { Hono } from 'hono';
 import type { Sandbox } from '../sandbox.js';
+import { callbackRoutes } from './callback-routes.js';
+import { clockRoutes } from './clock-routes.js';
+import { healthRoutes } from './health-routes.js';
+import { resetRoutes } from './reset-routes.js';
+import { scenarioRoutes } from './scenario-routes.js';
+import { tradeRoutes } from './trade-routes.js';
 
-/** The sandbox's own routes, mounted at /_sandbox. */
+/**
+ * The sandbox's own routes, mounted at /_sandbox. Each resource guards itself with the
+ * admin token (when set); health is open, and so is anything else mounted here (the
+ * dashboard shell holds no data).
+ */
 export function adminRoutes(sandbox: Sandbox) {
   const app = new Hono();
-
-  app.get('/health', (c) =>
-    c.json({
-      status: 'ok',
-      trades: sandbox.store.trades.size,
-      auth: sandbox.options.auth,
-      clock: { mode: sandbox.clock.mode, now: sandbox.clock.nowIso() },
-      store: sandbox.store.adapter.location,
-    }),
-  );
-
+  app.route('/health', healthRoutes(sandbox));
+  app.route('/trades', tradeRoutes(sandbox));
+  app.route('/callbacks', callbackRoutes(sandbox));
+  app.route('/clock', clockRoutes(sandbox));
+  app.route('/reset', resetRoutes(sandbox));
+  app.route('/scenarios', scenarioRoutes(sandbox));
   return app;
 }

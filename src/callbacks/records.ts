@@ -1,9 +1,18 @@
 import { z } from 'zod';
 import { tradeStateSchema } from '../trades/trade.js';
 
+/**
+ * What an attempt was: a real `delivery`, a `simulated` failure (scenario `fail_first`, nothing
+ * sent), the `bad_signature` copy sent before the real one, or the `duplicate` sent after a delivery.
+ */
+export const ATTEMPT_KINDS = ['delivery', 'simulated', 'bad_signature', 'duplicate'] as const;
+
 /** One try at delivering a callback. */
 export const attemptSchema = z.object({
+  /** The X-Sandbox-Attempt value (1-based). */
   attempt: z.number().int(),
+  /** Absent on records written before kinds existed: a delivery. */
+  kind: z.enum(ATTEMPT_KINDS).optional(),
   at: z.string(),
   /** HTTP status of the answer, or null when none came (refused, reset, timed out). */
   status: z.number().int().nullable(),
@@ -11,6 +20,8 @@ export const attemptSchema = z.object({
   /** The first 1 KiB of the answer body. */
   response: z.string(),
   error: z.string().optional(),
+  /** Something the receiver should fix although the attempt itself went as planned (e.g. it accepted a bad signature). */
+  warning: z.string().optional(),
 });
 export type Attempt = z.infer<typeof attemptSchema>;
 
@@ -33,3 +44,9 @@ export const callbackEventSchema = z.object({
   replay_of: z.string().optional(),
 });
 export type CallbackEvent = z.infer<typeof callbackEventSchema>;
+export type CallbackStatus = CallbackEvent['status'];
+
+/** Attempts that count towards the retry schedule (not the bad-signature copy or the duplicate). */
+export function countedAttempts(event: CallbackEvent): number {
+  return event.attempts.filter((attempt) => attempt.kind === undefined || attempt.kind === 'delivery' || attempt.kind === 'simulated').length;
+}

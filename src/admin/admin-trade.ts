@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { allowedTransitions } from '../lifecycle/transitions.js';
+import { toTrade, tradeSchema, tradeStateSchema, tradeTypeSchema, type TradeRecord } from '../trades/trade.js';
+
+/** A trade as the admin API shows it: the provider's Trade object plus what QA needs. */
+export const adminTradeSchema = tradeSchema.extend({
+  type: tradeTypeSchema,
+  customer: z.string().nullable(),
+  callback_url: z.string().nullable(),
+  return_url: z.string().nullable(),
+  scenario: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  /** States the trade may move to now. */
+  allowed: z.array(tradeStateSchema),
+});
+export type AdminTrade = z.infer<typeof adminTradeSchema>;
+
+export function toAdminTrade(record: TradeRecord, publicUrl: string): AdminTrade {
+  return {
+    ...toTrade(record, 'get', publicUrl),
+    type: record.type,
+    customer: record.customer ?? null,
+    callback_url: record.callback_url ?? null,
+    return_url: record.return_url ?? null,
+    scenario: record.scenario ?? null,
+    created_at: record.created_at,
+    updated_at: record.updated_at,
+    allowed: [...allowedTransitions(record.state)],
+  };
+}

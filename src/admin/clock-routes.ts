@@ -1,0 +1,39 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { jsonBody } from '../api/json-body.js';
+import { validate } from '../api/validation.js';
+import { DURATION_HINT, durationSchema } from '../clock/duration.js';
+import type { Sandbox } from '../sandbox.js';
+import { requireAdminToken } from './admin-token.js';
+
+/** The furthest one advance may move the clock (keeps dates valid). */
+const MAX_ADVANCE = 10 * 365 * 24 * 3600 * 1000;
+
+const advanceSchema = z.object(
+  { by: durationSchema.refine((ms) => ms <= MAX_ADVANCE, 'must be at most 10 years (3650d)') },
+  { error: `must be a JSON object such as {"by": "10m"}; by is ${DURATION_HINT}` },
+);
+
+/** /_sandbox/clock: the sandbox time, and moving it forward. */
+export function clockRoutes(sandbox: Sandbox) {
+  const app = new Hono();
+  app.use(requireAdminToken(sandbox.options.adminToken));
+
+  app.get('/', (c) => {
+    const pending = sandbox.scheduler.pending();
+    const next = pending[0];
+    return c.json({
+      mode: sandbox.clock.mode,
+      now: sandbox.clock.nowIso(),
+      pending: pending.length,
+      next_due: next ? new Date(next.due).toISOString() : null,
+    });
+  });
+
+  app.post('/advance', jsonBody(16 * 1024), validate('json', advanceSchema), async (c) => {
+    const { now, ran } = await sandbox.scheduler.advance(c.req.valid('json').by);
+    return c.json({ now: new Date(now).toISOString(), ran });
+  });
+
+  return app;
+}

@@ -1,0 +1,17 @@
+import { Hono } from 'hono';
+import type { Sandbox } from '../sandbox.js';
+import { hasAdminAccess } from './admin-token.js';
+
+/** GET /_sandbox/health: open to all; the details only with the admin token (when one is set). */
+export function healthRoutes(sandbox: Sandbox) {
+  return new Hono().get('/', (c) => {
+    if (!hasAdminAccess(c, sandbox.options.adminToken)) return c.json({ status: 'ok' });
+    return c.json({
+      status: 'ok',
+      trades: sandbox.store.trades.size,
+      auth: sandbox.options.auth,
+      clock: { mode: sandbox.clock.mode, now: sandbox.clock.nowIso() },
+      store: sandbox.store.adapter.location,
+    });
+  });
+}

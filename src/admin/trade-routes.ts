@@ -1,0 +1,51 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { jsonBody } from '../api/json-body.js';
+import { validate } from '../api/validation.js';
+import { errors } from '../errors.js';
+import type { Sandbox } from '../sandbox.js';
+import { TRADE_STATES } from '../trades/trade.js';
+import { requireAdminToken } from './admin-token.js';
+import { toAdminTrade } from './admin-trade.js';
+import { listTrades, tradeQuerySchema } from './list-trades.js';
+
+const transitionSchema = z.object({
+  state: z.string({ error: `must be one of ${TRADE_STATES.join(', ')}` }),
+  note: z.string({ error: 'must be a string' }).max(500, 'must be at most 500 characters').optional(),
+});
+
+/** /_sandbox/trades: list, one trade with its history and callbacks, and forced transitions. */
+export function tradeRoutes(sandbox: Sandbox) {
+  const app = new Hono();
+  app.use(requireAdminToken(sandbox.options.adminToken));
+
+  const find = (id: string) => {
+    const trade = sandbox.store.trades.get(id) ?? sandbox.store.trades.get(id.toLowerCase());
+    if (!trade) throw errors.notFound(`No trade with id ${JSON.stringify(id)}. List trades with GET /_sandbox/trades.`);
+    return trade;
+  };
+
+  app.get('/', validate('query', tradeQuerySchema), (c) => {
+    const { trades, total } = listTrades(sandbox.store, c.req.valid('query'));
+    return c.json({ trades: trades.map((trade) => toAdminTrade(trade, sandbox.publicUrl)), total });
+  });
+
+  app.get('/:id', (c) => {
+    const trade = find(c.req.param('id'));
+    return c.json({
+      trade: toAdminTrade(trade, sandbox.publicUrl),
+      history: trade.history,
+      callbacks: sandbox.callbacks.forTrade(trade.id),
+      pending: sandbox.scheduler.pending((job) => job.trade === trade.id),
+    });
+  });
+
+  app.post('/:id/transition', jsonBody(16 * 1024), validate('json', transitionSchema), async (c) => {
+    const { state, note } = c.req.valid('json');
+    const trade = sandbox.lifecycle.transition(find(c.req.param('id')).id, state, 'admin', note);
+    await sandbox.store.commit();
+    return c.json({ trade: toAdminTrade(trade, sandbox.publicUrl) });
+  });
+
+  return app;
+}

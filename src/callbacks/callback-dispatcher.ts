@@ -1,0 +1,314 @@
+import { EventEmitter } from 'node:events';
+import { sign } from '../auth/signature.js';
+import type { Clock } from '../clock/clock.js';
+import type { Job } from '../clock/jobs.js';
+import type { Scheduler } from '../clock/scheduler.js';
+import { errors } from '../errors.js';
+import type { StateChange } from '../lifecycle/lifecycle.js';
+import type { MerchantDirectory } from '../merchants/fixtures.js';
+import type { Store } from '../store/store.js';
+import { toTrade, type TradeRecord } from '../trades/trade.js';
+import type { CallbackBehaviour } from './behaviour.js';
+import { badSignatureAttempt, sentAttempt, simulatedAttempt, unsignedAttempt } from './attempt-log.js';
+import { CallbackIndex } from './callback-index.js';
+import { CallbackSender, type CallbackResponse } from './callback-sender.js';
+import { countedAttempts, type Attempt, type CallbackEvent } from './records.js';
+
+/** Job kind of one callback attempt: data {event, attempt}. */
+export const CALLBACK_JOB = 'callback';
+
+export interface CallbackDispatcherOptions {
+  store: Store;
+  clock: Clock;
+  scheduler: Scheduler;
+  merchants: MerchantDirectory;
+  /** Base of payment_data.url in the body (the sandbox's public URL, which may change once listening). */
+  publicUrl: () => string;
+  /** How long a receiver has to answer, in ms. */
+  timeoutMs: number;
+  /** Waits before each retry, in ms; after the last one the event is failed. */
+  retries: readonly number[];
+  /** The scenario's callback chaos for a trade, if any. */
+  behaviourFor?: (trade: TradeRecord) => CallbackBehaviour | undefined;
+  sender?: CallbackSender;
+}
+
+/** What the dispatcher reports as it works; listen with `dispatcher.on(...)`. */
+export interface CallbackNotices {
+  /** A new event was created (a state change or a replay). */
+  queued: [event: CallbackEvent];
+  /** An attempt was logged (any kind); `event` includes it. */
+  attempt: [event: CallbackEvent, attempt: Attempt];
+  delivered: [event: CallbackEvent];
+  failed: [event: CallbackEvent];
+}
+
+type NewEvent = Pick<CallbackEvent, 'trade' | 'merchant' | 'url' | 'state' | 'body' | 'created_at'> & { replay_of?: string };
+
+/**
+ * Sends callbacks (contract §7). Every state change of a trade with a callback_url becomes a
+ * stored CallbackEvent; each attempt is a stored scheduler job, so attempts follow the sandbox
+ * clock, and a pending event survives a restart (`resume()`). A trade's events go out one
+ * after another (the next one is scheduled only when the previous one is delivered or
+ * failed); different trades overlap.
+ *
+ * With a manual clock an attempt job lasts until its answer, so `advance()` returns after
+ * every delivery and retry that fell due. With a real clock the job only starts the attempt,
+ * so a slow receiver never holds up other trades' callbacks or timeline steps.
+ */
+export class CallbackDispatcher extends EventEmitter<CallbackNotices> {
+  readonly #o: CallbackDispatcherOptions;
+  readonly #sender: CallbackSender;
+  readonly #index: CallbackIndex;
+  /** Attempts under way, by event id. */
+  readonly #inFlight = new Map<string, Promise<void>>();
+  #stopped = false;
+
+  constructor(options: CallbackDispatcherOptions) {
+    super();
+    this.setMaxListeners(0); // many tests may wait for callbacks at once
+    this.#o = options;
+    this.#sender = options.sender ?? new CallbackSender();
+    this.#index = new CallbackIndex(options.store);
+  }
+
+  /** The sender's load: deliveries on the wire and waiting for a slot. */
+  get load(): { running: number; waiting: number } {
+    return this.#sender.load;
+  }
+
+  /** Lifecycle listener: queues a callback for a state change of a trade with a callback_url. */
+  onChange(change: StateChange): CallbackEvent | undefined {
+    const { trade } = change;
+    if (!trade.callback_url) return undefined;
+    return this.#add({
+      trade: trade.id,
+      merchant: trade.merchant,
+      url: trade.callback_url,
+      state: change.to,
+      body: JSON.stringify(toTrade(trade, 'get', this.#o.publicUrl())),
+      created_at: change.at,
+    });
+  }
+
+  /** Sends event `id` again as a new event (replay_of = id, same body, signed afresh), now. Throws 404. */
+  replay(id: string): CallbackEvent {
+    const original = this.#o.store.callbacks.get(id);
+    if (!original) throw errors.notFound(`No callback event ${JSON.stringify(id)}. List events with GET /_sandbox/callbacks.`);
+    const { trade, merchant, url, state, body } = original;
+    return this.#add({ trade, merchant, url, state, body, created_at: this.#o.clock.nowIso(), replay_of: original.id });
+  }
+
+  get(id: string): CallbackEvent | undefined {
+    return this.#o.store.callbacks.get(id);
+  }
+
+  /** A trade's events, oldest first. */
+  forTrade(trade: string): CallbackEvent[] {
+    return this.#index.forTrade(trade);
+  }
+
+  /**
+   * Schedules the next attempt of each trade's oldest pending event that has no job (after a
+   * restart, or a reset of the scheduler). Returns how many were scheduled.
+   */
+  resume(): number {
+    const scheduled = new Set(this.#o.scheduler.pending((job) => job.kind === CALLBACK_JOB).map((job) => String(job.data['event'])));
+    let count = 0;
+    for (const trade of this.#index.trades()) {
+      const head = this.#index.head(trade);
+      if (head && !scheduled.has(head.id) && !this.#inFlight.has(head.id)) {
+        this.#scheduleNext(head);
+        count++;
+      }
+    }
+    return count;
+  }
+
+  /** Forgets everything after the store was cleared, and abandons deliveries in flight. */
+  reset(): void {
+    this.#index.clear();
+    this.#sender.abortAll();
+  }
+
+  /** Aborts deliveries in flight (each is rescheduled, so a restart sends it) and closes connections. */
+  stop(): void {
+    this.#stopped = true;
+    this.#sender.close();
+  }
+
+  /** Resolves once no attempt is under way. */
+  async idle(): Promise<void> {
+    while (this.#inFlight.size > 0) await Promise.all(this.#inFlight.values());
+  }
+
+  /** Scheduler handler for CALLBACK_JOB: makes one attempt of one event (see the class comment). */
+  async run(job: Job): Promise<void> {
+    const id = String(job.data['event']);
+    // Once stopped, nothing more is sent; pending events stay stored and resume() picks them up.
+    if (this.#stopped || this.#inFlight.has(id)) return;
+    const work = this.#attempt(job)
+      // A detached attempt (real clock) ends after the scheduler's own commit: make it durable.
+      .then(() => this.#o.store.commit())
+      .catch((error: unknown) => console.error(`deposit-sandbox: callback ${id} attempt failed:`, error))
+      .finally(() => this.#inFlight.delete(id));
+    this.#inFlight.set(id, work);
+    if (this.#o.clock.mode === 'manual') await work;
+  }
+
+  async #attempt(job: Job): Promise<void> {
+    const { store, clock } = this.#o;
+    let event = store.callbacks.get(String(job.data['event']));
+    if (!event || event.status !== 'pending') return;
+    const n = countedAttempts(event) + 1;
+    if (job.data['attempt'] !== n) return; // a stale job: that attempt already ran
+    if (this.#earlierPending(event)) return; // it is scheduled when the earlier ones finish
+
+    const trade = store.trades.get(event.trade);
+    const behaviour = event.replay_of === undefined && trade ? this.#behaviour(trade) : undefined;
+    if (behaviour?.fail_first && n <= behaviour.fail_first) {
+      this.#afterFailure(this.#log(event, simulatedAttempt(n, clock.nowIso(), behaviour.fail_first, trade?.scenario)), n);
+      return;
+    }
+
+    const secret = this.#o.merchants.get(event.merchant)?.secret;
+    if (secret === undefined) {
+      this.#afterFailure(this.#log(event, unsignedAttempt(n, clock.nowIso(), event.merchant)), n);
+      return;
+    }
+    const signature = sign(secret, event.body);
+
+    if (behaviour?.bad_signature && !event.attempts.some((a) => a.kind === 'bad_signature')) {
+      const at = clock.nowIso();
+      const result = await this.#send(event, n, sign(`${secret}:not-the-secret`, event.body));
+      const current = this.#stillCurrent(event, n, result);
+      if (!current) return;
+      event = this.#log(current, badSignatureAttempt(n, at, result));
+    }
+
+    const at = clock.nowIso();
+    const result = await this.#send(event, n, signature);
+    const current = this.#stillCurrent(event, n, result);
+    if (!current) return;
+    event = this.#log(current, sentAttempt(n, 'delivery', at, result));
+    if (!result.ok) {
+      this.#afterFailure(event, n);
+      return;
+    }
+    event = store.callbacks.put({ ...event, status: 'delivered' });
+    if (behaviour?.duplicate) {
+      const again = clock.nowIso();
+      const copy = await this.#send(event, n, signature);
+      const latest = store.callbacks.get(event.id);
+      if (latest !== event) return; // reset meanwhile
+      if (!copy.aborted) event = this.#log(event, sentAttempt(n, 'duplicate', again, copy));
+    }
+    this.#notify('delivered', event);
+    this.#next(event.trade);
+  }
+
+  #add(fields: NewEvent): CallbackEvent {
+    const previous = this.forTrade(fields.trade);
+    const seq = (previous.at(-1)?.seq ?? 0) + 1;
+    const event: CallbackEvent = {
+      id: `cb_${fields.trade}_${seq}`,
+      trade: fields.trade,
+      merchant: fields.merchant,
+      url: fields.url,
+      state: fields.state,
+      body: fields.body,
+      status: 'pending',
+      created_at: fields.created_at,
+      seq,
+      attempts: [],
+      ...(fields.replay_of !== undefined ? { replay_of: fields.replay_of } : {}),
+    };
+    this.#o.store.callbacks.put(event);
+    this.#index.add(event);
+    this.#notify('queued', event);
+    if (!previous.some((e) => e.status === 'pending')) this.#scheduleNext(event);
+    return event;
+  }
+
+  #earlierPending(event: CallbackEvent): boolean {
+    return this.forTrade(event.trade).some((e) => e.seq < event.seq && e.status === 'pending');
+  }
+
+  /** Schedules an event's next attempt: its first (after the scenario's delay) or a resumed one, now. */
+  #scheduleNext(event: CallbackEvent): void {
+    const now = this.#o.clock.now();
+    let due = now;
+    if (event.attempts.length === 0 && event.replay_of === undefined) {
+      const trade = this.#o.store.trades.get(event.trade);
+      const delay = trade ? (this.#behaviour(trade)?.delay ?? 0) : 0;
+      if (delay > 0) due = Math.max(now, Date.parse(event.created_at) + delay);
+    }
+    this.#schedule(event, countedAttempts(event) + 1, due);
+  }
+
+  #schedule(event: CallbackEvent, attempt: number, due: number): void {
+    this.#o.scheduler.schedule(CALLBACK_JOB, due, { event: event.id, attempt }, event.trade);
+  }
+
+  #afterFailure(event: CallbackEvent, n: number): void {
+    const wait = this.#o.retries[n - 1];
+    if (wait !== undefined) {
+      this.#schedule(event, n + 1, this.#o.clock.now() + wait);
+      return;
+    }
+    const failed = this.#o.store.callbacks.put({ ...event, status: 'failed' });
+    this.#notify('failed', failed);
+    this.#next(event.trade);
+  }
+
+  /** Starts the trade's next pending event, if any. */
+  #next(trade: string): void {
+    const head = this.#index.head(trade);
+    if (head) this.#scheduleNext(head);
+  }
+
+  /**
+   * After an await: the event as stored, or undefined when the attempt must be dropped (the
+   * store was reset meanwhile, or the sandbox is stopping: then the attempt is scheduled again).
+   */
+  #stillCurrent(event: CallbackEvent, n: number, result: CallbackResponse): CallbackEvent | undefined {
+    const current = this.#o.store.callbacks.get(event.id);
+    if (current !== event) return undefined;
+    if (result.aborted) {
+      this.#schedule(event, n, this.#o.clock.now());
+      return undefined;
+    }
+    return current;
+  }
+
+  #send(event: CallbackEvent, attempt: number, signature: string): Promise<CallbackResponse> {
+    return this.#sender.send({
+      url: event.url,
+      body: event.body,
+      timeoutMs: this.#o.timeoutMs,
+      headers: { 'X-Signature': signature, 'X-Sandbox-Event-Id': event.id, 'X-Sandbox-Attempt': String(attempt) },
+    });
+  }
+
+  #log(event: CallbackEvent, attempt: Attempt): CallbackEvent {
+    const updated = this.#o.store.callbacks.put({ ...event, attempts: [...event.attempts, attempt] });
+    this.#notify('attempt', updated, attempt);
+    return updated;
+  }
+
+  #behaviour(trade: TradeRecord): CallbackBehaviour | undefined {
+    try {
+      return this.#o.behaviourFor?.(trade);
+    } catch {
+      return undefined;
+    }
+  }
+
+  #notify<K extends keyof CallbackNotices>(name: K, ...args: CallbackNotices[K]): void {
+    try {
+      (this.emit as (name: K, ...rest: CallbackNotices[K]) => boolean)(name, ...args);
+    } catch (error) {
+      console.error(`deposit-sandbox: a "${name}" callback listener threw:`, error);
+    }
+  }
+}

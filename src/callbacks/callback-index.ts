@@ -1,0 +1,48 @@
+import type { Store } from '../store/store.js';
+import type { CallbackEvent } from './records.js';
+
+/**
+ * Callback events by trade, oldest first. Ids live here, rows in the store; each read drops
+ * ids whose rows are gone (after a reset), so the index never serves stale events.
+ */
+export class CallbackIndex {
+  readonly #store: Store;
+  readonly #byTrade = new Map<string, string[]>();
+
+  constructor(store: Store) {
+    this.#store = store;
+    const sorted = [...store.callbacks.values()].sort((a, b) => a.seq - b.seq);
+    for (const event of sorted) this.add(event);
+  }
+
+  add(event: CallbackEvent): void {
+    const ids = this.#byTrade.get(event.trade);
+    if (ids) ids.push(event.id);
+    else this.#byTrade.set(event.trade, [event.id]);
+  }
+
+  /** The trade's events, oldest first. */
+  forTrade(trade: string): CallbackEvent[] {
+    const ids = this.#byTrade.get(trade);
+    if (!ids) return [];
+    const events = ids.map((id) => this.#store.callbacks.get(id)).filter((e): e is CallbackEvent => e?.trade === trade);
+    if (events.length !== ids.length) {
+      if (events.length === 0) this.#byTrade.delete(trade);
+      else this.#byTrade.set(trade, events.map((e) => e.id));
+    }
+    return events;
+  }
+
+  /** The trade's oldest event still pending: the one to send next. */
+  head(trade: string): CallbackEvent | undefined {
+    return this.forTrade(trade).find((e) => e.status === 'pending');
+  }
+
+  trades(): string[] {
+    return [...this.#byTrade.keys()];
+  }
+
+  clear(): void {
+    this.#byTrade.clear();
+  }
+}

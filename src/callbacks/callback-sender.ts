@@ -1,0 +1,206 @@
+import http from 'node:http';
+import https from 'node:https';
+import { performance } from 'node:perf_hooks';
+import { formatDuration } from '../clock/duration.js';
+import { Limiter } from './limiter.js';
+
+/** How much of a receiver's answer is read and logged; the connection is dropped past it. */
+export const MAX_RESPONSE_BYTES = 1024;
+
+/** Deliveries in flight at once, over every trade. */
+export const DEFAULT_MAX_IN_FLIGHT = 512;
+
+export interface CallbackRequest {
+  url: string;
+  body: string;
+  /** Extra headers (signature, event id, attempt); Content-Type and Content-Length are set here. */
+  headers: Record<string, string>;
+  timeoutMs: number;
+}
+
+export interface CallbackResponse {
+  /** A complete 2xx answer (or its first 1 KiB) arrived within the timeout. */
+  ok: boolean;
+  status: number | null;
+  /** The first 1 KiB of the answer body, as UTF-8 text. */
+  response: string;
+  duration_ms: number;
+  /** Why the attempt did not count, in words a receiver's developer can act on. */
+  error?: string;
+  /** The sandbox itself stopped the attempt (it is shutting down); not the receiver's fault. */
+  aborted?: boolean;
+}
+
+const USER_AGENT = 'deposit-sandbox-callbacks/1';
+
+const STOPPED = { error: 'The sandbox stopped this attempt while it was in flight (shutdown or reset).', aborted: true } as const;
+
+/**
+ * Sends callback POSTs with node:http / node:https over keep-alive agents. Never follows
+ * redirects, reads at most 1 KiB of an answer and then drops the connection, aborts at the
+ * timeout, and calls only http(s) URLs. Every outcome resolves (never rejects) with what happened.
+ */
+export class CallbackSender {
+  readonly #limiter: Limiter;
+  readonly #http = new http.Agent({ keepAlive: true, scheduling: 'lifo' });
+  readonly #https = new https.Agent({ keepAlive: true, scheduling: 'lifo' });
+  /** Aborts of the requests on the wire. */
+  readonly #inFlight = new Set<() => void>();
+
+  constructor(maxInFlight = DEFAULT_MAX_IN_FLIGHT) {
+    this.#limiter = new Limiter(maxInFlight);
+  }
+
+  /** Deliveries on the wire now and waiting for a slot. */
+  get load(): { running: number; waiting: number } {
+    return { running: this.#limiter.running, waiting: this.#limiter.waiting };
+  }
+
+  send(request: CallbackRequest): Promise<CallbackResponse> {
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch {
+      return Promise.resolve(refused(`${JSON.stringify(request.url)} is not an absolute URL; nothing was sent.`));
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      return Promise.resolve(refused(`The sandbox only calls http and https URLs; ${url.protocol} URLs are never called. Nothing was sent.`));
+    }
+    return this.#limiter.run(() => this.#post(url, request));
+  }
+
+  /** Aborts every delivery in flight; they resolve with `aborted: true`. */
+  abortAll(): void {
+    for (const abort of [...this.#inFlight]) abort();
+    this.#inFlight.clear();
+  }
+
+  /** Aborts every delivery in flight and closes the kept-alive connections. */
+  close(): void {
+    this.abortAll();
+    this.#http.destroy();
+    this.#https.destroy();
+  }
+
+  #post(url: URL, request: CallbackRequest): Promise<CallbackResponse> {
+    const started = performance.now();
+    return new Promise<CallbackResponse>((resolve) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let status: number | null = null;
+      let location: string | undefined;
+      let settled = false;
+
+      const finish = (outcome: { error?: string; aborted?: boolean }) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        this.#inFlight.delete(abort);
+        const response = Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BYTES).toString('utf8');
+        const duration_ms = Math.round(performance.now() - started);
+        if (outcome.error !== undefined) {
+          resolve({ ok: false, status, response, duration_ms, error: outcome.error, ...(outcome.aborted ? { aborted: true } : {}) });
+          return;
+        }
+        const verdict = judge(status, location);
+        resolve({ ok: verdict === undefined, status, response, duration_ms, ...(verdict !== undefined ? { error: verdict } : {}) });
+      };
+
+      const client = url.protocol === 'https:' ? https : http;
+      let req: http.ClientRequest;
+      try {
+        req = client.request(url, {
+          method: 'POST',
+          agent: url.protocol === 'https:' ? this.#https : this.#http,
+          headers: {
+            'Content-Type': 'application/json',
+            'Content-Length': String(Buffer.byteLength(request.body)),
+            'User-Agent': USER_AGENT,
+            ...request.headers,
+          },
+        });
+      } catch (error) {
+        resolve(refused(`The request could not be built (${(error as Error).message}); nothing was sent.`));
+        return;
+      }
+
+      const abort = () => {
+        finish(STOPPED);
+        req.destroy();
+      };
+      this.#inFlight.add(abort);
+
+      const timer = setTimeout(() => {
+        finish({
+          error:
+            status === null
+              ? `No answer within ${formatDuration(request.timeoutMs)} (the callback timeout, --callback-timeout); the sandbox closed the connection. Answer 2xx quickly and do slow work after answering.`
+              : `The receiver answered ${status} but did not finish the answer within ${formatDuration(request.timeoutMs)} (the callback timeout); the sandbox closed the connection.`,
+        });
+        req.destroy();
+      }, request.timeoutMs);
+
+      req.on('response', (res) => {
+        status = res.statusCode ?? null;
+        const header = res.headers.location;
+        location = Array.isArray(header) ? header[0] : header;
+        res.on('data', (chunk: Buffer) => {
+          if (settled) return;
+          chunks.push(chunk);
+          size += chunk.length;
+          if (size >= MAX_RESPONSE_BYTES) {
+            // Enough to log: drop the rest instead of reading an unbounded answer.
+            finish({});
+            res.destroy();
+          }
+        });
+        res.on('end', () => finish({}));
+        res.on('close', () =>
+          finish({ error: `The connection was closed or reset in the middle of the answer (status ${status} received, body incomplete after ${size} bytes).` }),
+        );
+      });
+
+      req.on('error', (error: NodeJS.ErrnoException) => finish({ error: describeNetworkError(error, url) }));
+
+      req.end(request.body);
+    });
+  }
+}
+
+/** Why a complete answer does not count as delivered, or undefined when it does. */
+function judge(status: number | null, location: string | undefined): string | undefined {
+  if (status === null) return 'No HTTP status was received.';
+  if (status >= 200 && status < 300) return undefined;
+  if (status >= 300 && status < 400) {
+    return `The callback URL redirected (${status}) to ${location ? JSON.stringify(location) : 'no Location header'}. Redirects are not followed: set callback_url to the final address.`;
+  }
+  return `The receiver answered ${status}; only a 2xx answer counts as delivered.`;
+}
+
+function describeNetworkError(error: NodeJS.ErrnoException, url: URL): string {
+  const where = url.host;
+  switch (error.code) {
+    case 'ECONNREFUSED':
+      return `Connection refused by ${where}: nothing is listening there. Start the receiver, or fix the port in callback_url.`;
+    case 'ECONNRESET':
+      return error.message === 'socket hang up'
+        ? `${where} closed the connection without answering.`
+        : `${where} reset the connection before answering.`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `The host ${url.hostname} could not be resolved (${error.code}). Check the host name in callback_url.`;
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return `${where} cannot be reached from the sandbox (${error.code}).`;
+    default:
+      if (error.code?.startsWith('HPE_')) return `The answer from ${where} is not valid HTTP (${error.code}: ${error.message}).`;
+      if (error.code?.startsWith('ERR_TLS') || /certificate/i.test(error.message)) {
+        return `TLS to ${where} failed: ${error.message}. The sandbox verifies certificates; use http:// for a local receiver.`;
+      }
+      return `Sending to ${where} failed: ${error.code ? `${error.code}: ` : ''}${error.message}.`;
+  }
+}
+
+function refused(error: string): CallbackResponse {
+  return { ok: false, status: null, response: '', duration_ms: 0, error };
+}
