@@ -3,16 +3,22 @@ import { HTTPException } from 'hono/http-exception';
 import { adminRoutes } from './admin/routes.js';
 import { providerRoutes } from './api/provider.js';
 import { SandboxError } from './errors.js';
+import { dashboardRoutes } from './pages/dashboard-routes.js';
+import { paymentRoutes } from './pages/payment-routes.js';
 import type { Sandbox } from './sandbox.js';
 
 const ROUTES =
-  'POST /api/v1/trades/deposit/create, POST /api/v1/trades/deposit/build, GET /api/v1/trades/:merchant/:uuid, and the sandbox routes under /_sandbox';
+  'POST /api/v1/trades/deposit/create, POST /api/v1/trades/deposit/build, GET /api/v1/trades/:merchant/:uuid, the payment page GET /pay/:id, the dashboard GET /_sandbox/, and the sandbox routes under /_sandbox';
 
 /** Builds the HTTP app over a sandbox. It never listens: the CLI and startSandbox() do. */
 export function createApp(sandbox: Sandbox) {
   const app = new Hono();
 
   app.route('/api/v1/trades', providerRoutes(sandbox));
+  app.route('/pay', paymentRoutes(sandbox));
+  // The dashboard shell owns exactly GET /_sandbox/ (and its assets); mounted before the admin API.
+  app.get('/_sandbox', (c) => c.redirect('/_sandbox/', 301));
+  app.route('/_sandbox/', dashboardRoutes());
   app.route('/_sandbox', adminRoutes(sandbox));
 
   app.notFound(() => {

@@ -1,0 +1,58 @@
+/**
+ * The dashboard's client for the admin API (runs in the browser as source text: nothing
+ * from outside its body). The admin token lives in sessionStorage and goes out as
+ * `Authorization: Bearer <token>`.
+ */
+export function dashboardApi() {
+  const KEY = 'deposit-sandbox.admin-token';
+
+  class ApiError extends Error {
+    readonly status: number;
+    readonly code: string | undefined;
+    constructor(message: string, status: number, code: string | undefined) {
+      super(message);
+      this.status = status;
+      this.code = code;
+    }
+  }
+
+  const token = {
+    get: (): string | null => sessionStorage.getItem(KEY),
+    set: (value: string): void => sessionStorage.setItem(KEY, value),
+    clear: (): void => sessionStorage.removeItem(KEY),
+  };
+
+  /** Calls /_sandbox<path>; throws ApiError with the envelope's message when the answer is not 2xx. */
+  async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    const bearer = token.get();
+    if (bearer) headers['Authorization'] = `Bearer ${bearer}`;
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    const init: RequestInit = { method, headers, cache: 'no-store' };
+    if (body !== undefined) init.body = JSON.stringify(body);
+    let response: Response;
+    try {
+      response = await fetch(`/_sandbox${path}`, init);
+    } catch {
+      throw new ApiError('The sandbox does not answer. Is it still running?', 0, 'unreachable');
+    }
+    const text = await response.text();
+    let data: unknown = null;
+    try {
+      data = text ? JSON.parse(text) : null;
+    } catch {
+      data = null;
+    }
+    if (!response.ok) {
+      const error = (data as { error?: { message?: unknown; code?: unknown; allowed?: unknown } } | null)?.error;
+      const allowed = Array.isArray(error?.allowed) ? ` Allowed: ${error.allowed.join(', ') || 'none'}.` : '';
+      const message = typeof error?.message === 'string' ? error.message + (error.message.includes('Allowed') ? '' : allowed) : `${method} /_sandbox${path} answered ${response.status}.`;
+      throw new ApiError(message, response.status, typeof error?.code === 'string' ? error.code : undefined);
+    }
+    return data as T;
+  }
+
+  return { request, token, ApiError };
+}
+
+export type DashboardApi = ReturnType<typeof dashboardApi>;

@@ -1,0 +1,262 @@
+import type { DashboardApi } from './dashboard-api.js';
+import type { DashboardDetail } from './dashboard-detail.js';
+import type { DashboardDom } from './dashboard-dom.js';
+import type { ClockAnswer, ScenarioSummary, TradeDetailAnswer, TradesAnswer } from './dashboard-types.js';
+
+/**
+ * The dashboard: trades, one trade's detail, the clock, reset, scenarios. Polls the admin
+ * API every 1.5 s and redraws only what changed. Runs in the browser as source text
+ * (served by dashboard-routes), so it uses nothing from outside its body but its arguments.
+ */
+export function dashboardClient(dom: DashboardDom, api: DashboardApi, detail: DashboardDetail): void {
+  const { h, fill, byTestId, badge, time, rubles } = dom;
+  const POLL_MS = 1500;
+
+  const el = {
+    login: byTestId('login'),
+    loginForm: byTestId<HTMLFormElement>('login-form'),
+    tokenInput: byTestId<HTMLInputElement>('token-input'),
+    loginError: byTestId('login-error'),
+    app: byTestId('app'),
+    message: byTestId('message'),
+    clockMode: byTestId('clock-mode'),
+    clockNow: byTestId('clock-now'),
+    clockPending: byTestId('clock-pending'),
+    clockNext: byTestId('clock-next'),
+    advanceForm: byTestId<HTMLFormElement>('advance-form'),
+    advanceInput: byTestId<HTMLInputElement>('advance-input'),
+    reset: byTestId<HTMLButtonElement>('reset'),
+    signout: byTestId<HTMLButtonElement>('signout'),
+    filters: byTestId<HTMLFormElement>('filters'),
+    filterMerchant: byTestId<HTMLInputElement>('filter-merchant'),
+    filterState: byTestId<HTMLSelectElement>('filter-state'),
+    filterOrder: byTestId<HTMLInputElement>('filter-order'),
+    trades: byTestId('trades'),
+    total: byTestId('trades-total'),
+    detail: byTestId('detail'),
+    scenarios: byTestId('scenarios'),
+  };
+
+  const shown = { trades: '', detail: '', clock: '' };
+  let selected = fromHash();
+  let locked = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let messageTimer: ReturnType<typeof setTimeout> | undefined;
+
+  function fromHash(): string | null {
+    const match = /^#trade=([0-9a-fA-F-]{36})$/.exec(location.hash);
+    return match?.[1] ?? null;
+  }
+
+  function say(text: string, kind: 'ok' | 'error' = 'ok'): void {
+    el.message.textContent = text;
+    el.message.className = `message ${kind}`;
+    el.message.hidden = false;
+    clearTimeout(messageTimer);
+    if (kind === 'ok') messageTimer = setTimeout(() => (el.message.hidden = true), 6000);
+  }
+
+  function showLogin(reason: string): void {
+    locked = true;
+    el.login.hidden = false;
+    el.app.hidden = true;
+    el.loginError.textContent = reason;
+    el.tokenInput.value = '';
+    el.tokenInput.focus();
+  }
+
+  /** Runs an API call; a 401 shows the token prompt, anything else the message bar. */
+  async function attempt(task: () => Promise<void>): Promise<void> {
+    try {
+      await task();
+    } catch (error) {
+      if (error instanceof api.ApiError && error.status === 401) {
+        const had = api.token.get();
+        api.token.clear();
+        showLogin(had ? 'The sandbox refused this token. Enter the --admin-token the sandbox was started with.' : 'This sandbox was started with --admin-token. Enter the token to continue.');
+        return;
+      }
+      say(error instanceof Error ? error.message : String(error), 'error');
+    }
+  }
+
+  async function loadClock(): Promise<void> {
+    const clock = await api.request<ClockAnswer>('GET', '/clock');
+    const key = JSON.stringify(clock);
+    if (key === shown.clock) return;
+    shown.clock = key;
+    el.clockMode.textContent = clock.mode;
+    fill(el.clockNow, time(clock.now));
+    el.clockPending.textContent = String(clock.pending);
+    fill(el.clockNext, time(clock.next_due));
+  }
+
+  async function loadTrades(): Promise<void> {
+    const query = new URLSearchParams({ limit: '100' });
+    const merchant = el.filterMerchant.value.trim();
+    const order = el.filterOrder.value;
+    if (merchant) query.set('merchant', merchant);
+    if (el.filterState.value) query.set('state', el.filterState.value);
+    if (order) query.set('order', order);
+    const answer = await api.request<TradesAnswer>('GET', `/trades?${query.toString()}`);
+    const key = JSON.stringify([answer, selected]);
+    if (key === shown.trades) return;
+    shown.trades = key;
+    el.total.textContent = answer.total === answer.trades.length ? `${answer.total} trade${answer.total === 1 ? '' : 's'}` : `${answer.trades.length} of ${answer.total} trades`;
+    if (answer.trades.length === 0) {
+      fill(el.trades, h('tr', {}, h('td', { colspan: 6, class: 'muted empty' }, 'No trades match. Create one with POST /api/v1/trades/deposit/create or /deposit/build.')));
+      return;
+    }
+    fill(
+      el.trades,
+      ...answer.trades.map((trade) =>
+        h(
+          'tr',
+          { testid: 'trade-row', 'data-id': trade.id, class: trade.id === selected ? 'selected' : undefined, onclick: () => select(trade.id) },
+          h('td', { class: 'wide-only' }, time(trade.created_at)),
+          h('td', { class: 'order' }, h('a', { href: `#trade=${trade.id}`, testid: 'trade-order' }, trade.order)),
+          h('td', { class: 'mono wide-only', title: trade.merchant }, trade.merchant.slice(0, 8)),
+          h('td', { class: 'wide-only' }, trade.type),
+          h('td', { class: 'num' }, rubles(trade.amount_cents)),
+          h('td', {}, badge(trade.state, 'trade-state')),
+        ),
+      ),
+    );
+  }
+
+  async function loadDetail(): Promise<void> {
+    const id = selected;
+    if (!id) {
+      if (shown.detail !== 'none') fill(el.detail, h('p', { class: 'muted' }, 'Select a trade to see its history, pending steps and callbacks.'));
+      shown.detail = 'none';
+      return;
+    }
+    let answer: TradeDetailAnswer;
+    try {
+      answer = await api.request<TradeDetailAnswer>('GET', `/trades/${encodeURIComponent(id)}`);
+    } catch (error) {
+      if (error instanceof api.ApiError && error.status === 404) {
+        say(`Trade ${id} no longer exists.`, 'error');
+        select(null);
+        return;
+      }
+      throw error;
+    }
+    if (id !== selected) return;
+    const key = JSON.stringify(answer);
+    if (key === shown.detail) return;
+    shown.detail = key;
+    fill(el.detail, detail.render(answer, { transition: (state) => void attempt(() => move(id, state)), replay: (event) => void attempt(() => replay(event)) }));
+  }
+
+  async function loadScenarios(): Promise<void> {
+    let answer: { scenarios: ScenarioSummary[] };
+    try {
+      answer = await api.request<{ scenarios: ScenarioSummary[] }>('GET', '/scenarios');
+    } catch (error) {
+      if (error instanceof api.ApiError && error.status === 404) {
+        fill(el.scenarios, h('p', { class: 'muted' }, 'This sandbox does not list its scenarios.'));
+        return;
+      }
+      throw error;
+    }
+    const rows = answer.scenarios.map((s) => h('tr', {}, h('td', { class: 'mono' }, s.name), h('td', {}, s.magic), h('td', {}, s.does), h('td', { class: 'muted' }, s.source)));
+    fill(el.scenarios, rows.length === 0 ? h('p', { class: 'muted' }, 'No scenarios loaded.') : h('div', { class: 'scroll' }, h('table', {}, h('thead', {}, h('tr', {}, h('th', {}, 'Name'), h('th', {}, 'Trigger'), h('th', {}, 'Does'), h('th', {}, 'File'))), h('tbody', {}, ...rows))));
+  }
+
+  async function refresh(): Promise<void> {
+    if (locked) return;
+    await Promise.all([loadClock(), loadTrades(), loadDetail()]);
+  }
+
+  function poll(): void {
+    clearTimeout(timer);
+    timer = setTimeout(async () => {
+      if (!document.hidden) await attempt(refresh);
+      poll();
+    }, POLL_MS);
+  }
+
+  function select(id: string | null): void {
+    selected = id;
+    shown.detail = '';
+    shown.trades = '';
+    if (id) history.replaceState(null, '', `#trade=${id}`);
+    else history.replaceState(null, '', location.pathname + location.search);
+    void attempt(refresh);
+  }
+
+  async function move(id: string, state: string): Promise<void> {
+    await api.request('POST', `/trades/${encodeURIComponent(id)}/transition`, { state });
+    say(`Trade moved to ${state}.`);
+    await refresh();
+  }
+
+  async function replay(eventId: string): Promise<void> {
+    const answer = await api.request<{ callback: { id: string } }>('POST', `/callbacks/${encodeURIComponent(eventId)}/replay`);
+    say(`Callback ${eventId} replayed as ${answer.callback.id}.`);
+    await refresh();
+  }
+
+  el.loginForm.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const value = el.tokenInput.value.trim();
+    if (!value) {
+      el.loginError.textContent = 'Enter the token the sandbox was started with (--admin-token).';
+      return;
+    }
+    api.token.set(value);
+    locked = false;
+    el.login.hidden = true;
+    el.app.hidden = false;
+    el.signout.hidden = false;
+    shown.trades = shown.detail = shown.clock = '';
+    void attempt(async () => {
+      await refresh();
+      await loadScenarios();
+    });
+  });
+
+  el.signout.hidden = !api.token.get();
+  el.signout.addEventListener('click', () => {
+    api.token.clear();
+    el.signout.hidden = true;
+    showLogin('Token forgotten. Enter it again to continue.');
+  });
+
+  el.advanceForm.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const by = el.advanceInput.value.trim() || '10m';
+    void attempt(async () => {
+      const answer = await api.request<{ now: string; ran: number }>('POST', '/clock/advance', { by });
+      say(`Clock advanced by ${by} to ${answer.now.replace('T', ' ').slice(0, 19)}; ${answer.ran} step${answer.ran === 1 ? '' : 's'} ran.`);
+      await refresh();
+    });
+  });
+
+  el.reset.addEventListener('click', () => {
+    if (!confirm('Reset the sandbox? Every trade, callback and pending step is deleted.')) return;
+    void attempt(async () => {
+      const answer = await api.request<{ removed: { trades: number; callbacks: number; jobs: number } }>('POST', '/reset');
+      say(`Reset: removed ${answer.removed.trades} trades, ${answer.removed.callbacks} callbacks and ${answer.removed.jobs} pending steps.`);
+      select(null);
+    });
+  });
+
+  let filterTimer: ReturnType<typeof setTimeout> | undefined;
+  el.filters.addEventListener('submit', (event) => event.preventDefault());
+  el.filters.addEventListener('input', () => {
+    clearTimeout(filterTimer);
+    filterTimer = setTimeout(() => void attempt(loadTrades), 250);
+  });
+  window.addEventListener('hashchange', () => {
+    const id = fromHash();
+    if (id !== selected) select(id);
+  });
+
+  void attempt(async () => {
+    await refresh();
+    if (!locked) await loadScenarios();
+  });
+  poll();
+}

@@ -1,0 +1,62 @@
+import { BASE_CSS } from './base-css.js';
+
+/** The dashboard's stylesheet, served at /_sandbox/assets/dashboard.css. */
+export const DASHBOARD_CSS = `${BASE_CSS}
+body { font-size: 15px; }
+header.top { display: flex; flex-wrap: wrap; align-items: center; gap: .75rem 1.25rem; padding: .75rem 1.25rem; background: var(--panel); border-bottom: 1px solid var(--line); }
+header.top h1 { font-size: 1.1rem; margin: 0; }
+.header-actions { display: flex; gap: .5rem; margin-left: auto; }
+.clock { display: flex; flex-wrap: wrap; align-items: center; gap: .35rem .9rem; font-size: .9rem; }
+.clock b { font-variant-numeric: tabular-nums; }
+.clock form { display: flex; gap: .4rem; }
+.clock input { width: 6.5rem; min-height: 36px; padding: .3em .5em; }
+header.top button { min-height: 36px; padding: .3em .8em; }
+.message { margin: .75rem 1.25rem 0; padding: .6rem .85rem; border-radius: 8px; overflow-wrap: anywhere; }
+.message.ok { background: var(--ok-bg); color: var(--ok); }
+.message.error { background: var(--bad-bg); color: var(--bad); }
+.layout {
+  display: grid; gap: 1rem; padding: 1rem 1.25rem 2rem; align-items: start;
+  grid-template-columns: minmax(0, 1.15fr) minmax(0, 1fr); grid-template-rows: auto 1fr;
+  grid-template-areas: "trades detail" "scenarios detail";
+}
+.trades-panel { grid-area: trades; }
+.detail-panel { grid-area: detail; }
+.scenarios-panel { grid-area: scenarios; }
+@media (max-width: 980px) {
+  .layout { grid-template-columns: minmax(0, 1fr); grid-template-rows: none; grid-template-areas: "trades" "detail" "scenarios"; padding: .75rem; }
+}
+.panel { background: var(--panel); border: 1px solid var(--line); border-radius: var(--radius); padding: 1rem; min-width: 0; }
+h2 { font-size: 1.05rem; margin: 0 0 .75rem; overflow-wrap: anywhere; }
+h3 { font-size: .95rem; margin: 1.25rem 0 .5rem; }
+form.filters { display: grid; grid-template-columns: 2fr 1fr 1.5fr; gap: .5rem; margin-bottom: .6rem; }
+@media (max-width: 560px) { form.filters { grid-template-columns: 1fr; } .wide-only { display: none; } }
+form.filters input, form.filters select { min-height: 38px; padding: .35em .6em; }
+.scroll { overflow-x: auto; }
+table { border-collapse: collapse; width: 100%; }
+th, td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; font-size: .9rem; }
+th { color: var(--muted); font-weight: 600; font-size: .8rem; white-space: nowrap; }
+td.num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
+td.order { max-width: 16rem; overflow-wrap: anywhere; }
+td.empty { text-align: center; padding: 1.5rem; }
+tbody tr[data-testid="trade-row"] { cursor: pointer; }
+tbody tr[data-testid="trade-row"]:hover { background: #f7f9fc; }
+tbody tr.selected { background: #eef3ff; }
+time { white-space: nowrap; font-variant-numeric: tabular-nums; }
+.moves { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem; margin-bottom: .75rem; }
+.moves button { min-height: 38px; }
+dl.fields { display: grid; grid-template-columns: repeat(auto-fill, minmax(200px, 1fr)); gap: .5rem 1rem; margin: 0; }
+dl.fields dt { color: var(--muted); font-size: .75rem; text-transform: uppercase; letter-spacing: .04em; }
+dl.fields dd { margin: 0; overflow-wrap: anywhere; }
+article.callback { border: 1px solid var(--line); border-radius: 8px; padding: .6rem .75rem; margin-bottom: .6rem; }
+article.callback header { display: flex; flex-wrap: wrap; align-items: center; gap: .4rem .6rem; }
+article.callback header button { margin-left: auto; min-height: 32px; padding: .2em .7em; }
+.url { overflow-wrap: anywhere; font-size: .85rem; }
+.small { font-size: .8rem; margin: .3rem 0; }
+pre { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; max-height: 8rem; overflow: auto; font-family: var(--mono); font-size: .8rem; }
+.error-text { color: var(--bad); margin: .2rem 0 0; font-size: .85rem; }
+.warn-text { color: var(--warn); margin: .2rem 0 0; font-size: .85rem; }
+.login { max-width: 420px; margin: 3rem auto; }
+.login h1 { font-size: 1.3rem; margin: 0 0 .75rem; }
+.login form { display: grid; gap: .6rem; }
+.login .error-text:empty { display: none; }
+`;

@@ -1,0 +1,88 @@
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+
+/** Debian's Chromium (never a downloaded one); DEPOSIT_SANDBOX_CHROMIUM points elsewhere. */
+export const CHROMIUM = process.env['DEPOSIT_SANDBOX_CHROMIUM'] || '/usr/bin/chromium';
+export const HAS_CHROMIUM = existsSync(CHROMIUM);
+const IN_CI = !!process.env['CI'] && !['0', 'false'].includes(process.env['CI'].toLowerCase());
+
+const MISSING = `the browser tests need Chromium at ${CHROMIUM}. Install it with \`sudo apt-get install -y chromium\` (Debian/Ubuntu), or set DEPOSIT_SANDBOX_CHROMIUM to a Chromium binary.`;
+
+/**
+ * describe() for a browser suite. Without Chromium it is skipped with a message saying how
+ * to install it, except in CI (CI=true), where it fails instead: CI must run it.
+ */
+export function describeBrowser(name: string, body: () => void): void {
+  if (HAS_CHROMIUM) {
+    describe(name, body);
+  } else if (IN_CI) {
+    describe(name, () => {
+      it('finds Chromium', () => {
+        throw new Error(`CI=true and ${MISSING}`);
+      });
+    });
+  } else {
+    console.warn(`Skipping "${name}": ${MISSING}`);
+    describe.skip(name, body);
+  }
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    timeout: 20_000,
+  });
+}
+
+export const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 860 } };
+export const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+
+/**
+ * A page that remembers its script errors and console errors, so a test can assert that
+ * nothing went wrong in the browser (a broken script, or markup the CSP had to block).
+ */
+export interface WatchedPage {
+  page: Page;
+  context: BrowserContext;
+  problems: string[];
+}
+
+export async function openPage(browser: Browser, options: BrowserContextOptions): Promise<WatchedPage> {
+  const context = await browser.newContext(options);
+  context.setDefaultTimeout(10_000);
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    // A 4xx page (a form with errors) logs "Failed to load resource" for itself; failed assets are caught below.
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(`console error: ${message.text()}`);
+  });
+  page.on('response', (response) => {
+    const type = response.request().resourceType();
+    if (response.status() >= 400 && ['stylesheet', 'script', 'image', 'font'].includes(type)) problems.push(`${type} ${response.url()} answered ${response.status()}`);
+  });
+  page.on('requestfailed', (request) => {
+    if (request.resourceType() !== 'document') problems.push(`${request.resourceType()} ${request.url()} failed: ${request.failure()?.errorText ?? ''}`);
+  });
+  return { page, context, problems };
+}
+
+/** Asserts the page ran no injected script and logged no error, then forgets the logged problems. */
+export async function expectClean(watched: WatchedPage): Promise<void> {
+  const problems = watched.problems.splice(0);
+  expect(await watched.page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss)).toBeUndefined();
+  expect(problems).toEqual([]);
+}
+
+const SCREENSHOTS = fileURLToPath(new URL('../../test-artifacts/screenshots/', import.meta.url));
+
+/** Saves a full-page screenshot as test-artifacts/screenshots/<name>.png (git-ignored). */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await mkdir(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: `${SCREENSHOTS}${name}.png`, fullPage: true, animations: 'disabled' });
+}

@@ -1,0 +1,146 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeBrowser, DESKTOP, expectClean, launchBrowser, openPage, PHONE, screenshot, type WatchedPage } from './browser.js';
+import { serveSandbox, startShop, type ServedSandbox, type Shop } from './servers.js';
+
+const TOKEN = 'qa-admin-token';
+
+describeBrowser('dashboard in Chromium', () => {
+  let browser: Browser;
+  let sandbox: ServedSandbox;
+  let shop: Shop;
+  let desktop: WatchedPage;
+
+  beforeAll(async () => {
+    [browser, sandbox, shop] = await Promise.all([launchBrowser(), serveSandbox({ adminToken: TOKEN }), startShop()]);
+    desktop = await openPage(browser, DESKTOP);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await Promise.all([sandbox?.close(), shop?.close()]);
+  });
+
+  /** Opens the dashboard, entering the admin token when it asks for it. */
+  async function open(page: Page, hash = ''): Promise<void> {
+    await page.goto(`${sandbox.url}/_sandbox/${hash}`);
+    const prompt = page.getByTestId('token-input');
+    await Promise.race([prompt.waitFor(), page.getByTestId('trades-total').filter({ hasText: /trade/ }).waitFor()]);
+    if (await prompt.isVisible()) {
+      await prompt.fill(TOKEN);
+      await page.getByTestId('token-submit').click();
+    }
+    await page.getByTestId('trades-total').filter({ hasText: /trade/ }).waitFor();
+  }
+
+  const row = (page: Page, order: string) => page.getByTestId('trade-row').filter({ hasText: order });
+
+  it('asks for the admin token, refuses a wrong one, and keeps the right one for the tab', async () => {
+    const watched = await openPage(browser, DESKTOP);
+    const { page } = watched;
+    await page.goto(`${sandbox.url}/_sandbox/`);
+    await page.getByTestId('token-input').waitFor();
+    expect(await page.getByTestId('login-error').textContent()).toContain('--admin-token');
+    await screenshot(page, 'dashboard-login-desktop');
+    await page.getByTestId('token-input').fill('wrong-token');
+    await page.getByTestId('token-submit').click();
+    await page.getByTestId('login-error').filter({ hasText: 'refused this token' }).waitFor();
+    await page.getByTestId('token-input').fill(TOKEN);
+    await page.getByTestId('token-submit').click();
+    await page.getByTestId('trades-total').filter({ hasText: /trade/ }).waitFor();
+    expect(await page.evaluate(() => sessionStorage.getItem('deposit-sandbox.admin-token'))).toBe(TOKEN);
+    await page.reload();
+    await page.getByTestId('trades-total').filter({ hasText: /trade/ }).waitFor();
+    expect(await page.getByTestId('login').isHidden()).toBe(true);
+    expect(watched.problems.filter((problem) => !problem.includes('401'))).toEqual([]);
+    await watched.context.close();
+  });
+
+  it('shows a newly created trade by itself and transitions it with a button', async () => {
+    const { page } = desktop;
+    await open(page);
+    const trade = await sandbox.create({ callback_url: `${shop.url}/callbacks` });
+    await row(page, trade.order).waitFor();
+    expect(await row(page, trade.order).getByTestId('trade-state').textContent()).toBe('created');
+    await row(page, trade.order).getByTestId('trade-order').click();
+    await page.getByTestId('detail-order').filter({ hasText: trade.order }).waitFor();
+    expect(await page.getByTestId('transition-confirmed').isVisible()).toBe(true);
+    await page.getByTestId('transition-confirmed').click();
+    await page.getByTestId('detail-state').filter({ hasText: 'confirmed' }).waitFor();
+    expect(sandbox.sandbox.store.trades.get(trade.id)?.history.at(-1)).toMatchObject({ to: 'confirmed', cause: 'admin' });
+    expect(await page.getByTestId('no-moves').textContent()).toContain('final');
+
+    // The callback and its attempt appear by themselves; replay sends it again.
+    await shop.waitFor((request) => request.path === '/callbacks');
+    await page.getByTestId('attempt-status').filter({ hasText: '200' }).first().waitFor();
+    expect(await page.getByTestId('attempt-response').first().textContent()).toBe('ok');
+    await page.getByTestId('replay').first().click();
+    await expect.poll(() => shop.received.filter((request) => request.path === '/callbacks').length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+    await page.getByTestId('callback').nth(1).waitFor();
+    await screenshot(page, 'dashboard-detail-desktop');
+    await expectClean(desktop);
+  });
+
+  it('filters trades by state and order', async () => {
+    const { page } = desktop;
+    const [kept, other] = [await sandbox.create(), await sandbox.create()];
+    sandbox.sandbox.lifecycle.transition(kept.id, 'canceled', 'admin');
+    await open(page);
+    await row(page, other.order).waitFor();
+    await page.getByTestId('filter-state').selectOption('canceled');
+    await expect.poll(() => row(page, other.order).count()).toBe(0);
+    await row(page, kept.order).waitFor();
+    await page.getByTestId('filter-state').selectOption('');
+    await page.getByTestId('filter-order').fill(other.order);
+    await expect.poll(() => page.getByTestId('trade-row').count()).toBe(1);
+    await row(page, other.order).waitFor();
+    await page.getByTestId('filter-order').fill('');
+    await expectClean(desktop);
+  });
+
+  it('advances the manual clock, which runs the steps that fell due', async () => {
+    const { page } = desktop;
+    const trade = await sandbox.create();
+    sandbox.sandbox.scheduler.schedule('transition', sandbox.sandbox.clock.now() + 5 * 60_000, { state: 'expired' }, trade.id);
+    await open(page, `#trade=${trade.id}`);
+    await page.getByTestId('detail-order').filter({ hasText: trade.order }).waitFor();
+    expect(await page.getByTestId('clock-mode').textContent()).toBe('manual');
+    const before = sandbox.sandbox.clock.now();
+    await page.getByTestId('advance-input').fill('10m');
+    await page.getByTestId('advance').click();
+    await page.getByTestId('message').filter({ hasText: 'Clock advanced by 10m' }).waitFor();
+    expect(sandbox.sandbox.clock.now() - before).toBe(10 * 60_000);
+    await page.getByTestId('detail-state').filter({ hasText: 'expired' }).waitFor();
+    await page.getByTestId('advance-input').fill('soon');
+    await page.getByTestId('advance').click();
+    await page.getByTestId('message').filter({ hasText: 'duration' }).waitFor();
+    await expectClean(desktop);
+  });
+
+  it('resets after a confirmation', async () => {
+    const { page } = desktop;
+    const trade = await sandbox.create();
+    await open(page);
+    await row(page, trade.order).waitFor();
+    page.once('dialog', (dialog) => void dialog.dismiss());
+    await page.getByTestId('reset').click();
+    expect(sandbox.sandbox.store.trades.has(trade.id)).toBe(true);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByTestId('reset').click();
+    await page.getByTestId('message').filter({ hasText: 'Reset: removed' }).waitFor();
+    await expect.poll(() => page.getByTestId('trade-row').count()).toBe(0);
+    expect(sandbox.sandbox.store.trades.size).toBe(0);
+    await expectClean(desktop);
+  });
+
+  it('is usable on a phone', async () => {
+    const watched = await openPage(browser, PHONE);
+    const trade = await sandbox.create({ type: 'nspk' });
+    await open(watched.page, `#trade=${trade.id}`);
+    await watched.page.getByTestId('detail-order').filter({ hasText: trade.order }).waitFor();
+    expect(await watched.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await screenshot(watched.page, 'dashboard-phone');
+    await expectClean(watched);
+    await watched.context.close();
+  });
+});

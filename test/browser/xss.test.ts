@@ -1,0 +1,74 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeBrowser, DESKTOP, expectClean, launchBrowser, openPage, screenshot, type WatchedPage } from './browser.js';
+import { serveSandbox, startShop, type ServedSandbox, type Shop } from './servers.js';
+
+const SCRIPT = '<script>window.__xss=1</script>';
+const IMG = '<img src=x onerror="window.__xss=1">';
+
+describeBrowser('merchant-supplied markup runs nowhere (Chromium)', () => {
+  let browser: Browser;
+  let sandbox: ServedSandbox;
+  let shop: Shop;
+  let watched: WatchedPage;
+  let n = 0;
+
+  beforeAll(async () => {
+    // The callback receiver answers with markup too: the dashboard shows answers.
+    [browser, sandbox, shop] = await Promise.all([launchBrowser(), serveSandbox(), startShop({ callbackAnswer: IMG })]);
+    watched = await openPage(browser, DESKTOP);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await Promise.all([sandbox?.close(), shop?.close()]);
+  });
+
+  const hostile = (type: 'any_bank' | 'ecom') =>
+    sandbox.create({ order: `${SCRIPT} ${++n}`, customer: IMG, callback_url: `${shop.url}/cb?${encodeURIComponent(IMG)}`, ...(type === 'ecom' ? {} : { type }) }, type === 'ecom' ? 'build' : 'create');
+
+  it('on the payment page and the result page', async () => {
+    const { page } = watched;
+    const trade = await hostile('any_bank');
+    await page.goto(trade.payment_data.url);
+    expect(await page.getByTestId('order').textContent()).toBe(trade.order);
+    await screenshot(page, 'xss-pay-desktop');
+    await expectClean(watched);
+    await Promise.all([page.waitForURL(/\/result$/), page.getByTestId('pay').click()]);
+    expect(await page.getByTestId('order').textContent()).toBe(trade.order);
+    expect(await page.title()).not.toContain('<');
+    await screenshot(page, 'xss-result-desktop');
+    await expectClean(watched);
+  });
+
+  it('on the card form, including the echoed card fields', async () => {
+    const { page } = watched;
+    const trade = await hostile('ecom');
+    await page.goto(trade.payment_data.url);
+    expect(await page.getByTestId('order').textContent()).toBe(trade.order);
+    await page.getByTestId('card-number').evaluate((input: HTMLInputElement, value) => (input.value = value), IMG);
+    await page.getByTestId('card-expiry').evaluate((input: HTMLInputElement, value) => (input.value = value), `"><${SCRIPT.slice(1)}`);
+    await Promise.all([page.waitForURL(/\/pay$/), page.getByTestId('pay').click()]);
+    expect(await page.getByTestId('card-number').inputValue()).toBe(IMG);
+    expect(await page.getByTestId('error-number').isVisible()).toBe(true);
+    await expectClean(watched);
+  });
+
+  it('on the dashboard: list, detail and callback answers', async () => {
+    const { page } = watched;
+    const trade = await hostile('any_bank');
+    sandbox.sandbox.lifecycle.transition(trade.id, 'confirmed', 'admin', IMG);
+    await sandbox.sandbox.store.commit();
+    await shop.waitFor((request) => request.method === 'POST' && JSON.parse(request.body).id === trade.id);
+    await page.goto(`${sandbox.url}/_sandbox/#trade=${trade.id}`);
+    const row = page.getByTestId('trade-row').filter({ hasText: trade.order });
+    await row.waitFor();
+    expect(await row.getByTestId('trade-order').textContent()).toBe(trade.order);
+    await page.getByTestId('detail-order').filter({ hasText: trade.order }).waitFor();
+    expect(await page.getByTestId('detail-customer').textContent()).toBe(IMG);
+    await page.getByTestId('attempt-response').filter({ hasText: IMG }).waitFor();
+    expect(await page.getByTestId('history').textContent()).toContain(IMG);
+    await screenshot(page, 'xss-dashboard-desktop');
+    await expectClean(watched);
+  });
+});
