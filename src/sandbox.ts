@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { CALLBACK_JOB, CallbackDispatcher } from './callbacks/callback-dispatcher.js';
 import { Clock } from './clock/clock.js';
 import { Scheduler } from './clock/scheduler.js';
 import { describeIssues } from './config/issues.js';
@@ -7,9 +8,10 @@ import { Lifecycle } from './lifecycle/lifecycle.js';
 import { registerTimeline } from './lifecycle/timeline.js';
 import { loadFixtures, MerchantDirectory } from './merchants/fixtures.js';
 import { MemoryAdapter, type StoreAdapter } from './store/adapter.js';
-import { JsonFileAdapter } from './store/json-file-adapter.js';
+import { JournalAdapter } from './store/journal-adapter.js';
 import { Store } from './store/store.js';
 import { createRandom, type Random } from './trades/random.js';
+import { ScenarioEngine } from './scenarios/scenario-engine.js';
 
 export class OptionsError extends Error {
   override name = 'OptionsError';
@@ -24,6 +26,10 @@ export interface Sandbox {
   readonly clock: Clock;
   readonly lifecycle: Lifecycle;
   readonly scheduler: Scheduler;
+  /** The loaded scenarios (--scenarios folder first, then the bundled ones). */
+  readonly scenarios: ScenarioEngine;
+  /** Sends, logs and replays callbacks; emits 'queued', 'attempt', 'delivered', 'failed'. */
+  readonly callbacks: CallbackDispatcher;
   /** Base of payment_data.url; set from --public-url, or from the address once listening. */
   publicUrl: string;
   /** Stops the scheduler, waits for running jobs, flushes the store. */
@@ -46,11 +52,24 @@ export function parseOptions(input: SandboxOptionsInput): SandboxOptions {
 export async function createSandbox(input: SandboxOptionsInput = {}, adapter?: StoreAdapter): Promise<Sandbox> {
   const options = parseOptions(input);
   const merchants = new MerchantDirectory(loadFixtures(options.fixtures ? resolve(options.fixtures) : undefined));
-  const store = await Store.open(adapter ?? (options.inMemory ? new MemoryAdapter() : new JsonFileAdapter(resolve(options.data))));
+  const scenarios = ScenarioEngine.load(options.scenarios ? resolve(options.scenarios) : undefined);
+  const store = await Store.open(adapter ?? (options.inMemory ? new MemoryAdapter() : new JournalAdapter(resolve(options.data))));
   const clock = new Clock(options.clock, store);
   const lifecycle = new Lifecycle(store, clock);
   const scheduler = new Scheduler(store, clock);
   registerTimeline(scheduler, lifecycle);
+  const callbacks = new CallbackDispatcher({
+    store,
+    clock,
+    scheduler,
+    merchants,
+    publicUrl: () => sandbox.publicUrl,
+    timeoutMs: options.callbackTimeout,
+    retries: options.callbackRetries,
+    behaviourFor: (trade) => scenarios.get(trade.scenario)?.callbacks,
+  });
+  lifecycle.onChange((change) => void callbacks.onChange(change));
+  scheduler.handle(CALLBACK_JOB, (job) => callbacks.run(job));
 
   let closed: Promise<void> | undefined;
   const sandbox: Sandbox = {
@@ -61,16 +80,21 @@ export async function createSandbox(input: SandboxOptionsInput = {}, adapter?: S
     clock,
     lifecycle,
     scheduler,
+    scenarios,
+    callbacks,
     publicUrl: options.publicUrl ?? `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${options.port}`,
     close() {
       closed ??= (async () => {
         scheduler.stop();
+        callbacks.stop();
         await scheduler.idle();
+        await callbacks.idle();
         await store.close();
       })();
       return closed;
     },
   };
+  callbacks.resume();
   await scheduler.start();
   await store.commit();
   return sandbox;

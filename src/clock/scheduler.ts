@@ -106,7 +106,7 @@ export class Scheduler {
   async #runUntil(target: number, moveClock: boolean): Promise<number> {
     let ran = 0;
     for (;;) {
-      const next = this.pending()[0];
+      const next = this.#next();
       if (!next || next.due > target) break;
       if (moveClock) this.#clock.advanceTo(next.due);
       const now = this.#clock.now();
@@ -146,9 +146,16 @@ export class Scheduler {
     this.#store.jobs.delete(job.id);
   }
 
+  /** The job that runs next, found in one pass (no sort). */
+  #next(): Job | undefined {
+    let next: Job | undefined;
+    for (const job of this.#store.jobs.values()) if (!next || compareJobs(job, next) < 0) next = job;
+    return next;
+  }
+
   #arm(): void {
     if (!this.#started) return;
-    const next = this.pending()[0];
+    const next = this.#next();
     clearTimeout(this.#timer);
     this.#timer = undefined;
     if (!next) return;

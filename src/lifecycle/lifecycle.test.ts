@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { Clock } from '../clock/clock.js';
+import { SandboxError } from '../errors.js';
+import { MemoryAdapter } from '../store/adapter.js';
+import { Store } from '../store/store.js';
+import type { TradeRecord, TradeState } from '../trades/trade.js';
+import { Lifecycle, type StateChange } from './lifecycle.js';
+import { allowedTransitions, canTransition, isFinal, TRANSITIONS } from './transitions.js';
+
+const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
+
+function trade(id: string, state: TradeState): TradeRecord {
+  const at = new Date(T0).toISOString();
+  return {
+    id,
+    order: `order-${id}`,
+    merchant: '6f1c2a9e-3b7d-4c52-9a1e-2d4b8f0c7e51',
+    state,
+    amount_cents: 100,
+    amount_currency: 'RUB',
+    rate: 92.5,
+    type: state === 'ecom' ? 'ecom' : 'any_bank',
+    requisites: { name: 'Ivan Petrov', number: '2202200000000000', bank_name: 'Sberbank' },
+    created_at: at,
+    updated_at: at,
+    history: [{ from: null, to: state, at, cause: 'create' }],
+  };
+}
+
+async function setup() {
+  const store = await Store.open(new MemoryAdapter());
+  const clock = new Clock('manual', store, () => T0);
+  return { store, clock, lifecycle: new Lifecycle(store, clock) };
+}
+
+function caught(fn: () => unknown): SandboxError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof SandboxError) return error;
+    throw error;
+  }
+  throw new Error('expected a SandboxError');
+}
+
+describe('transition table', () => {
+  it('lets the waiting states end in confirmed, canceled or expired', () => {
+    for (const from of ['created', 'ecom'] as const) {
+      expect(allowedTransitions(from)).toEqual(['confirmed', 'canceled', 'expired']);
+      expect(isFinal(from)).toBe(false);
+    }
+  });
+
+  it('keeps final states final and never moves back to a start state', () => {
+    for (const state of ['confirmed', 'canceled', 'expired'] as const) {
+      expect(isFinal(state)).toBe(true);
+      expect(allowedTransitions(state)).toEqual([]);
+    }
+    for (const from of Object.keys(TRANSITIONS) as TradeState[]) {
+      expect(canTransition(from, 'created')).toBe(false);
+      expect(canTransition(from, 'ecom')).toBe(false);
+    }
+  });
+});
+
+describe('Lifecycle.transition', () => {
+  it('moves the trade, records history with the cause and tells listeners', async () => {
+    const { store, clock, lifecycle } = await setup();
+    store.trades.put(trade('t1', 'created'));
+    const changes: StateChange[] = [];
+    lifecycle.onChange((change) => changes.push(change));
+    clock.advance(30_000);
+
+    const updated = lifecycle.transition('t1', 'confirmed', 'admin', 'paid by QA');
+
+    expect(updated.state).toBe('confirmed');
+    expect(updated.updated_at).toBe('2026-01-01T12:00:30.000Z');
+    expect(updated.history.at(-1)).toEqual({ from: 'created', to: 'confirmed', at: '2026-01-01T12:00:30.000Z', cause: 'admin', note: 'paid by QA' });
+    expect(store.trades.get('t1')?.state).toBe('confirmed');
+    expect(changes).toHaveLength(1);
+    expect(changes[0]).toMatchObject({ from: 'created', to: 'confirmed', cause: 'admin' });
+    expect(changes[0]?.trade).toBe(updated);
+  });
+
+  it('refuses a move the table does not allow with 409 naming the allowed states', async () => {
+    const { store, lifecycle } = await setup();
+    store.trades.put(trade('t2', 'ecom'));
+    lifecycle.transition('t2', 'canceled', 'page');
+    const error = caught(() => lifecycle.transition('t2', 'confirmed', 'admin'));
+    expect(error.status).toBe(409);
+    expect(error.code).toBe('transition_not_allowed');
+    expect(error.message).toContain('final state');
+    expect(error.toJSON().error.allowed).toEqual([]);
+    expect(store.trades.get('t2')?.state).toBe('canceled');
+    expect(store.trades.get('t2')?.history).toHaveLength(2);
+  });
+
+  it('names the allowed states when a waiting trade is asked for an impossible move', async () => {
+    const { store, lifecycle } = await setup();
+    store.trades.put(trade('t3', 'created'));
+    const error = caught(() => lifecycle.transition('t3', 'ecom', 'admin'));
+    expect(error.status).toBe(409);
+    expect(error.toJSON().error.allowed).toEqual(['confirmed', 'canceled', 'expired']);
+  });
+
+  it('answers 422 for an unknown state and 404 for an unknown trade', async () => {
+    const { store, lifecycle } = await setup();
+    store.trades.put(trade('t4', 'created'));
+    const unknownState = caught(() => lifecycle.transition('t4', 'paid', 'admin'));
+    expect(unknownState.status).toBe(422);
+    expect(unknownState.details[0]?.field).toBe('state');
+    expect(caught(() => lifecycle.transition('nope', 'confirmed', 'admin')).status).toBe(404);
+  });
+
+  it('does not call listeners when the move is refused', async () => {
+    const { store, lifecycle } = await setup();
+    store.trades.put(trade('t5', 'confirmed'));
+    let calls = 0;
+    lifecycle.onChange(() => calls++);
+    caught(() => lifecycle.transition('t5', 'canceled', 'admin'));
+    expect(calls).toBe(0);
+  });
+});
