@@ -108,7 +108,8 @@ function missingHeader(request: AuthRequest, headerName: 'X-Auth' | 'X-Token') {
   }
   return errors.unauthorized(
     'missing_auth_header',
-    `The ${headerName} header is missing. Send ${accepted(request.mode)} in it, e.g. "${headerName}: sandbox-token-demo" for the bundled demo merchant.`,
+    // No token as an example: answers never carry a credential (the README lists the demo merchant's).
+    `The ${headerName} header is missing. Send ${accepted(request.mode)} in it, e.g. "${headerName}: <the merchant's token from the fixtures file>".`,
     { field: headerName, message: 'missing' },
   );
 }

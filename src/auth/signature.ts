@@ -19,7 +19,11 @@ function slot(value: unknown): string {
   if (value === undefined || value === null) return '';
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
-  return JSON.stringify(value);
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch {
+    return '(nested too deeply to sign)'; // the body is refused by validation anyway
+  }
 }
 
 /**

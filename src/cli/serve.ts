@@ -1,6 +1,7 @@
 import { listen } from '../server.js';
 import { createSandbox } from '../sandbox.js';
 import type { SandboxOptionsInput } from '../config/options.js';
+import { exposureWarning } from '../security/exposure-warning.js';
 
 /** `deposit-sandbox serve`: start, print the ready line, stop cleanly on SIGINT/SIGTERM. */
 export async function serveCommand(options: SandboxOptionsInput): Promise<void> {
@@ -36,13 +37,16 @@ export async function serveCommand(options: SandboxOptionsInput): Promise<void> 
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   process.stdout.write(`deposit-sandbox listening on ${running.url}\n`);
+  const warning = exposureWarning(sandbox.options);
+  if (warning) process.stderr.write(warning);
   const demo = sandbox.merchants.list()[0];
   process.stdout.write(
     [
       `  store:    ${sandbox.store.adapter.location} (${sandbox.store.trades.size} trades)`,
       `  auth:     ${sandbox.options.auth}; clock: ${sandbox.clock.mode}`,
       `  payments: ${sandbox.publicUrl}/pay/<trade id>`,
-      demo ? `  merchant: ${demo.name} ${demo.id} (token ${demo.token})` : '',
+      // Never a token or secret in the log: the README and the fixtures file list them.
+      demo ? `  merchant: ${demo.name} ${demo.id} (token and secret: see the fixtures file)` : '',
       '',
     ]
       .filter((line, index, all) => line !== '' || index === all.length - 1)

@@ -1,6 +1,7 @@
 import { zValidator } from '@hono/zod-validator';
 import { Hono, type Context } from 'hono';
-import { SandboxError } from '../errors.js';
+import { bodyLimit } from 'hono/body-limit';
+import { errors, SandboxError } from '../errors.js';
 import type { Sandbox } from '../sandbox.js';
 import type { TradeState } from '../trades/trade.js';
 import { PAY_CSS } from './assets/pay-css.js';
@@ -12,10 +13,23 @@ import { paymentView, type PaymentView } from './payment-view.js';
 import { asset, page, securityHeaders } from './respond.js';
 import { cardFormSchema, checkCard } from './test-cards.js';
 
+/** Largest form body the payment page reads, in bytes. */
+export const FORM_BODY_LIMIT = 16 * 1024;
+
 /** The hosted payment page (payment_data.url), mounted at /pay. */
 export function paymentRoutes(sandbox: Sandbox) {
   const app = new Hono();
   app.use('*', securityHeaders);
+  // The card form is three short fields: a larger body is refused (413) before it is read whole.
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: FORM_BODY_LIMIT,
+      onError: () => {
+        throw errors.tooLarge(FORM_BODY_LIMIT);
+      },
+    }),
+  );
 
   app.get('/assets/pay.css', (c) => asset(c, PAY_CSS, 'text/css'));
   app.get('/assets/pay.js', (c) => asset(c, PAY_JS, 'text/javascript'));

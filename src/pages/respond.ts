@@ -9,7 +9,9 @@ import type { HtmlEscapedString } from 'hono/utils/html';
  */
 export const securityHeaders: MiddlewareHandler = async (c, next) => {
   await next();
-  c.header('Content-Security-Policy', "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'");
+  // frame-ancestors: no other site may frame the pages and trick a click on "Pay" (clickjacking).
+  c.header('Content-Security-Policy', "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; frame-ancestors 'none'");
+  c.header('X-Frame-Options', 'DENY');
   c.header('X-Content-Type-Options', 'nosniff');
   c.header('Referrer-Policy', 'same-origin');
   c.header('Cache-Control', 'no-store');

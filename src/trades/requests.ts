@@ -12,9 +12,34 @@ export const LIMITS = {
 const EXAMPLE_MERCHANT = '6f1c2a9e-3b7d-4c52-9a1e-2d4b8f0c7e51';
 
 function shown(value: unknown): string {
-  const text = JSON.stringify(value);
+  if (typeof value === 'number' && !Number.isFinite(value)) return `${value} (a number too large to represent)`;
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    return Array.isArray(value) ? 'a deeply nested array' : 'a deeply nested object';
+  }
   if (text === undefined) return String(value);
   return text.length > 40 ? `${text.slice(0, 37)}...` : text;
+}
+
+/** A C0 control character (NUL included) or DEL, or a UTF-16 surrogate without its pair. */
+const UNPRINTABLE = /[\u0000-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Refuses control characters and lone surrogates in a text field, saying where the first one is. */
+function printable(name: string) {
+  return (value: string, ctx: z.RefinementCtx): void => {
+    const match = UNPRINTABLE.exec(value);
+    if (!match) return;
+    const code = match[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+    const what = match[0].length === 1 && code >= 'D800' && code <= 'DFFF' ? 'an unpaired UTF-16 surrogate' : 'a control character';
+    ctx.addIssue({
+      code: 'custom',
+      input: value,
+      message: `${name} must be printable text; it holds ${what} (U+${code}) at position ${match.index}. Remove it: control characters and broken Unicode are not accepted.`,
+      continue: false,
+    });
+  };
 }
 
 const missing = (field: string, what: string) => `${field} is required: ${what}.`;
@@ -31,10 +56,11 @@ const orderField = z
     error: (iss) =>
       iss.input === undefined
         ? missing('order', 'the trade identifier in your system, e.g. "order-1001"')
-        : `order must be a string (the trade identifier in your system); got ${shown(iss.input)}. Send "${String(iss.input)}" in quotes.`,
+        : `order must be a string (the trade identifier in your system); got ${shown(iss.input)}.${typeof iss.input === 'number' || typeof iss.input === 'boolean' ? ` Send "${String(iss.input)}" in quotes.` : ''}`,
   })
   .refine((order) => order.trim() !== '', { error: 'order must not be empty or blank: send the trade identifier in your system, e.g. "order-1001".', abort: true })
-  .max(LIMITS.maxOrderLength, `order must be at most ${LIMITS.maxOrderLength} characters.`);
+  .max(LIMITS.maxOrderLength, { error: `order must be at most ${LIMITS.maxOrderLength} characters.`, abort: true })
+  .superRefine(printable('order'));
 
 function amountMessage(input: unknown): string {
   if (input === undefined) return missing('amount_cents', 'the amount as an integer number of kopecks (3 rubles 12 kopecks is 312)');
@@ -42,7 +68,8 @@ function amountMessage(input: unknown): string {
     return `amount_cents must be an integer number of kopecks, not rubles: 3 rubles 12 kopecks is 312. Got ${input}; did you mean ${Math.round(input * 100)}?`;
   }
   if (typeof input === 'number' && !Number.isSafeInteger(input)) {
-    return `amount_cents must be an integer number of kopecks no larger than ${LIMITS.maxAmountCents}; got ${shown(input)}.`;
+    const got = Number.isFinite(input) ? `a number past ${Number.MAX_SAFE_INTEGER}, the largest integer JSON numbers carry exactly` : shown(input);
+    return `amount_cents must be an integer number of kopecks no larger than ${LIMITS.maxAmountCents}; got ${got}.`;
   }
   if (typeof input === 'string') {
     return `amount_cents must be a JSON integer of kopecks, not a string: send 312, not "312". Got ${shown(input)}.`;
@@ -67,13 +94,15 @@ const currencyField = z.literal('RUB', {
 const customerField = (name: string) =>
   z
     .string({ error: (iss) => `${name} must be a string (any identifier of the payer in your system); got ${shown(iss.input)}.${iss.input === null ? ' Leave the field out when there is none.' : ''}` })
-    .max(LIMITS.maxCustomerLength, `${name} must be at most ${LIMITS.maxCustomerLength} characters.`)
+    .max(LIMITS.maxCustomerLength, { error: `${name} must be at most ${LIMITS.maxCustomerLength} characters.`, abort: true })
+    .superRefine(printable(name))
     .optional();
 
 const urlField = (name: string, what: string) =>
   z
     .string({ error: (iss) => `${name} must be a string holding an absolute http(s) URL (${what}); got ${shown(iss.input)}.${iss.input === null ? ' Leave the field out when there is none.' : ''}` })
     .max(LIMITS.maxUrlLength, { error: `${name} must be at most ${LIMITS.maxUrlLength} characters.`, abort: true })
+    .superRefine(printable(name))
     .refine(isHttpUrl, {
       error: (iss) =>
         `${name} must be an absolute http:// or https:// URL (${what}), e.g. "https://shop.example/${name === 'callback_url' ? 'callbacks/deposit' : 'thanks'}"; got ${shown(iss.input)}.${iss.input === '' ? ' Leave the field out when there is none.' : ''}`,

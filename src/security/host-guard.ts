@@ -1,0 +1,52 @@
+import type { MiddlewareHandler } from 'hono';
+import { SandboxError } from '../errors.js';
+import { isLoopbackHost } from './loopback.js';
+
+export interface HostGuardTarget {
+  readonly options: { readonly host: string };
+  /** Read per request: it is set once the server listens. */
+  readonly publicUrl: string;
+}
+
+/** The name part of a Host header value (`[::1]:4242` -> `[::1]`, `localhost:4242` -> `localhost`). */
+function hostName(header: string): string {
+  const value = header.trim().toLowerCase();
+  if (value.startsWith('[')) return value.slice(0, value.indexOf(']') + 1);
+  const colon = value.lastIndexOf(':');
+  return colon === -1 ? value : value.slice(0, colon);
+}
+
+/**
+ * DNS-rebinding protection. A sandbox bound to a loopback address answers only requests
+ * addressed to a loopback name (localhost, 127.0.0.1, [::1]) or to the host of its public
+ * URL: a web page whose own domain was re-pointed at 127.0.0.1 would otherwise be
+ * same-origin with the sandbox and could read and reset it. A sandbox bound to another
+ * interface (--host 0.0.0.0) is meant to be reached by other names, and is not checked.
+ * A request without a Host header (HTTP/1.0, in-process calls) passes.
+ */
+export function hostGuard(target: HostGuardTarget): MiddlewareHandler {
+  const guarded = isLoopbackHost(target.options.host);
+  return async (c, next) => {
+    const header = guarded ? c.req.header('Host') : undefined;
+    if (header !== undefined && header !== '') {
+      const name = hostName(header);
+      if (!isLoopbackHost(name) && name !== publicHost(target.publicUrl)) {
+        throw new SandboxError(
+          403,
+          'host_not_allowed',
+          `This sandbox listens on ${target.options.host} and answers only requests addressed to localhost, 127.0.0.1, [::1]${target.publicUrl ? ` or the host of its public URL (${target.publicUrl})` : ''}; this one was addressed to ${JSON.stringify(header.slice(0, 100))}. The check keeps web pages from reaching the sandbox through DNS rebinding. Use one of those names, or start the sandbox with --public-url http://${header.slice(0, 100)} to allow this one.`,
+          { details: [{ field: 'Host', message: 'not a loopback name or the public URL host' }] },
+        );
+      }
+    }
+    await next();
+  };
+}
+
+function publicHost(url: string): string | undefined {
+  try {
+    return new URL(url).hostname.toLowerCase();
+  } catch {
+    return undefined;
+  }
+}

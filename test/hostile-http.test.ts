@@ -1,0 +1,138 @@
+/**
+ * Hostile input over a real socket (127.0.0.1, port 0): what only a real HTTP server sees —
+ * chunked bodies, a Content-Length that lies about the size, a body that never finishes,
+ * oversized headers, raw bytes. The sandbox answers each, keeps serving, and stores nothing.
+ */
+import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSandbox, type Sandbox } from '../src/sandbox.js';
+import { listen, type RunningServer } from '../src/server.js';
+import { LIMITS } from '../src/trades/requests.js';
+import { DEMO, p2pBody } from './support.js';
+
+let sandbox: Sandbox;
+let server: RunningServer;
+let port: number;
+
+beforeAll(async () => {
+  sandbox = await createSandbox({ inMemory: true, host: '127.0.0.1', port: 0 });
+  server = await listen(sandbox);
+  port = Number(new URL(server.url).port);
+});
+afterAll(() => server.close());
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** One request over node:http; `chunks` are written one by one (chunked unless Content-Length is given). */
+function send(method: string, path: string, headers: Record<string, string>, chunks: Array<string | Buffer> = []): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, method, path, headers, agent: false }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => parts.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts).toString('utf8') }));
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)));
+    req.setTimeout(10_000, () => req.destroy(new Error('no answer within 10 s')));
+    const write = (i: number) => {
+      if (i >= chunks.length) return void req.end();
+      if (req.destroyed) return;
+      req.write(chunks[i]!, () => write(i + 1));
+    };
+    write(0);
+  });
+}
+
+/** Raw bytes over a TCP socket; resolves with everything the server answered before closing. */
+function raw(bytes: string | Buffer, closeAfterMs = 3_000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let answer = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => (answer += chunk));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(answer));
+    socket.write(bytes);
+    setTimeout(() => socket.destroy(), closeAfterMs).unref();
+  });
+}
+
+async function healthy(): Promise<void> {
+  const res = await fetch(`${server.url}/_sandbox/health`, { signal: AbortSignal.timeout(5_000) });
+  expect(res.status).toBe(200);
+}
+
+const JSON_AUTH = { 'Content-Type': 'application/json', 'X-Auth': DEMO.token };
+const CREATE = '/api/v1/trades/deposit/create';
+
+describe('over a real socket', () => {
+  it('a 5 MB body: 413 envelope with Content-Length, and chunked', async () => {
+    const before = sandbox.store.trades.size;
+    const big = Buffer.from(JSON.stringify(p2pBody({ order: 'x'.repeat(5 * 1024 * 1024) })));
+    const withLength = await send('POST', CREATE, { ...JSON_AUTH, 'Content-Length': String(big.length) }, [big]);
+    expect(withLength.status).toBe(413);
+    expect(JSON.parse(withLength.body)).toMatchObject({ error: { status: 413, code: 'body_too_large' } });
+    const slices = Array.from({ length: 80 }, (_, i) => big.subarray(i * 64 * 1024, (i + 1) * 64 * 1024));
+    const chunked = await send('POST', CREATE, JSON_AUTH, slices);
+    expect(chunked.status).toBe(413);
+    expect(JSON.parse(chunked.body)).toMatchObject({ error: { status: 413, code: 'body_too_large', message: expect.stringContaining(`${LIMITS.maxBodyBytes} bytes`) } });
+    expect(sandbox.store.trades.size).toBe(before);
+    await healthy();
+  });
+
+  it('a chunked body under the limit is read like any other', async () => {
+    const body = JSON.stringify(p2pBody());
+    const res = await send('POST', CREATE, JSON_AUTH, [body.slice(0, 10), body.slice(10, 50), body.slice(50)]);
+    expect(res.status).toBe(201);
+  });
+
+  it('a Content-Length over the limit is refused before the body is read', async () => {
+    const answer = await raw(`POST ${CREATE} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nX-Auth: ${DEMO.token}\r\nContent-Length: 104857600\r\n\r\n{"merchant":`, 1_500);
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(answer).toContain('"code":"body_too_large"');
+    await healthy();
+  });
+
+  it('a body that never finishes does not hold up other requests, and stores nothing', async () => {
+    const before = sandbox.store.trades.size;
+    const socket = connect(port, '127.0.0.1');
+    socket.on('error', () => undefined);
+    socket.write(`POST ${CREATE} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nX-Auth: ${DEMO.token}\r\nContent-Length: 1000\r\n\r\n{"merchant":"`);
+    await healthy();
+    const created = await send('POST', CREATE, JSON_AUTH, [JSON.stringify(p2pBody())]);
+    expect(created.status).toBe(201);
+    socket.destroy();
+    await healthy();
+    expect(sandbox.store.trades.size).toBe(before + 1);
+  });
+
+  it('raw bytes that are not UTF-8, and a NUL in a string', async () => {
+    const body = Buffer.concat([Buffer.from(JSON.stringify(p2pBody()).replace(/}$/, ',"customer":"')), Buffer.from([0xff, 0xc0, 0x22, 0x7d])]);
+    const res = await send('POST', CREATE, { ...JSON_AUTH, 'Content-Length': String(body.length) }, [body]);
+    expect(res.status).toBe(422);
+    expect(JSON.parse(res.body)).toMatchObject({ error: { code: 'invalid_json', message: expect.stringContaining('not valid UTF-8') } });
+    const nul = await send('POST', CREATE, JSON_AUTH, [JSON.stringify(p2pBody({ order: 'a\u0000b' }))]);
+    expect(nul.status).toBe(422);
+  });
+
+  it('headers past the server limit, and garbage instead of HTTP, are refused by the HTTP layer', async () => {
+    expect(await raw(`GET /_sandbox/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(64 * 1024)}\r\n\r\n`)).toMatch(/^HTTP\/1\.1 431 /);
+    expect(await raw('\u0000\u0001\u0002 not http at all\r\n\r\n')).toMatch(/^HTTP\/1\.1 400 /);
+    expect(await raw(Buffer.from([0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xfc, 0x03, 0x03]))).toMatch(/^(HTTP\/1\.1 400 |$)/);
+    await healthy();
+  });
+
+  it('a request naming another host (DNS rebinding) is refused; loopback names are served', async () => {
+    const foreign = await send('GET', '/_sandbox/trades', { Host: `rebind.example:${port}` });
+    expect(foreign.status).toBe(403);
+    expect(JSON.parse(foreign.body)).toMatchObject({ error: { status: 403, code: 'host_not_allowed' } });
+    expect(JSON.parse(foreign.body).error.message).toContain('DNS rebinding');
+    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, `app.localhost:${port}`]) {
+      expect((await send('GET', '/_sandbox/trades', { Host: host })).status, host).toBe(200);
+    }
+  });
+});
