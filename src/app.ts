@@ -3,16 +3,27 @@ import { HTTPException } from 'hono/http-exception';
 import { adminRoutes } from './admin/routes.js';
 import { providerRoutes } from './api/provider.js';
 import { SandboxError } from './errors.js';
+import { openApiRoutes } from './openapi/openapi-routes.js';
 import { dashboardRoutes } from './pages/dashboard-routes.js';
 import { paymentRoutes } from './pages/payment-routes.js';
+import { corsPolicy } from './security/cors-policy.js';
+import { crossSiteGuard } from './security/cross-site-guard.js';
+import { hostGuard } from './security/host-guard.js';
 import type { Sandbox } from './sandbox.js';
 
 const ROUTES =
-  'POST /api/v1/trades/deposit/create, POST /api/v1/trades/deposit/build, GET /api/v1/trades/:merchant/:uuid, the payment page GET /pay/:id, the dashboard GET /_sandbox/, and the sandbox routes under /_sandbox';
+  'POST /api/v1/trades/deposit/create, POST /api/v1/trades/deposit/build, GET /api/v1/trades/:merchant/:uuid, the payment page GET /pay/:id, the dashboard GET /_sandbox/, the sandbox routes under /_sandbox, and their description GET /openapi.json';
 
 /** Builds the HTTP app over a sandbox. It never listens: the CLI and startSandbox() do. */
 export function createApp(sandbox: Sandbox) {
   const app = new Hono();
+
+  // Security and limits (README): DNS-rebinding host check, the CORS policy, no cross-site writes.
+  app.use(hostGuard(sandbox));
+  app.use('/openapi.json', corsPolicy('public'));
+  app.use('/api/*', corsPolicy('provider'));
+  app.use('/_sandbox/*', corsPolicy('admin'), crossSiteGuard);
+  app.use('/pay/*', crossSiteGuard);
 
   app.route('/api/v1/trades', providerRoutes(sandbox));
   app.route('/pay', paymentRoutes(sandbox));
@@ -20,6 +31,7 @@ export function createApp(sandbox: Sandbox) {
   app.get('/_sandbox', (c) => c.redirect('/_sandbox/', 301));
   app.route('/_sandbox/', dashboardRoutes());
   app.route('/_sandbox', adminRoutes(sandbox));
+  app.route('/openapi.json', openApiRoutes(sandbox));
 
   app.notFound(() => {
     throw new SandboxError(404, 'not_found', `No route matches this method and path. The sandbox serves ${ROUTES}.`);

@@ -9,7 +9,7 @@ import { requireAdminToken } from './admin-token.js';
 /** The furthest one advance may move the clock (keeps dates valid). */
 const MAX_ADVANCE = 10 * 365 * 24 * 3600 * 1000;
 
-const advanceSchema = z.object(
+export const advanceSchema = z.object(
   { by: durationSchema.refine((ms) => ms <= MAX_ADVANCE, 'must be at most 10 years (3650d)') },
   { error: `must be a JSON object such as {"by": "10m"}; by is ${DURATION_HINT}` },
 );

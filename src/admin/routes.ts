@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { Sandbox } from '../sandbox.js';
 import { callbackRoutes } from './callback-routes.js';
+import { checkCallbackRoutes } from './check-callback-routes.js';
 import { clockRoutes } from './clock-routes.js';
 import { healthRoutes } from './health-routes.js';
 import { resetRoutes } from './reset-routes.js';
@@ -20,5 +21,6 @@ export function adminRoutes(sandbox: Sandbox) {
   app.route('/clock', clockRoutes(sandbox));
   app.route('/reset', resetRoutes(sandbox));
   app.route('/scenarios', scenarioRoutes(sandbox));
+  app.route('/check-callback', checkCallbackRoutes(sandbox));
   return app;
 }

@@ -9,7 +9,7 @@ import { requireAdminToken } from './admin-token.js';
 import { toAdminTrade } from './admin-trade.js';
 import { listTrades, tradeQuerySchema } from './list-trades.js';
 
-const transitionSchema = z.object({
+export const transitionSchema = z.object({
   state: z.string({ error: `must be one of ${TRADE_STATES.join(', ')}` }),
   note: z.string({ error: 'must be a string' }).max(500, 'must be at most 500 characters').optional(),
 });

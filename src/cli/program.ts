@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
+import { registerCheckCallback } from './check-callback.js';
+import { registerReset } from './reset.js';
 import { scenariosCommand } from './scenarios.js';
 import { serveCommand } from './serve.js';
+import { registerSign } from './sign.js';
 import { DEFAULT_SANDBOX_URL, triggerCommand, type TriggerOptions } from './trigger.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -80,6 +83,9 @@ export function createProgram(): Command {
     .option('--json', 'print the admin API answer as JSON')
     .addHelpText('after', '\nExamples:\n  $ deposit-sandbox trigger 3f0c9a52-0d8e-4b4f-9a57-6f2b8f1f3c11 confirmed\n  $ deposit-sandbox trigger <id> canceled --url http://127.0.0.1:5000 --admin-token s3cret\n')
     .action((tradeId: string, state: string, options: TriggerOptions) => triggerCommand(tradeId, state, options));
+  registerSign(program);
+  registerReset(program, DEFAULT_SANDBOX_URL);
+  registerCheckCallback(program);
   program.addHelpText('after', `${EXAMPLES}\nEvery flag of serve (the default command): deposit-sandbox serve --help\n`);
   return program;
 }

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { dashboardApi } from './assets/dashboard-api.js';
+import { dashboardCheck } from './assets/dashboard-check.js';
 import { dashboardClient } from './assets/dashboard-client.js';
 import { DASHBOARD_CSS } from './assets/dashboard-css.js';
 import { dashboardDetail } from './assets/dashboard-detail.js';
@@ -14,6 +15,7 @@ export const DASHBOARD_JS = `"use strict";
   const api = (${dashboardApi.toString()})();
   const detail = (${dashboardDetail.toString()})(dom);
   (${dashboardClient.toString()})(dom, api, detail);
+  (${dashboardCheck.toString()})(dom, api);
 })();
 `;
 

@@ -16,14 +16,19 @@ header.top button { min-height: 36px; padding: .3em .8em; }
 .message.error { background: var(--bad-bg); color: var(--bad); }
 .layout {
   display: grid; gap: 1rem; padding: 1rem 1.25rem 2rem; align-items: start;
-  grid-template-columns: minmax(0, 1.15fr) minmax(0, 1fr); grid-template-rows: auto 1fr;
-  grid-template-areas: "trades detail" "scenarios detail";
+  grid-template-columns: minmax(0, 1.15fr) minmax(0, 1fr); grid-template-rows: auto auto 1fr;
+  grid-template-areas: "trades detail" "check detail" "scenarios detail";
 }
 .trades-panel { grid-area: trades; }
 .detail-panel { grid-area: detail; }
 .scenarios-panel { grid-area: scenarios; }
+.check-panel { grid-area: check; }
+form.check-form { display: grid; grid-template-columns: 2fr 1.5fr auto; gap: .5rem; }
+form.check-form input, form.check-form button { min-height: 38px; padding: .35em .6em; }
+@media (max-width: 560px) { form.check-form { grid-template-columns: 1fr; } }
+.ok-text { color: var(--ok); margin: .2rem 0 .4rem; font-size: .9rem; }
 @media (max-width: 980px) {
-  .layout { grid-template-columns: minmax(0, 1fr); grid-template-rows: none; grid-template-areas: "trades" "detail" "scenarios"; padding: .75rem; }
+  .layout { grid-template-columns: minmax(0, 1fr); grid-template-rows: none; grid-template-areas: "trades" "detail" "check" "scenarios"; padding: .75rem; }
 }
 .panel { background: var(--panel); border: 1px solid var(--line); border-radius: var(--radius); padding: 1rem; min-width: 0; }
 h2 { font-size: 1.05rem; margin: 0 0 .75rem; overflow-wrap: anywhere; }

@@ -94,6 +94,20 @@ export function DashboardPage() {
               </div>
             </section>
             <section class="panel detail-panel" data-testid="detail"></section>
+            <section class="panel check-panel">
+              <h2>Check a callback receiver</h2>
+              <form class="check-form" data-testid="check-form">
+                <input aria-label="Callback URL" placeholder="http://127.0.0.1:3000/deposit-callback" data-testid="check-url" />
+                <input aria-label="Merchant id" placeholder="merchant id (default: the first in the fixtures)" data-testid="check-merchant" />
+                <button type="submit" data-testid="check-run">
+                  Check
+                </button>
+              </form>
+              <p class="small muted">
+                Sends a valid callback, the same one again, an older state after it, a wrong signature and no signature, and says what your receiver should change.
+              </p>
+              <div data-testid="check-result"></div>
+            </section>
             <section class="panel scenarios-panel">
               <h2>Scenarios</h2>
               <div data-testid="scenarios">

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { adminTradeSchema } from '../admin/admin-trade.js';
+import { AUTH_MODES } from '../auth/authenticate.js';
+import { callbackEventSchema } from '../callbacks/records.js';
+import { jobSchema } from '../clock/jobs.js';
+import { scenarioSummarySchema } from '../scenarios/describe-scenario.js';
+import { historyEntrySchema } from '../trades/trade.js';
+
+/**
+ * The answers of the admin API under /_sandbox (see the routes in src/admin). They type the
+ * admin client and are the response schemas of /openapi.json, whose test checks them
+ * against the routes' real answers.
+ */
+
+const clockModeSchema = z.enum(['real', 'manual']);
+
+/** GET /_sandbox/health: only `status` without the admin token (when one is set). */
+export const healthAnswerSchema = z.object({
+  status: z.literal('ok'),
+  trades: z.number().int().optional(),
+  auth: z.enum(AUTH_MODES).optional(),
+  clock: z.object({ mode: clockModeSchema, now: z.string() }).optional(),
+  /** Where the store lives: a file path, or "memory". */
+  store: z.string().optional(),
+});
+export type HealthAnswer = z.infer<typeof healthAnswerSchema>;
+
+/** GET /_sandbox/trades */
+export const tradesAnswerSchema = z.object({
+  /** Newest first, one page. */
+  trades: z.array(adminTradeSchema),
+  /** How many trades match the filters in all. */
+  total: z.number().int(),
+});
+export type TradesAnswer = z.infer<typeof tradesAnswerSchema>;
+
+/** GET /_sandbox/trades/:id */
+export const tradeDetailSchema = z.object({
+  trade: adminTradeSchema,
+  history: z.array(historyEntrySchema),
+  /** Oldest first. */
+  callbacks: z.array(callbackEventSchema),
+  /** Steps scheduled for the trade (timeline moves, callback attempts), in the order they run. */
+  pending: z.array(jobSchema),
+});
+export type TradeDetail = z.infer<typeof tradeDetailSchema>;
+
+/** POST /_sandbox/trades/:id/transition */
+export const transitionAnswerSchema = z.object({ trade: adminTradeSchema });
+
+/** POST /_sandbox/reset */
+export const resetAnswerSchema = z.object({
+  status: z.literal('reset'),
+  removed: z.object({ trades: z.number().int(), callbacks: z.number().int(), jobs: z.number().int() }),
+});
+export type ResetAnswer = z.infer<typeof resetAnswerSchema>;
+
+/** GET /_sandbox/callbacks (newest first) */
+export const callbacksAnswerSchema = z.object({ callbacks: z.array(callbackEventSchema) });
+
+/** GET /_sandbox/callbacks/:id and POST /_sandbox/callbacks/:id/replay */
+export const callbackAnswerSchema = z.object({ callback: callbackEventSchema });
+
+/** GET /_sandbox/clock */
+export const clockAnswerSchema = z.object({
+  mode: clockModeSchema,
+  now: z.string(),
+  /** Jobs not yet run. */
+  pending: z.number().int(),
+  next_due: z.string().nullable(),
+});
+export type ClockAnswer = z.infer<typeof clockAnswerSchema>;
+
+/** POST /_sandbox/clock/advance */
+export const advanceAnswerSchema = z.object({
+  now: z.string(),
+  /** How many steps fell due and ran. */
+  ran: z.number().int(),
+});
+export type AdvanceAnswer = z.infer<typeof advanceAnswerSchema>;
+
+/** GET /_sandbox/scenarios (in match order) */
+export const scenariosAnswerSchema = z.object({ scenarios: z.array(scenarioSummarySchema) });

@@ -1,0 +1,188 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import {
+  advanceAnswerSchema,
+  callbackAnswerSchema,
+  callbacksAnswerSchema,
+  clockAnswerSchema,
+  healthAnswerSchema,
+  resetAnswerSchema,
+  scenariosAnswerSchema,
+  tradeDetailSchema,
+  tradesAnswerSchema,
+  transitionAnswerSchema,
+} from '../admin-client/admin-answers.js';
+import { adminTradeSchema } from '../admin/admin-trade.js';
+import { checkCallbackRequestSchema } from '../admin/check-callback-routes.js';
+import { advanceSchema } from '../admin/clock-routes.js';
+import { transitionSchema } from '../admin/trade-routes.js';
+import { attemptSchema, callbackEventSchema } from '../callbacks/records.js';
+import { checkReportSchema } from '../check-callback/check-report.js';
+import { durationSchema } from '../clock/duration.js';
+import { jobSchema } from '../clock/jobs.js';
+import { scenarioSummarySchema } from '../scenarios/describe-scenario.js';
+import { buildRequestSchema, createRequestSchema } from '../trades/requests.js';
+import { historyEntrySchema, tradeSchema } from '../trades/trade.js';
+import { errorEnvelopeSchema } from './error-envelope.js';
+import { OPERATIONS, type Operation, type OperationAuth } from './operations.js';
+
+type Json = Record<string, unknown>;
+type Meta = { id: string; description?: string };
+
+const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+/** Request bodies: described as zod reads them (io "input"). */
+const REQUESTS: Array<[z.ZodType, Meta]> = [
+  [createRequestSchema, { id: 'CreateRequest', description: 'Body of POST /api/v1/trades/deposit/create. `customer` and `cusotmer` are two spellings of one field.' }],
+  [buildRequestSchema, { id: 'BuildRequest', description: 'Body of POST /api/v1/trades/deposit/build.' }],
+  [transitionSchema, { id: 'TransitionRequest' }],
+  [advanceSchema, { id: 'AdvanceRequest', description: 'by: a duration such as "500ms", "10s", "5m", "2h", "1d", or a number of milliseconds.' }],
+  [checkCallbackRequestSchema, { id: 'CheckCallbackRequest' }],
+];
+
+/** Answers and the shapes they share: described as zod produces them (io "output"). */
+const ANSWERS: Array<[z.ZodType, Meta]> = [
+  [tradeSchema, { id: 'Trade', description: 'The Trade object of the interface document: exactly these eight keys. payment_data has only url in the build answer.' }],
+  [errorEnvelopeSchema, { id: 'ErrorEnvelope', description: 'Every error answer.' }],
+  [adminTradeSchema, { id: 'AdminTrade', description: 'A Trade plus what QA needs; allowed lists the states it may move to now.' }],
+  [historyEntrySchema, { id: 'HistoryEntry' }],
+  [callbackEventSchema, { id: 'CallbackEvent', description: 'One state change of one trade, sent to its callback_url until delivered or failed.' }],
+  [attemptSchema, { id: 'Attempt' }],
+  [jobSchema, { id: 'Job', description: 'A step the sandbox runs at a sandbox time (due: ms since epoch).' }],
+  [scenarioSummarySchema, { id: 'ScenarioSummary' }],
+  [healthAnswerSchema, { id: 'HealthAnswer' }],
+  [tradesAnswerSchema, { id: 'TradesAnswer' }],
+  [tradeDetailSchema, { id: 'TradeDetail' }],
+  [transitionAnswerSchema, { id: 'TransitionAnswer' }],
+  [resetAnswerSchema, { id: 'ResetAnswer' }],
+  [callbacksAnswerSchema, { id: 'CallbacksAnswer' }],
+  [callbackAnswerSchema, { id: 'CallbackAnswer' }],
+  [clockAnswerSchema, { id: 'ClockAnswer' }],
+  [advanceAnswerSchema, { id: 'AdvanceAnswer' }],
+  [scenariosAnswerSchema, { id: 'ScenariosAnswer' }],
+  [checkReportSchema, { id: 'CheckReport', description: 'The result of a callback receiver check.' }],
+];
+
+const REF = (id: string) => `#/components/schemas/${id}`;
+
+/** Durations are parsed by a transform, which JSON Schema cannot describe: say what comes in and out. */
+function durations(io: 'input' | 'output') {
+  return (ctx: { zodSchema: unknown; jsonSchema: Json }) => {
+    if (ctx.zodSchema !== durationSchema) return;
+    for (const key of Object.keys(ctx.jsonSchema)) delete ctx.jsonSchema[key];
+    Object.assign(
+      ctx.jsonSchema,
+      io === 'output'
+        ? { type: 'number', minimum: 0, description: 'milliseconds' }
+        : { type: ['string', 'number'], description: 'a duration such as "10s" or "5m", or milliseconds' },
+    );
+  };
+}
+
+function componentSchemas(entries: Array<[z.ZodType, Meta]>, io: 'input' | 'output'): Record<string, Json> {
+  const registry = z.registry<Meta>();
+  for (const [schema, meta] of entries) registry.add(schema, meta);
+  const { schemas } = z.toJSONSchema(registry, { io, uri: REF, unrepresentable: 'any', metadata: registry, override: durations(io) }) as { schemas: Record<string, Json> };
+  for (const schema of Object.values(schemas)) {
+    delete schema['$schema'];
+    delete schema['$id'];
+  }
+  return schemas;
+}
+
+function idOf(schema: z.ZodType): string {
+  const entry = [...REQUESTS, ...ANSWERS].find(([candidate]) => candidate === schema);
+  if (!entry) throw new Error('openapi: a schema in the route table is not registered in openapi-document.ts');
+  return entry[1].id;
+}
+
+const SECURITY: Record<OperationAuth, Array<Record<string, string[]>>> = {
+  'x-auth': [{ XAuth: [] }],
+  'x-token': [{ XToken: [] }],
+  // The admin token is required only when the sandbox runs with --admin-token.
+  admin: [{ AdminToken: [] }, {}],
+  open: [{}, { AdminToken: [] }],
+};
+
+function parameters(operation: Operation): Json[] {
+  const out: Json[] = [];
+  for (const [name, description] of Object.entries(operation.pathParams ?? {})) out.push({ name, in: 'path', required: true, description, schema: { type: 'string' } });
+  if (operation.query) {
+    for (const [name, field] of Object.entries(operation.query.shape)) {
+      const schema = z.toJSONSchema(field as z.ZodType, { io: 'input', unrepresentable: 'any' }) as Json;
+      delete schema['$schema'];
+      out.push({ name, in: 'query', required: false, schema });
+    }
+  }
+  for (const [name, description] of Object.entries(operation.requestHeaders ?? {})) out.push({ name, in: 'header', required: false, description, schema: { type: 'string' } });
+  return out;
+}
+
+function operationObject(operation: Operation): Json {
+  const json = (id: string) => ({ 'application/json': { schema: { $ref: REF(id) } } });
+  const params = parameters(operation);
+  return {
+    operationId: operation.operationId,
+    tags: [operation.tag],
+    summary: operation.summary,
+    ...(operation.description ? { description: operation.description } : {}),
+    security: SECURITY[operation.auth],
+    ...(params.length > 0 ? { parameters: params } : {}),
+    ...(operation.body ? { requestBody: { required: true, content: json(idOf(operation.body)) } } : {}),
+    responses: Object.fromEntries(
+      Object.entries(operation.responses).map(([status, response]) => [
+        status,
+        {
+          description: response.description,
+          ...(response.headers
+            ? { headers: Object.fromEntries(Object.entries(response.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }])) }
+            : {}),
+          content: json(idOf(response.schema)),
+        },
+      ]),
+    ),
+  };
+}
+
+export interface OpenApiOptions {
+  /** The base URL listed under `servers` (default http://127.0.0.1:4242). */
+  serverUrl?: string;
+}
+
+/**
+ * The OpenAPI 3.1 document of the provider's three endpoints and the admin API, built from
+ * the zod schemas the routes validate with (request bodies as zod reads them, answers as
+ * they are produced) and the route table in operations.ts.
+ */
+export function openApiDocument(options: OpenApiOptions = {}): Json {
+  const paths: Record<string, Record<string, Json>> = {};
+  for (const operation of OPERATIONS) (paths[operation.path] ??= {})[operation.method] = operationObject(operation);
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'deposit-sandbox',
+      version: VERSION,
+      description:
+        'A local sandbox of the Deposit Trade Service: the provider\'s three endpoints (tag provider), and the sandbox\'s own admin API under /_sandbox (tag sandbox). Error answers share one envelope.',
+    },
+    servers: [{ url: options.serverUrl ?? 'http://127.0.0.1:4242' }],
+    tags: [
+      { name: 'provider', description: 'The endpoints of the interface document, as the live service has them.' },
+      { name: 'sandbox', description: 'The sandbox\'s admin API. With --admin-token, every route but health requires `Authorization: Bearer <token>`.' },
+    ],
+    paths,
+    components: {
+      schemas: { ...componentSchemas(REQUESTS, 'input'), ...componentSchemas(ANSWERS, 'output') },
+      securitySchemes: {
+        XAuth: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Auth',
+          description: 'Create endpoints. The merchant\'s token, or the hex HMAC-SHA256 of the string to sign keyed with its secret (which ones count depends on --auth).',
+        },
+        XToken: { type: 'apiKey', in: 'header', name: 'X-Token', description: 'Get endpoint. The merchant\'s token, or the hex HMAC-SHA256 of "merchant::uuid".' },
+        AdminToken: { type: 'http', scheme: 'bearer', description: 'The --admin-token the sandbox was started with; not needed when it has none.' },
+      },
+    },
+  };
+}

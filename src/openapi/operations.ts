@@ -1,0 +1,244 @@
+import type { z } from 'zod';
+import {
+  advanceAnswerSchema,
+  callbackAnswerSchema,
+  callbacksAnswerSchema,
+  clockAnswerSchema,
+  healthAnswerSchema,
+  resetAnswerSchema,
+  scenariosAnswerSchema,
+  tradeDetailSchema,
+  tradesAnswerSchema,
+  transitionAnswerSchema,
+} from '../admin-client/admin-answers.js';
+import { checkCallbackRequestSchema } from '../admin/check-callback-routes.js';
+import { advanceSchema } from '../admin/clock-routes.js';
+import { tradeQuerySchema } from '../admin/list-trades.js';
+import { transitionSchema } from '../admin/trade-routes.js';
+import { callbackQuerySchema } from '../callbacks/list-callbacks.js';
+import { checkReportSchema } from '../check-callback/check-report.js';
+import { SCENARIO_HEADER } from '../scenarios/scenario.js';
+import { buildRequestSchema, createRequestSchema, LIMITS } from '../trades/requests.js';
+import { tradeSchema } from '../trades/trade.js';
+import { errorEnvelopeSchema } from './error-envelope.js';
+
+/** Who may call an operation: the provider's two auth headers, the admin token, or anyone. */
+export type OperationAuth = 'x-auth' | 'x-token' | 'admin' | 'open';
+
+export interface OperationResponse {
+  description: string;
+  schema: z.ZodType;
+  headers?: Record<string, string>;
+}
+
+/** One row of the route table /openapi.json is built from. */
+export interface Operation {
+  method: 'get' | 'post';
+  /** OpenAPI path template, e.g. /api/v1/trades/{merchant}/{uuid}. */
+  path: string;
+  operationId: string;
+  tag: 'provider' | 'sandbox';
+  summary: string;
+  description?: string;
+  auth: OperationAuth;
+  pathParams?: Record<string, string>;
+  query?: z.ZodObject;
+  requestHeaders?: Record<string, string>;
+  body?: z.ZodType;
+  responses: Record<number, OperationResponse>;
+}
+
+const error = (description: string): OperationResponse => ({ description, schema: errorEnvelopeSchema });
+
+const SCENARIO_PICK = `Picks a scenario by name (it wins over matching); see GET /_sandbox/scenarios.`;
+const PROVIDER_401 = error('Authentication failed: missing or wrong X-Auth / X-Token, unknown merchant, or a signature mismatch (then `error.signature` shows the string to sign the sandbox used). A scenario may force it too.');
+const BODY_422 = 'The body is not valid: not JSON, not an object, or a field is wrong (`error.details` names each field).';
+const TOO_LARGE = (limit: number) => error(`The body is larger than ${limit} bytes.`);
+const ADMIN_401 = error('The sandbox runs with --admin-token and the request has no valid `Authorization: Bearer <token>` (code admin_token_required).');
+const ADMIN_BODY = 16 * 1024;
+/** Any route: the browser protections of src/security (README, "Security and limits"). */
+const GUARD_403 = error(
+  'A browser protection refused the request: a Host header that is neither a loopback name nor the public URL\'s host (DNS rebinding, host_not_allowed), a write sent by a page of another site (cross_site_request), or a cross-origin preflight (cross_origin_refused).',
+);
+
+function createOperation(endpoint: 'create' | 'build'): Operation {
+  const p2p = endpoint === 'create';
+  return {
+    method: 'post',
+    path: `/api/v1/trades/deposit/${endpoint}`,
+    operationId: p2p ? 'createDeposit' : 'buildDeposit',
+    tag: 'provider',
+    summary: p2p ? 'Create a P2P deposit (any_bank or nspk)' : 'Create an ecom deposit',
+    description: p2p
+      ? 'The answer carries the requisites to pay to in payment_data (name, number, bank_name) and the hosted payment page url.'
+      : 'The answer carries only the hosted payment page url in payment_data.',
+    auth: 'x-auth',
+    requestHeaders: { [SCENARIO_HEADER]: SCENARIO_PICK },
+    body: p2p ? createRequestSchema : buildRequestSchema,
+    responses: {
+      201: { description: 'The trade was created.', schema: tradeSchema, headers: { [SCENARIO_HEADER]: 'The scenario that matched the trade, when one did.' } },
+      401: PROVIDER_401,
+      413: TOO_LARGE(LIMITS.maxBodyBytes),
+      422: error(`${BODY_422} Also: a second trade with the same order for the merchant (duplicate_order), or a scenario's forced 422.`),
+    },
+  };
+}
+
+/** Every route /openapi.json documents: the provider's three endpoints and the admin API. */
+export const OPERATIONS: readonly Operation[] = ([
+  createOperation('create'),
+  createOperation('build'),
+  {
+    method: 'get',
+    path: '/api/v1/trades/{merchant}/{uuid}',
+    operationId: 'getTrade',
+    tag: 'provider',
+    summary: 'Read a trade',
+    auth: 'x-token',
+    pathParams: { merchant: 'The merchant id (UUID).', uuid: 'The trade id returned by create or build.' },
+    responses: {
+      200: { description: 'The trade as it is now.', schema: tradeSchema },
+      401: PROVIDER_401,
+      404: error('The merchant has no such trade (another merchant\'s trade is reported the same way).'),
+    },
+  },
+  {
+    method: 'get',
+    path: '/_sandbox/health',
+    operationId: 'health',
+    tag: 'sandbox',
+    summary: 'Health and a summary of the sandbox',
+    description: 'Open to everyone. With --admin-token set, the details (trades, auth, clock, store) only come with the token.',
+    auth: 'open',
+    responses: { 200: { description: 'The sandbox is up.', schema: healthAnswerSchema } },
+  },
+  {
+    method: 'get',
+    path: '/_sandbox/trades',
+    operationId: 'listTrades',
+    tag: 'sandbox',
+    summary: 'List trades, newest first',
+    auth: 'admin',
+    query: tradeQuerySchema,
+    responses: { 200: { description: 'One page of matching trades and the total.', schema: tradesAnswerSchema }, 401: ADMIN_401, 422: error('A filter is not valid.') },
+  },
+  {
+    method: 'get',
+    path: '/_sandbox/trades/{id}',
+    operationId: 'getTradeDetail',
+    tag: 'sandbox',
+    summary: 'One trade with its history, callbacks and pending steps',
+    auth: 'admin',
+    pathParams: { id: 'The trade id.' },
+    responses: { 200: { description: 'The trade and what happened to it.', schema: tradeDetailSchema }, 401: ADMIN_401, 404: error('No such trade.') },
+  },
+  {
+    method: 'post',
+    path: '/_sandbox/trades/{id}/transition',
+    operationId: 'transitionTrade',
+    tag: 'sandbox',
+    summary: 'Move a trade to a state',
+    description: 'Goes through the transition table; a callback follows when the trade has a callback_url.',
+    auth: 'admin',
+    pathParams: { id: 'The trade id.' },
+    body: transitionSchema,
+    responses: {
+      200: { description: 'The trade after the move.', schema: transitionAnswerSchema },
+      401: ADMIN_401,
+      404: error('No such trade.'),
+      409: error('The move is not allowed from the current state; `error.allowed` lists the states allowed now.'),
+      413: TOO_LARGE(ADMIN_BODY),
+      422: error(`${BODY_422} Also: an unknown state.`),
+    },
+  },
+  {
+    method: 'post',
+    path: '/_sandbox/reset',
+    operationId: 'reset',
+    tag: 'sandbox',
+    summary: 'Remove every trade, callback and pending step',
+    description: 'The clock keeps its mode and time.',
+    auth: 'admin',
+    responses: { 200: { description: 'What was removed.', schema: resetAnswerSchema }, 401: ADMIN_401 },
+  },
+  {
+    method: 'get',
+    path: '/_sandbox/callbacks',
+    operationId: 'listCallbacks',
+    tag: 'sandbox',
+    summary: 'List callback events, newest first',
+    auth: 'admin',
+    query: callbackQuerySchema,
+    responses: { 200: { description: 'Matching callback events with every attempt.', schema: callbacksAnswerSchema }, 401: ADMIN_401, 422: error('A filter is not valid.') },
+  },
+  {
+    method: 'get',
+    path: '/_sandbox/callbacks/{id}',
+    operationId: 'getCallback',
+    tag: 'sandbox',
+    summary: 'One callback event with every attempt',
+    auth: 'admin',
+    pathParams: { id: 'The callback event id (X-Sandbox-Event-Id).' },
+    responses: { 200: { description: 'The event.', schema: callbackAnswerSchema }, 401: ADMIN_401, 404: error('No such callback event.') },
+  },
+  {
+    method: 'post',
+    path: '/_sandbox/callbacks/{id}/replay',
+    operationId: 'replayCallback',
+    tag: 'sandbox',
+    summary: 'Send a callback again, now, as a new event',
+    auth: 'admin',
+    pathParams: { id: 'The callback event id to replay.' },
+    responses: { 202: { description: 'The new event (replay_of = id); it is being sent.', schema: callbackAnswerSchema }, 401: ADMIN_401, 404: error('No such callback event.') },
+  },
+  {
+    method: 'get',
+    path: '/_sandbox/clock',
+    operationId: 'getClock',
+    tag: 'sandbox',
+    summary: 'The sandbox clock and its pending steps',
+    auth: 'admin',
+    responses: { 200: { description: 'Mode, time, and the next step due.', schema: clockAnswerSchema }, 401: ADMIN_401 },
+  },
+  {
+    method: 'post',
+    path: '/_sandbox/clock/advance',
+    operationId: 'advanceClock',
+    tag: 'sandbox',
+    summary: 'Move the clock forward and run everything that falls due, in order',
+    auth: 'admin',
+    body: advanceSchema,
+    responses: {
+      200: { description: 'The new time and how many steps ran.', schema: advanceAnswerSchema },
+      401: ADMIN_401,
+      413: TOO_LARGE(ADMIN_BODY),
+      422: error(`${BODY_422} by must be a duration such as "10m".`),
+    },
+  },
+  {
+    method: 'get',
+    path: '/_sandbox/scenarios',
+    operationId: 'listScenarios',
+    tag: 'sandbox',
+    summary: 'The loaded scenarios, in match order',
+    auth: 'admin',
+    responses: { 200: { description: 'Every scenario with its trigger (magic value) and effect.', schema: scenariosAnswerSchema }, 401: ADMIN_401 },
+  },
+  {
+    method: 'post',
+    path: '/_sandbox/check-callback',
+    operationId: 'checkCallbackReceiver',
+    tag: 'sandbox',
+    summary: 'Check a callback receiver',
+    description:
+      'Sends the receiver a valid callback, the same one again, an older state after a newer one, one with a wrong signature and one without, signed with the merchant\'s secret from the fixtures, and answers a verdict per case. Nothing is stored. Takes as long as the receiver does (each case is bounded by the callback timeout).',
+    auth: 'admin',
+    body: checkCallbackRequestSchema,
+    responses: {
+      200: { description: 'The report (passed is false when a case is flagged).', schema: checkReportSchema },
+      401: ADMIN_401,
+      413: TOO_LARGE(ADMIN_BODY),
+      422: error(`${BODY_422} Also: a merchant that is not in the fixtures.`),
+    },
+  },
+] satisfies Operation[]).map((operation) => ({ ...operation, responses: { ...operation.responses, 403: GUARD_403 } }));

@@ -1,0 +1,58 @@
+import type { CheckReport } from '../../check-callback/check-report.js';
+import type { DashboardApi } from './dashboard-api.js';
+import type { DashboardDom } from './dashboard-dom.js';
+
+/**
+ * The "Check a callback receiver" panel: posts {url, merchant} to /_sandbox/check-callback
+ * and shows a verdict per case. Runs in the browser as source text (nothing from outside its
+ * body but its arguments).
+ */
+export function dashboardCheck(dom: DashboardDom, api: DashboardApi): void {
+  const { h, fill, byTestId } = dom;
+  const form = byTestId<HTMLFormElement>('check-form');
+  const url = byTestId<HTMLInputElement>('check-url');
+  const merchant = byTestId<HTMLInputElement>('check-merchant');
+  const run = byTestId<HTMLButtonElement>('check-run');
+  const result = byTestId('check-result');
+  const VERDICT_CLASS: Record<string, string> = { ok: 'delivered', warning: 'pending', flagged: 'failed', skipped: '' };
+
+  function render(report: CheckReport): void {
+    const rows = report.cases.map((c) =>
+      h(
+        'tr',
+        { testid: 'check-case', 'data-case': c.case },
+        h('td', {}, h('span', { class: `badge ${VERDICT_CLASS[c.verdict] ?? ''}`, testid: 'check-verdict' }, c.verdict)),
+        h('td', {}, c.title),
+        h('td', { class: 'num', testid: 'check-status' }, c.status === null ? (c.verdict === 'skipped' ? '—' : 'no answer') : `${c.status} · ${Math.round(c.duration_ms)} ms`),
+        h('td', {}, c.verdict === 'ok' && c.case !== 'older_state' ? '' : h('p', { class: c.verdict === 'ok' ? 'small muted' : c.verdict === 'warning' ? 'warn-text' : 'error-text' }, c.message)),
+      ),
+    );
+    const warned = report.warnings > 0 ? ` (${report.warnings} warning${report.warnings === 1 ? '' : 's'})` : '';
+    fill(
+      result,
+      h(
+        'p',
+        { testid: 'check-summary', class: report.passed ? 'ok-text' : 'error-text' },
+        report.passed ? `Passed all ${report.cases.length} checks${warned}.` : `${report.flagged} of ${report.cases.length} checks flagged${warned}.`,
+      ),
+      h('div', { class: 'scroll' }, h('table', {}, h('thead', {}, h('tr', {}, h('th', {}, 'Verdict'), h('th', {}, 'Sent'), h('th', {}, 'Answer'), h('th', {}, 'What to fix'))), h('tbody', {}, ...rows))),
+    );
+  }
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const target = url.value.trim();
+    if (!target) {
+      fill(result, h('p', { class: 'error-text', testid: 'check-summary' }, 'Enter your callback URL, e.g. http://127.0.0.1:3000/deposit-callback.'));
+      return;
+    }
+    const body: { url: string; merchant?: string } = { url: target };
+    if (merchant.value.trim()) body.merchant = merchant.value.trim();
+    run.disabled = true;
+    fill(result, h('p', { class: 'muted', testid: 'check-running' }, `Sending five callbacks to ${target}…`));
+    api
+      .request<CheckReport>('POST', '/check-callback', body)
+      .then(render, (error: unknown) => fill(result, h('p', { class: 'error-text', testid: 'check-summary' }, error instanceof Error ? error.message : String(error))))
+      .finally(() => (run.disabled = false));
+  });
+}

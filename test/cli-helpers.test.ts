@@ -1,0 +1,247 @@
+/**
+ * `deposit-sandbox sign`, `reset` and `check-callback` as real processes (the build in dist/:
+ * `npm test` builds first; run `npm run build` before running this file alone), against a
+ * sandbox and receivers in this process on 127.0.0.1, port 0.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { verifyCallbackSignature } from '../src/auth/signature.js';
+import type { CheckReport } from '../src/check-callback/check-report.js';
+import { startSandbox, type RunningSandbox } from '../src/programmatic/start-sandbox.js';
+import { closedPort, startReceiver, type Receiver } from './callbacks-receiver.js';
+import { DEMO, p2pBody, SECOND } from './support.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BIN = join(ROOT, 'bin', 'deposit-sandbox.js');
+
+/** The environment without any DEPOSIT_SANDBOX_* or PORT the runner may have. */
+function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('DEPOSIT_SANDBOX_') && name !== 'PORT'));
+  return { ...env, ...extra };
+}
+
+/** Runs the CLI to completion (bounded) and answers its exit code and output. */
+function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { cwd: ROOT, env: cleanEnv(env), timeout: 20_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+// Computed apart from the sandbox, with OpenSSL:
+//   printf '%s' '31250::RUB::::c-7::6f1c2a9e-3b7d-4c52-9a1e-2d4b8f0c7e51::order-1001::::any_bank' | openssl dgst -sha256 -hmac sandbox-secret-demo
+//   printf '%s' '6f1c2a9e-3b7d-4c52-9a1e-2d4b8f0c7e51::3f0c9a52-0d8e-4b4f-9a57-6f2b8f1f3c11' | openssl dgst -sha256 -hmac sandbox-secret-demo
+const CREATE_VECTOR = {
+  text: '31250::RUB::::c-7::6f1c2a9e-3b7d-4c52-9a1e-2d4b8f0c7e51::order-1001::::any_bank',
+  signature: '74dc43db63aca411cc2961649f7af419e98c8d5c596b1c029b695bb8fb0acfbb',
+};
+const GET_VECTOR = {
+  text: '6f1c2a9e-3b7d-4c52-9a1e-2d4b8f0c7e51::3f0c9a52-0d8e-4b4f-9a57-6f2b8f1f3c11',
+  signature: 'fb72f23db43f90ec3d0cd04c01af45707c08a0a682563f64a2c68810cf6b72de',
+};
+const CREATE_FIELDS = [`merchant=${DEMO.id}`, 'order=order-1001', 'amount_cents=31250', 'amount_currency=RUB', 'type=any_bank'];
+
+describe('deposit-sandbox sign', () => {
+  it('prints the string to sign and the signature of a create request (an OpenSSL-computed vector)', async () => {
+    const result = await cli(['sign', '--secret', 'sandbox-secret-demo', ...CREATE_FIELDS, 'customer=c-7']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(
+      [
+        'endpoint:       create (POST /api/v1/trades/deposit/create)',
+        'fields, in signing order:',
+        '  amount_cents     31250',
+        '  amount_currency  RUB',
+        '  callback_url     (empty)',
+        '  cusotmer         c-7',
+        `  merchant         ${DEMO.id}`,
+        '  order            order-1001',
+        '  return_url       (empty)',
+        '  type             any_bank',
+        `string to sign: ${CREATE_VECTOR.text}`,
+        `signature:      ${CREATE_VECTOR.signature}`,
+        `header:         X-Auth: ${CREATE_VECTOR.signature}`,
+        '(HMAC-SHA256, hex, keyed with --secret)',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('reads a JSON body (either spelling of cusotmer) and prints JSON', async () => {
+    const body = JSON.stringify({ merchant: DEMO.id, order: 'order-1001', amount_cents: 31250, amount_currency: 'RUB', type: 'any_bank', cusotmer: 'c-7' });
+    const result = await cli(['sign', '--secret', 'sandbox-secret-demo', '--body', body, '--json']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ endpoint: 'create', string_to_sign: CREATE_VECTOR.text, signature: CREATE_VECTOR.signature, header: 'X-Auth', secret_from: '--secret' });
+  });
+
+  it("signs a get with the fixtures' secret of the merchant when --secret is absent", async () => {
+    const result = await cli(['sign', '--endpoint', 'get', `merchant=${DEMO.id}`, 'uuid=3f0c9a52-0d8e-4b4f-9a57-6f2b8f1f3c11']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`string to sign: ${GET_VECTOR.text}\n`);
+    expect(result.stdout).toContain(`header:         X-Token: ${GET_VECTOR.signature}\n`);
+    expect(result.stdout).toContain(`(HMAC-SHA256, hex, keyed with the secret of Demo Shop (${DEMO.id}) in the bundled fixtures)`);
+  });
+
+  it('gives a signature the sandbox accepts', async () => {
+    const sandbox = await startSandbox({ auth: 'signature' });
+    try {
+      const body = p2pBody({ callback_url: 'https://shop.test/cb' });
+      const signed = await cli(['sign', '--secret', DEMO.secret, '--body', JSON.stringify(body), '--json']);
+      const { signature } = JSON.parse(signed.stdout) as { signature: string };
+      const res = await fetch(`${sandbox.url}/api/v1/trades/deposit/create`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Auth': signature },
+        body: JSON.stringify(body),
+      });
+      expect(res.status).toBe(201);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it.each([
+    [['--secret', 's3cret-value', 'foo=1'], '"foo" is not part of the create signature. Its fields, in order: amount_cents, amount_currency, callback_url, cusotmer, merchant, order, return_url, type (customer fills the cusotmer slot).'],
+    [['--secret', 's3cret-value', 'order'], '"order" is not key=value.'],
+    [['--secret', 's3cret-value', 'customer=a', 'cusotmer=b'], 'customer and cusotmer are two spellings of one field and were given different values ("a" and "b")'],
+    [['merchant=2c9d7e41-5b6a-4f38-9e0d-7a1b3c5d7e9f'], '--secret is required: merchant 2c9d7e41-5b6a-4f38-9e0d-7a1b3c5d7e9f is not in the bundled fixtures.'],
+    [['--secret', 's3cret-value', '--body', '{"merchant":'], '--body is not valid JSON'],
+    [['--endpoint', 'refund', '--secret', 'x'], "argument 'refund' is invalid. Allowed choices are create, build, get."],
+  ])('%j fails with a message that says what to fix', async (args, message) => {
+    const result = await cli(['sign', ...args]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(message);
+  });
+});
+
+describe('deposit-sandbox reset', () => {
+  let sandbox: RunningSandbox;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ adminToken: 'reset-token' });
+  });
+  afterAll(() => sandbox.close());
+
+  const create = () =>
+    fetch(`${sandbox.url}/api/v1/trades/deposit/create`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Auth': DEMO.token }, body: JSON.stringify(p2pBody()) });
+
+  it('removes every trade and says what it removed', async () => {
+    await create();
+    await create();
+    const result = await cli(['reset', '--url', sandbox.url, '--admin-token', 'reset-token']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(`Reset ${sandbox.url}: removed 2 trades, 0 callbacks and 0 pending steps. The clock was left as it is.\n`);
+    expect((await sandbox.admin.trades()).total).toBe(0);
+  });
+
+  it('reads the URL and token from the environment and prints JSON on request', async () => {
+    await create();
+    const result = await cli(['reset', '--json'], { DEPOSIT_SANDBOX_URL: `${sandbox.url}/`, DEPOSIT_SANDBOX_ADMIN_TOKEN: 'reset-token' });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ status: 'reset', removed: { trades: 1, callbacks: 0, jobs: 0 } });
+  });
+
+  it('exits 1 saying how to pass the token, or that nothing answers', async () => {
+    const refused = await cli(['reset', '--url', sandbox.url]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('deposit-sandbox: This sandbox runs with an admin token, and the request has no Authorization header. Send `Authorization: Bearer <token>`');
+    const port = await closedPort();
+    const unreachable = await cli(['reset', '--url', `http://127.0.0.1:${port}`]);
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr).toBe(`deposit-sandbox: Could not reach the sandbox at http://127.0.0.1:${port} (ECONNREFUSED). Start it with \`deposit-sandbox\`, or point --url (or DEPOSIT_SANDBOX_URL) at it.\n`);
+  });
+});
+
+describe('deposit-sandbox check-callback', () => {
+  let good: Receiver;
+  let naive: Receiver;
+  beforeAll(async () => {
+    good = await startReceiver((request, res) => {
+      const secret = request.path === '/second' ? SECOND.secret : DEMO.secret;
+      const ok = verifyCallbackSignature(secret, request.body, request.headers['x-signature'] as string | undefined);
+      res.writeHead(ok ? 200 : 401).end(ok ? 'ok' : 'bad signature');
+    });
+    naive = await startReceiver();
+  });
+  afterAll(async () => {
+    await Promise.all([good.close(), naive.close()]);
+  });
+
+  it('exits 0 for a receiver that passes, printing each case', async () => {
+    const result = await cli(['check-callback', `${good.url}/cb`]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const lines = result.stdout.split('\n');
+    expect(lines[0]).toBe(`Checking the callback receiver ${good.url}/cb as merchant ${DEMO.id} (Demo Shop)`);
+    expect(lines.filter((line) => /^ {2}ok {7}/.test(line)).map((line) => line.slice(11, 45).trim())).toEqual([
+      'a valid callback',
+      'the same callback again',
+      'an older state after a newer one',
+      'a wrong signature',
+      'no signature',
+    ]);
+    expect(result.stdout.endsWith('\nThe receiver passed all 5 checks.\n')).toBe(true);
+  });
+
+  it('exits 1 and says what to fix when the receiver accepts forged callbacks', async () => {
+    const result = await cli(['check-callback', naive.url]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/\n {2}FLAGGED {2}a wrong signature +200 in \d+ ms\n {11}Accepted a callback whose X-Signature is wrong \(200\): anyone who can reach this URL could mark orders paid\./);
+    expect(result.stdout).toMatch(/\n {2}FLAGGED {2}no signature +200 in \d+ ms\n/);
+    expect(result.stdout.endsWith('\n2 of 5 checks flagged: fix them and run the check again.\n')).toBe(true);
+  });
+
+  it('takes the merchant and prints JSON; a wrong --secret is caught by a receiver that verifies', async () => {
+    const right = await cli(['check-callback', `${good.url}/second`, '--merchant', SECOND.id, '--json']);
+    expect(right.code).toBe(0);
+    const report = JSON.parse(right.stdout) as CheckReport;
+    expect(report).toMatchObject({ merchant: SECOND.id, passed: true, flagged: 0 });
+    const wrong = await cli(['check-callback', `${good.url}/second`, '--merchant', SECOND.id, '--secret', 'not-the-secret']);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stdout).toContain('this check used the secret given with --secret');
+  });
+
+  it('reads merchants from --fixtures', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'deposit-sandbox-check-'));
+    dirs.push(dir);
+    const file = join(dir, 'merchants.json');
+    writeFileSync(file, JSON.stringify({ merchants: [{ id: DEMO.id, name: 'My Shop', token: 'my-token-1', secret: DEMO.secret, rate: 100 }] }));
+    const result = await cli(['check-callback', `${good.url}/cb`, '--fixtures', file]);
+    expect(result.code).toBe(0);
+    expect(result.stdout.split('\n')[0]).toBe(`Checking the callback receiver ${good.url}/cb as merchant ${DEMO.id} (My Shop)`);
+  });
+
+  it.each([
+    [['ftp://shop.test/cb'], '"ftp://shop.test/cb" is not an absolute http(s) URL.'],
+    [['http://127.0.0.1:1/cb', '--merchant', '2c9d7e41-5b6a-4f38-9e0d-7a1b3c5d7e9f'], `Merchant 2c9d7e41-5b6a-4f38-9e0d-7a1b3c5d7e9f is not in the bundled fixtures (it lists ${DEMO.id}, ${SECOND.id}). Pass its secret with --secret <secret>`],
+    [['http://127.0.0.1:1/cb', '--timeout', 'soon'], '--timeout must be a duration such as "500ms"'],
+  ])('%j fails before sending anything, saying why', async (args, message) => {
+    const result = await cli(['check-callback', ...args]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(message);
+  });
+});
+
+describe('help', () => {
+  it('lists the commands, and each has examples', async () => {
+    const top = await cli(['--help']);
+    for (const command of ['sign [options] [fields...]', 'reset [options]', 'check-callback [options] <url>']) expect(top.stdout).toContain(command);
+    for (const command of ['sign', 'reset', 'check-callback']) {
+      const help = await cli([command, '--help']);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toContain(`Usage: deposit-sandbox ${command}`);
+      expect(help.stdout).toContain('Examples:');
+    }
+  });
+});

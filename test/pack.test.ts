@@ -1,0 +1,174 @@
+/**
+ * The package as a user gets it: `npm pack`, then `npm install <tarball>` in an empty temp
+ * folder (dependencies from the npm registry, or npm's cache), then the CLI through npx, the
+ * import with its types (tsc), the bundled fixtures and scenarios, and the README's example
+ * test run against the installed copy. Packs the build in dist/ (`npm test` builds first; run
+ * `npm run build` before running this file alone).
+ */
+import { execFile } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command to completion (bounded); never rejects. */
+function run(file: string, args: string[], cwd: string, timeout = 60_000): Promise<Run> {
+  // npm prints warnings about the user's own npmrc on stderr; keep the environment otherwise as is.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('DEPOSIT_SANDBOX_') && name !== 'PORT'));
+  return new Promise((resolve) => {
+    execFile(file, args, { cwd, env: { ...env, npm_config_update_notifier: 'false' }, timeout, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr: stderr + (error && typeof error.code !== 'number' ? String(error) : '') });
+    });
+  });
+}
+
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+
+let temp: string;
+let app: string;
+let files: string[];
+
+beforeAll(async () => {
+  temp = mkdtempSync(join(tmpdir(), 'deposit-sandbox-pack-'));
+  app = join(temp, 'app');
+  mkdirSync(app);
+  // The build is current (npm test builds first): skip the prepare script's second build.
+  const packed = await run(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', temp], ROOT);
+  expect(packed.code, packed.stderr).toBe(0);
+  const [info] = JSON.parse(packed.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  files = info!.files.map((f) => f.path);
+
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'pack-check', private: true, type: 'module' }));
+  const installed = await run(npm, ['install', join(temp, info!.filename), '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], app, 120_000);
+  expect(installed.code, installed.stderr).toBe(0);
+}, 180_000);
+
+afterAll(() => {
+  if (temp) rmSync(temp, { recursive: true, force: true });
+});
+
+describe('the packed tarball', () => {
+  it('holds the CLI, the build with its types, the fixtures and the scenarios, and nothing from the tests', () => {
+    for (const file of ['package.json', 'bin/deposit-sandbox.js', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js', 'fixtures/merchants.json', 'scenarios/schema.json']) {
+      expect(files).toContain(file);
+    }
+    expect(files.filter((f) => f.startsWith('scenarios/') && f.endsWith('.yaml')).length).toBeGreaterThanOrEqual(3);
+    expect(files.filter((f) => /(^|\/)test\/|\.test\.|^src\/|^examples\/|^bench\/|^scripts\/|\.map$|^\.ci\//.test(f))).toEqual([]);
+  });
+
+  it('installs into an empty folder with a working `npx deposit-sandbox --version` and `--help`', async () => {
+    const version = await run(npx, ['deposit-sandbox', '--version'], app);
+    expect(version.code, version.stderr).toBe(0);
+    expect(version.stdout.trim()).toBe(pkg.version);
+    const help = await run(npx, ['deposit-sandbox', '--help'], app);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: deposit-sandbox [options] [command]');
+    for (const command of ['serve', 'scenarios', 'trigger', 'sign', 'reset', 'check-callback']) expect(help.stdout).toContain(`  ${command} `);
+    const scenarios = await run(npx, ['deposit-sandbox', 'scenarios', '--json'], app);
+    expect(scenarios.code, scenarios.stderr).toBe(0);
+    expect((JSON.parse(scenarios.stdout) as { scenarios: Array<{ bundled: boolean }> }).scenarios.every((s) => s.bundled)).toBe(true);
+  });
+
+  it("imports startSandbox from 'deposit-sandbox', with the bundled fixtures and scenarios", async () => {
+    const installed = join(app, 'node_modules', pkg.name);
+    expect(existsSync(join(installed, 'scenarios', 'schema.json'))).toBe(true);
+    expect(readdirSync(installed).sort()).toEqual(['README.md', 'bin', 'dist', 'fixtures', 'package.json', 'scenarios'].filter((name) => name !== 'README.md' || files.includes('README.md')));
+    writeFileSync(
+      join(app, 'smoke.mjs'),
+      `import { startSandbox, sign, stringToSign } from 'deposit-sandbox';
+const sandbox = await startSandbox();
+try {
+  const [merchant] = sandbox.merchants;
+  const body = { merchant: merchant.id, order: 'pack-1', amount_cents: 31250, amount_currency: 'RUB', type: 'any_bank' };
+  const res = await fetch(sandbox.url + '/api/v1/trades/deposit/create', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-Auth': sign(merchant.secret, stringToSign('create', body)) },
+    body: JSON.stringify(body),
+  });
+  const scenarios = await sandbox.admin.scenarios();
+  console.log(JSON.stringify({ status: res.status, merchant: merchant.name, scenarios: scenarios.length, openapi: (await fetch(sandbox.url + '/openapi.json')).status }));
+} finally {
+  await sandbox.close();
+}
+`,
+    );
+    const smoke = await run(process.execPath, ['smoke.mjs'], app);
+    expect(smoke.code, smoke.stderr).toBe(0);
+    const result = JSON.parse(smoke.stdout) as { status: number; merchant: string; scenarios: number; openapi: number };
+    expect(result).toMatchObject({ status: 201, merchant: 'Demo Shop', openapi: 200 });
+    expect(result.scenarios).toBeGreaterThan(0);
+    // CommonJS code (Node >= 20.19 loads ES modules with require) finds it too.
+    const required = await run(process.execPath, ['-e', "console.log(typeof require('deposit-sandbox').startSandbox)"], app);
+    expect(required.stdout.trim(), required.stderr).toBe('function');
+  });
+
+  it("has types: tsc checks a TypeScript user's file and the README example against the installed package", async () => {
+    writeFileSync(
+      join(app, 'typed.ts'),
+      `import { AdminClientError, startSandbox, verifyCallbackSignature, type AdminTrade, type CallbackEvent, type ErrorEnvelope, type RunningSandbox, type SandboxOptions, type Trade, type TradeState } from 'deposit-sandbox';
+
+const options: SandboxOptions = { clock: 'manual', auth: 'either', seed: 1 };
+const sandbox: RunningSandbox = await startSandbox(options);
+const trades: AdminTrade[] = (await sandbox.admin.trades({ state: 'created', limit: 5 })).trades;
+const state: TradeState | undefined = trades[0]?.state;
+const event: CallbackEvent = await sandbox.callbacks.waitFor({ state: 'confirmed' }, { timeout: 10 }).catch(() => ({}) as CallbackEvent);
+const ok: boolean = verifyCallbackSignature('secret', event.body ?? '', null);
+const trade: Trade | undefined = undefined;
+const envelope: ErrorEnvelope | undefined = undefined;
+// @ts-expect-error: "paid" is not a trade state
+await sandbox.admin.transition('id', 'paid').catch((e: unknown) => e instanceof AdminClientError);
+// @ts-expect-error: auth is token, signature, either or off
+await startSandbox({ auth: 'sometimes' }).catch(() => undefined);
+console.log(state, ok, trade, envelope);
+await sandbox.close();
+`,
+    );
+    copyFileSync(join(ROOT, 'examples', 'merchant-flow.test.ts'), join(app, 'merchant-flow.test.ts'));
+    // The example imports vitest, which a user installs beside the package: lend ours.
+    symlinkSync(join(ROOT, 'node_modules', 'vitest'), join(app, 'node_modules', 'vitest'), 'junction');
+    writeFileSync(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2023',
+          lib: ['ES2023', 'DOM'],
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          noUncheckedIndexedAccess: true,
+          noEmit: true,
+          skipLibCheck: true,
+          typeRoots: [join(ROOT, 'node_modules', '@types')],
+          types: ['node'],
+        },
+        files: ['typed.ts', 'merchant-flow.test.ts'],
+      }),
+    );
+    const tsc = await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], app, 120_000);
+    expect(tsc.stdout + tsc.stderr).toBe('');
+    expect(tsc.code).toBe(0);
+  });
+
+  it('runs the README example test against the installed package', async () => {
+    // Needs the copy and the vitest link from the previous test; make them when run alone.
+    if (!existsSync(join(app, 'merchant-flow.test.ts'))) copyFileSync(join(ROOT, 'examples', 'merchant-flow.test.ts'), join(app, 'merchant-flow.test.ts'));
+    if (!existsSync(join(app, 'node_modules', 'vitest'))) symlinkSync(join(ROOT, 'node_modules', 'vitest'), join(app, 'node_modules', 'vitest'), 'junction');
+    writeFileSync(join(app, 'vitest.config.mjs'), 'export default { test: { include: ["merchant-flow.test.ts"] } };\n');
+    const vitest = await run(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--root', app, '--reporter', 'json'], app, 120_000);
+    expect(vitest.code, vitest.stderr).toBe(0);
+    const report = JSON.parse(vitest.stdout.slice(vitest.stdout.indexOf('{'))) as { numPassedTests: number; numFailedTests: number; testResults: Array<{ name: string }> };
+    expect(report).toMatchObject({ numPassedTests: 2, numFailedTests: 0 });
+    expect(report.testResults[0]?.name).toBe(join(app, 'merchant-flow.test.ts'));
+  });
+});
