@@ -1,29 +1,18 @@
-import { z } from 'zod';
-import { describeIssues } from '../config/issues.js';
-import { callbackEventSchema, type CallbackEvent } from '../callbacks/records.js';
-import { jobSchema, type Job } from '../clock/jobs.js';
-import { tradeRecordSchema, type TradeRecord } from '../trades/trade.js';
+import type { CallbackEvent } from '../callbacks/records.js';
+import type { Job } from '../clock/jobs.js';
+import type { TradeRecord } from '../trades/trade.js';
 import type { StoreAdapter } from './adapter.js';
+import { SNAPSHOT_VERSION, type MetaRow, type Snapshot } from './snapshot.js';
+import { StoreError, StoreLoader } from './store-loader.js';
 import { Table, type Change, type Row } from './table.js';
 
-export const metaRowSchema = z.looseObject({ id: z.string() });
-export type MetaRow = z.infer<typeof metaRowSchema>;
+export { metaRowSchema, SNAPSHOT_VERSION, snapshotSchema, type MetaRow, type Snapshot } from './snapshot.js';
+export { StoreError } from './store-loader.js';
 
-export const SNAPSHOT_VERSION = 1;
+/** setImmediate as it was at start-up: a test's fake timers must not stall the store. */
+const nextTurn: (callback: () => void) => unknown = setImmediate;
 
-export const snapshotSchema = z.object({
-  version: z.literal(SNAPSHOT_VERSION),
-  trades: z.array(tradeRecordSchema).default([]),
-  jobs: z.array(jobSchema).default([]),
-  callbacks: z.array(callbackEventSchema).default([]),
-  meta: z.array(metaRowSchema).default([]),
-});
-export type Snapshot = z.infer<typeof snapshotSchema>;
-
-export class StoreError extends Error {
-  override name = 'StoreError';
-}
-
+/** The key of a trade in `store.trades.findUnique`: its merchant (any case) and order. */
 export const orderKey = (merchant: string, order: string): string => `${merchant.toLowerCase()}\u0000${order}`;
 
 /**
@@ -45,7 +34,7 @@ export class Store {
   private constructor(adapter: StoreAdapter) {
     this.adapter = adapter;
     const record = (change: Change) => this.#pending.push(change);
-    this.trades = new Table<TradeRecord>('trades', record, (t) => orderKey(t.merchant, t.order));
+    this.trades = new Table<TradeRecord>('trades', record, (t) => [t.merchant.toLowerCase(), t.order]);
     this.jobs = new Table<Job>('jobs', record);
     this.callbacks = new Table<CallbackEvent>('callbacks', record);
     this.meta = new Table<MetaRow>('meta', record);
@@ -53,23 +42,19 @@ export class Store {
 
   static async open(adapter: StoreAdapter): Promise<Store> {
     const store = new Store(adapter);
-    let raw: unknown;
+    const loader = new StoreLoader({ trades: store.trades, jobs: store.jobs, callbacks: store.callbacks, meta: store.meta }, adapter.location);
     try {
-      raw = await adapter.read();
+      if (adapter.load) {
+        await adapter.load(loader);
+      } else {
+        const raw = await adapter.read();
+        if (raw !== null && raw !== undefined) loader.document(raw);
+      }
     } catch (error) {
+      if (error instanceof StoreError) throw error;
       throw new StoreError(`The store at ${adapter.location} cannot be loaded: ${(error as Error).message}. Move the file away to start empty; it is left untouched.`);
     }
-    if (raw !== null && raw !== undefined) {
-      const parsed = snapshotSchema.safeParse(raw);
-      if (!parsed.success) {
-        const problems = describeIssues(parsed.error).slice(0, 5).join('; ');
-        throw new StoreError(`The store at ${adapter.location} is not a deposit-sandbox store (${problems}). Move the file away to start empty; it is left untouched.`);
-      }
-      for (const trade of parsed.data.trades) store.trades.load(trade);
-      for (const job of parsed.data.jobs) store.jobs.load(job);
-      for (const event of parsed.data.callbacks) store.callbacks.load(event);
-      for (const row of parsed.data.meta) store.meta.load(row);
-    }
+    loader.finish();
     return store;
   }
 
@@ -89,16 +74,20 @@ export class Store {
     this.#pending.push({ op: 'clear' });
   }
 
-  /** Resolves once every change made so far is durable. Concurrent callers share one write. */
+  /**
+   * Resolves once every change made so far is durable. The write starts on the next turn of
+   * the event loop (after every request that arrived with this one has made its changes),
+   * or once the write in flight is done, so concurrent callers share one write.
+   */
   commit(): Promise<void> {
     if (this.#queued) return this.#queued;
     if (this.#pending.length === 0) return this.#writing ?? Promise.resolve();
-    if (!this.#writing) return this.#flush();
     const run = () => {
       this.#queued = undefined;
       return this.#flush();
     };
-    this.#queued = this.#writing.then(run, run);
+    const ready = this.#writing ?? new Promise<void>((resolve) => nextTurn(resolve));
+    this.#queued = ready.then(run, run);
     return this.#queued;
   }
 

@@ -8,17 +8,26 @@ export type Change =
   | { op: 'clear' };
 
 /**
- * An in-memory table keyed by `id`, with optional unique secondary keys.
+ * A unique secondary key in two parts (e.g. merchant and order), addressed as one string
+ * `${first}\u0000${second}`; the first part must not contain \u0000. Kept as a map of maps,
+ * which indexes a large table faster than one map of joined strings.
+ */
+export type UniqueKey<T> = (row: T) => readonly [string, string];
+
+const SEPARATOR = '\u0000';
+
+/**
+ * An in-memory table keyed by `id`, with an optional unique secondary key.
  * Every write is recorded as a Change for the store to persist.
  */
 export class Table<T extends Row> {
   readonly name: string;
   readonly #rows = new Map<string, T>();
-  readonly #unique = new Map<string, string>();
-  readonly #uniqueKey: ((row: T) => string) | undefined;
+  readonly #unique = new Map<string, Map<string, string>>();
+  readonly #uniqueKey: UniqueKey<T> | undefined;
   readonly #record: (change: Change) => void;
 
-  constructor(name: string, record: (change: Change) => void, uniqueKey?: (row: T) => string) {
+  constructor(name: string, record: (change: Change) => void, uniqueKey?: UniqueKey<T>) {
     this.name = name;
     this.#record = record;
     this.#uniqueKey = uniqueKey;
@@ -36,9 +45,11 @@ export class Table<T extends Row> {
     return this.#rows.has(id);
   }
 
-  /** The row whose unique key is `key`. */
+  /** The row whose unique key is `key` (`${first}\u0000${second}`). */
   findUnique(key: string): T | undefined {
-    const id = this.#unique.get(key);
+    const cut = key.indexOf(SEPARATOR);
+    if (cut < 0) return undefined;
+    const id = this.#unique.get(key.slice(0, cut))?.get(key.slice(cut + 1));
     return id === undefined ? undefined : this.#rows.get(id);
   }
 
@@ -54,16 +65,22 @@ export class Table<T extends Row> {
   }
 
   delete(id: string): void {
-    const row = this.#rows.get(id);
-    if (!row) return;
-    this.#rows.delete(id);
-    if (this.#uniqueKey) this.#unique.delete(this.#uniqueKey(row));
+    if (!this.#rows.has(id)) return;
+    this.unload(id);
     this.#record({ op: 'delete', table: this.name, id });
   }
 
   /** Loads a row from persisted data without recording a change. */
   load(row: T): void {
     this.#index(row);
+  }
+
+  /** Removes a row while loading persisted data, without recording a change. */
+  unload(id: string): void {
+    const row = this.#rows.get(id);
+    if (!row) return;
+    this.#rows.delete(id);
+    this.#unindex(row);
   }
 
   /** Empties the table without recording a change (the store records one `clear`). */
@@ -74,8 +91,22 @@ export class Table<T extends Row> {
 
   #index(row: T): void {
     const previous = this.#rows.get(row.id);
-    if (previous && this.#uniqueKey) this.#unique.delete(this.#uniqueKey(previous));
+    if (previous) this.#unindex(previous);
     this.#rows.set(row.id, row);
-    if (this.#uniqueKey) this.#unique.set(this.#uniqueKey(row), row.id);
+    if (!this.#uniqueKey) return;
+    const [first, second] = this.#uniqueKey(row);
+    let inner = this.#unique.get(first);
+    if (!inner) {
+      inner = new Map();
+      this.#unique.set(first, inner);
+    }
+    inner.set(second, row.id);
+  }
+
+  #unindex(row: T): void {
+    if (!this.#uniqueKey) return;
+    const [first, second] = this.#uniqueKey(row);
+    const inner = this.#unique.get(first);
+    if (inner?.get(second) === row.id) inner.delete(second);
   }
 }

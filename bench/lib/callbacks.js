@@ -1,0 +1,132 @@
+// Callback fan-out: trades whose callback receiver holds every request for 100 ms are
+// moved to confirmed through the admin API; we time until the receiver has answered a
+// callback for each of them, and probe the provider API's latency meanwhile.
+import { Agent, createServer, request } from 'node:http';
+import { MERCHANT, TOKEN } from './load.js';
+
+const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+
+/** One HTTP request with a keep-alive agent; resolves { status, body }. */
+export function call(url, { method = 'GET', headers = {}, body } = {}) {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, agent, headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode, body: text }));
+    });
+    req.setTimeout(30_000, () => req.destroy(new Error(`${method} ${url} timed out`)));
+    req.on('error', reject);
+    req.end(body === undefined ? undefined : JSON.stringify(body));
+  });
+}
+
+/** Runs `task(i)` for i in [0, count) with at most `concurrency` at a time. */
+export async function pool(count, concurrency, task) {
+  let next = 0;
+  const worker = async () => {
+    while (next < count) await task(next++);
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+}
+
+/** Creates `count` trades over HTTP; returns their ids. */
+export async function createTrades(url, count, extra = {}) {
+  const ids = [];
+  const prefix = `setup-${process.pid}-${Date.now()}-`;
+  await pool(count, 20, async (i) => {
+    const res = await call(`${url}/api/v1/trades/deposit/create`, {
+      method: 'POST',
+      headers: { 'x-auth': TOKEN },
+      body: { merchant: MERCHANT, order: `${prefix}${i}`, amount_cents: 31250, amount_currency: 'RUB', type: 'any_bank', ...extra },
+    });
+    if (res.status !== 201) throw new Error(`create answered ${res.status}: ${res.body.slice(0, 300)}`);
+    ids.push(JSON.parse(res.body).id);
+  });
+  return ids;
+}
+
+/** A callback receiver on 127.0.0.1 that answers 200 after holding each request `holdMs`. */
+export function startReceiver(holdMs) {
+  const answered = new Map(); // trade id + state -> time answered
+  const waiters = [];
+  const server = createServer((req, res) => {
+    let text = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk) => (text += chunk));
+    req.on('end', () => {
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.end('ok');
+        try {
+          const trade = JSON.parse(text);
+          const key = `${trade.id}:${trade.state}`;
+          if (!answered.has(key)) answered.set(key, performance.now());
+        } catch {
+          // not a trade: not counted
+        }
+        for (const waiter of waiters.splice(0)) waiter();
+      }, holdMs);
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      resolve({
+        url: `http://127.0.0.1:${server.address().port}/callbacks`,
+        /** How many of `ids` have had a callback with `state` answered. */
+        count: (ids, state) => ids.filter((id) => answered.has(`${id}:${state}`)).length,
+        lastAnswer: (ids, state) => Math.max(...ids.map((id) => answered.get(`${id}:${state}`) ?? Number.NaN)),
+        /** Resolves once `done()` holds, checked after each answer, or after `timeoutMs`. */
+        until: (done, timeoutMs) =>
+          new Promise((ok) => {
+            const deadline = setTimeout(ok, timeoutMs);
+            const check = () => {
+              if (done()) {
+                clearTimeout(deadline);
+                ok();
+              } else waiters.push(check);
+            };
+            check();
+          }),
+        close: () => {
+          server.closeAllConnections();
+          return new Promise((ok) => server.close(() => ok()));
+        },
+      });
+    });
+  });
+}
+
+/**
+ * Latency probe: `workers` loops each sending GET trade requests one after another until
+ * stopped; returns { p50, p99, count } in ms (microsecond precision).
+ */
+export function probe(url, ids, workers = 4) {
+  const times = [];
+  let running = true;
+  let n = 0;
+  const loop = async () => {
+    while (running) {
+      const id = ids[n++ % ids.length];
+      const started = performance.now();
+      const res = await call(`${url}/api/v1/trades/${MERCHANT}/${id}`, { headers: { 'x-token': TOKEN } });
+      if (res.status !== 200) throw new Error(`probe GET answered ${res.status}`);
+      times.push(performance.now() - started);
+    }
+  };
+  const loops = Array.from({ length: workers }, loop);
+  return {
+    async stop() {
+      running = false;
+      await Promise.all(loops);
+      times.sort((a, b) => a - b);
+      const at = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? Number.NaN;
+      return { p50: at(0.5), p99: at(0.99), count: times.length };
+    },
+  };
+}
+
+export function closeAgent() {
+  agent.destroy();
+}

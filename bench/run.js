@@ -1,0 +1,275 @@
+// npm run bench [-- --quick | --full]
+//
+// Starts a bare node:http server and the sandbox as real processes, loads them with
+// autocannon over 127.0.0.1 in the same run, and prints one table with every goal of the
+// store and its PASS/FAIL. Everything is bounded in time, stops by itself and removes its
+// temp folders.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { call, closeAgent, createTrades, probe, startReceiver } from './lib/callbacks.js';
+import { CONNECTIONS, createRequests, getRequests, load, warm } from './lib/load.js';
+import { BARE_SERVER, killAll, run, SANDBOX_BIN, SEED, start } from './lib/processes.js';
+import { fixed, formatTable, int, mb, median, ms } from './lib/table.js';
+
+const USAGE = `usage: npm run bench [-- --quick | --full]
+  --quick  3 rounds of 1.5 s load slices per server, 3 start-ups per store size (about 1.5 minutes)
+  --full   8 rounds of 2 s load slices per server, 7 start-ups per store size (about 4 minutes; the default)`;
+
+const argv = process.argv.slice(2);
+if (argv.includes('--help') || argv.some((arg) => !['--quick', '--full'].includes(arg))) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(argv.includes('--help') ? 0 : 2);
+}
+const mode = argv.includes('--quick') ? 'quick' : 'full';
+const config = {
+  quick: { rounds: 3, slice: 1.5, warm: 1, startups: 3, trades: 100_000, callbacks: 1_000, watchdogMin: 6 },
+  full: { rounds: 8, slice: 2, warm: 2, startups: 7, trades: 100_000, callbacks: 1_000, watchdogMin: 12 },
+}[mode];
+
+const root = mkdtempSync(join(tmpdir(), 'deposit-sandbox-bench-'));
+let cleaned = false;
+const cleanup = () => {
+  if (cleaned) return;
+  cleaned = true;
+  killAll();
+  closeAgent();
+  rmSync(root, { recursive: true, force: true });
+};
+const abort = (message, code = 1) => {
+  process.stderr.write(`bench: ${message}\n`);
+  cleanup();
+  process.exit(code);
+};
+process.once('SIGINT', () => abort('interrupted', 130));
+process.once('SIGTERM', () => abort('terminated', 143));
+setTimeout(() => abort(`still running after ${config.watchdogMin} minutes; stopped`), config.watchdogMin * 60_000).unref();
+
+const log = (text) => process.stderr.write(`bench: ${text}\n`);
+let dirs = 0;
+const freshDir = () => join(root, `data-${++dirs}`);
+const sandboxArgs = (dir) => ['--port', '0', '--data', dir, '--auth', 'token'];
+
+/** Spawns the sandbox `count` times on `dir` (or a fresh folder each time): ready ms and peak RSS. */
+async function startups(count, dir) {
+  const ready = [];
+  const rss = [];
+  for (let i = 0; i < count; i++) {
+    const sandbox = await start(SANDBOX_BIN, sandboxArgs(dir ?? freshDir()));
+    ready.push(sandbox.readyMs);
+    rss.push(sandbox.rssMb);
+    await sandbox.stop();
+  }
+  return { readyMs: median(ready), worstMs: Math.max(...ready), rssMb: Math.max(...rss) };
+}
+
+/**
+ * Loads every target in turn, `config.rounds` times, for `config.slice` seconds each, so
+ * that whatever else runs on the machine affects them alike; the order rotates each round.
+ * Returns per target: req/s over all its slices, the median p50 and p99 of the slices, CPU
+ * per request overall, failures, and the slices themselves.
+ */
+async function interleave(targets) {
+  const slices = targets.map(() => []);
+  for (let round = 0; round < config.rounds; round++) {
+    for (let k = 0; k < targets.length; k++) {
+      const i = (k + round) % targets.length;
+      const { server, requests } = targets[i];
+      slices[i].push(await load(server, requests(), config.slice));
+    }
+  }
+  return slices.map((runs) => ({
+    rps: runs.reduce((sum, run) => sum + run.total, 0) / (runs.length * config.slice),
+    p50: median(runs.map((run) => run.p50)),
+    p99: median(runs.map((run) => run.p99)),
+    cpuUs: runs.reduce((sum, run) => sum + run.cpuUs * run.total, 0) / runs.reduce((sum, run) => sum + run.total, 0),
+    failures: runs.reduce((sum, run) => sum + run.failures, 0),
+    runs,
+  }));
+}
+
+/**
+ * Sends `ids.length` transitions to confirmed, `BATCH` at a time every `BATCH_EVERY_MS`
+ * (1,000 in about a second); resolves with how many were not answered 200.
+ */
+const BATCH = 50;
+const BATCH_EVERY_MS = 50;
+async function pacedTransitions(url, ids) {
+  let refused = 0;
+  const batches = [];
+  for (let i = 0; i < ids.length; i += BATCH) {
+    const batch = ids.slice(i, i + BATCH);
+    batches.push(
+      new Promise((resolve) => setTimeout(resolve, (i / BATCH) * BATCH_EVERY_MS)).then(() =>
+        Promise.all(
+          batch.map(async (id) => {
+            const res = await call(`${url}/_sandbox/trades/${id}/transition`, { method: 'POST', body: { state: 'confirmed' } });
+            if (res.status !== 200) refused++;
+          }),
+        ),
+      ),
+    );
+  }
+  await Promise.all(batches);
+  return refused;
+}
+
+/**
+ * 1,000 state changes whose receiver holds each callback 100 ms: time until all are
+ * delivered, and the API's latency meanwhile, against the same latency idle and during the
+ * same transitions on trades without a callback_url.
+ */
+async function callbackFanOut() {
+  const sandbox = await start(SANDBOX_BIN, sandboxArgs(freshDir()));
+  const receiver = await startReceiver(100);
+  try {
+    const ids = await createTrades(sandbox.url, config.callbacks + 1, { callback_url: receiver.url });
+    const [check, ...targets] = ids;
+    const control = await createTrades(sandbox.url, config.callbacks);
+    const probeIds = await createTrades(sandbox.url, 100);
+    const tried = await call(`${sandbox.url}/_sandbox/trades/${check}/transition`, { method: 'POST', body: { state: 'confirmed' } });
+    if (tried.status !== 200) return { skipped: `POST /_sandbox/trades/:id/transition answered ${tried.status}: ${tried.body.slice(0, 120)}` };
+    await receiver.until(() => receiver.count([check], 'confirmed') === 1, 5_000);
+    if (receiver.count([check], 'confirmed') !== 1) return { skipped: 'no callback arrived for a confirmed trade within 5 s' };
+
+    const warmProbe = probe(sandbox.url, probeIds);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await warmProbe.stop();
+    const idleProbe = probe(sandbox.url, probeIds);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const idle = await idleProbe.stop();
+
+    const controlProbe = probe(sandbox.url, probeIds);
+    const controlRefused = await pacedTransitions(sandbox.url, control);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const withoutCallbacks = await controlProbe.stop();
+
+    const busyProbe = probe(sandbox.url, probeIds);
+    const startedAt = performance.now();
+    const refused = (await pacedTransitions(sandbox.url, targets)) + controlRefused;
+    const allDone = () => receiver.count(targets, 'confirmed') === targets.length;
+    await receiver.until(allDone, 15_000);
+    const busy = await busyProbe.stop();
+    const delivered = receiver.count(targets, 'confirmed');
+    const seconds = (receiver.lastAnswer(targets, 'confirmed') - startedAt) / 1000;
+    return { delivered, total: targets.length, refused, seconds: allDone() ? seconds : Number.NaN, idle, withoutCallbacks, busy };
+  } finally {
+    await receiver.close();
+    await sandbox.stop();
+  }
+}
+
+const verdict = (ok) => (ok ? 'PASS' : 'FAIL');
+
+async function main() {
+  const started = new Date();
+  const loadAtStart = loadavg()[0];
+  log(`mode ${mode}: ${config.rounds} rounds of ${config.slice} s load slices, ${CONNECTIONS} connections, temp folder ${root}`);
+
+  log('sandbox start-ups, empty store');
+  const upEmpty = await startups(config.startups);
+
+  log(`seeding ${int(config.trades)} trades through the store code (bench/seed.js)`);
+  const seeded = freshDir();
+  const idsFile = join(root, 'seeded-ids.json');
+  const seedStart = performance.now();
+  await run(SEED, [seeded, String(config.trades), idsFile]);
+  const seedSeconds = (performance.now() - seedStart) / 1000;
+  const seededIds = JSON.parse(readFileSync(idsFile, 'utf8'));
+
+  log(`sandbox start-ups, ${int(config.trades)} trades`);
+  const upFull = await startups(config.startups, seeded);
+
+  log('load: bare node:http, sandbox --in-memory, sandbox on a fresh store, sandbox on the seeded store');
+  const bare = await start(BARE_SERVER, []);
+  const memory = await start(SANDBOX_BIN, ['--port', '0', '--in-memory', '--auth', 'token']);
+  const fresh = await start(SANDBOX_BIN, sandboxArgs(freshDir()));
+  const full = await start(SANDBOX_BIN, sandboxArgs(seeded));
+  const freshIds = await createTrades(fresh.url, 500);
+  for (const server of [bare, memory, fresh, full]) await warm(server, createRequests(), config.warm);
+  const [barePost, inMemory, freshCreate, fullCreate] = await interleave([
+    { server: bare, requests: () => createRequests() },
+    { server: memory, requests: () => createRequests() },
+    { server: fresh, requests: () => createRequests() },
+    { server: full, requests: () => createRequests() },
+  ]);
+  for (const [server, ids] of [[bare, ['x']], [fresh, freshIds], [full, seededIds]]) await warm(server, getRequests(ids), config.warm);
+  const [bareGet, freshGet, fullGet] = await interleave([
+    { server: bare, requests: () => getRequests(['x']) },
+    { server: fresh, requests: () => getRequests(freshIds) },
+    { server: full, requests: () => getRequests(seededIds) },
+  ]);
+  await bare.stop();
+  await memory.stop();
+  for (const sandbox of [fresh, full]) {
+    const code = await sandbox.stop();
+    if (code !== 0) throw new Error(`the sandbox exited with ${code} on SIGTERM:\n${sandbox.stderr()}`);
+  }
+  const empty = { create: freshCreate, get: freshGet };
+  const fullRuns = { create: fullCreate, get: fullGet };
+
+  log('callback fan-out');
+  let fan;
+  try {
+    fan = await callbackFanOut();
+  } catch (error) {
+    fan = { skipped: error.message.split('\n')[0] };
+  }
+
+  const k = `${Math.round(config.trades / 1000)}k`;
+  /** a's requests over b's in the same slices (same rounds, same slice length). */
+  const ratio = (a, b) => a.rps / b.rps;
+  const clean = (run) => (run.failures === 0 ? '' : ` (${int(run.failures)} failed)`);
+  const createRatio = ratio(empty.create, barePost);
+  const flatRatio = ratio(fullRuns.create, empty.create);
+  const us = (run) => (Number.isFinite(run.cpuUs) ? int(run.cpuUs) : '-');
+  const load_ = (name, run, base) => [name, int(run.rps), run.p50, run.p99, fixed(ratio(run, base)), us(run)];
+  const rows = [
+    [...load_('bare node:http, POST', barePost, barePost), '', '', ''],
+    [...load_('bare node:http, GET', bareGet, bareGet), '', '', ''],
+    [...load_('create, --in-memory (no writes)', inMemory, barePost), `${fixed(ratio(inMemory, barePost))} x bare${clean(inMemory)}`, '', ''],
+    [...load_('create, fresh store', empty.create, barePost), `${fixed(createRatio)} x bare${clean(empty.create)}`, '>= 0.40 x bare', verdict(createRatio >= 0.4 && empty.create.failures === 0)],
+    [...load_(`create, ${k} trades stored`, fullRuns.create, barePost), `${fixed(flatRatio)} x fresh${clean(fullRuns.create)}`, '>= 0.90 x fresh', verdict(flatRatio >= 0.9 && fullRuns.create.failures === 0)],
+    [...load_('get, fresh store', empty.get, bareGet), `p99 ${empty.get.p99} ms${clean(empty.get)}`, '', ''],
+    [...load_(`get, ${k} trades stored`, fullRuns.get, bareGet), `p99 ${fullRuns.get.p99} ms${clean(fullRuns.get)}`, 'p99 <= 5 ms', verdict(fullRuns.get.p99 <= 5 && fullRuns.get.failures === 0)],
+    ['start-up, empty store', '', '', '', '', '', `${ms(upEmpty.readyMs)} (worst ${ms(upEmpty.worstMs)}), ${mb(upEmpty.rssMb)}`, '<= 250 ms', verdict(upEmpty.readyMs <= 250)],
+    [`start-up, ${k} trades`, '', '', '', '', '', `${ms(upFull.readyMs)} (worst ${ms(upFull.worstMs)}), ${mb(upFull.rssMb)}`, '<= 1.5 s, <= 250 MB', verdict(upFull.readyMs <= 1500 && upFull.rssMb <= 250)],
+  ];
+  if (fan.skipped) {
+    rows.push([`callbacks, ${int(config.callbacks)} x 100 ms hold`, '', '', '', '', '', `not measured: ${fan.skipped}`, '<= 3 s', 'n/a']);
+  } else {
+    const latency = fan.busy.p50 / fan.idle.p50;
+    rows.push(
+      [`callbacks, ${int(config.callbacks)} x 100 ms hold`, '', '', '', '', '', `${int(fan.delivered)}/${int(fan.total)} in ${Number.isFinite(fan.seconds) ? `${fixed(fan.seconds)} s` : '> 15 s'}`, '<= 3 s', verdict(fan.delivered === fan.total && fan.seconds <= 3 && fan.refused === 0)],
+      ['get during those callbacks', '', fixed(fan.busy.p50), fixed(fan.busy.p99), '', '', `p50 ${fixed(latency)} x idle`, 'p50 <= 2 x idle', verdict(latency <= 2)],
+      ['get idle', '', fixed(fan.idle.p50), fixed(fan.idle.p99), '', '', '', '', ''],
+      ['get, same transitions, no callbacks', '', fixed(fan.withoutCallbacks.p50), fixed(fan.withoutCallbacks.p99), '', '', `p50 ${fixed(fan.withoutCallbacks.p50 / fan.idle.p50)} x idle`, '', ''],
+    );
+  }
+
+  const cores = cpus().length;
+  const gib = (totalmem() / 2 ** 30).toFixed(0);
+  const output = [
+    '',
+    `deposit-sandbox bench, ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC, node ${process.version}, ${cores} cores, ${gib} GiB, ${process.platform}`,
+    `mode ${mode}: ${config.rounds} rounds of ${config.slice} s slices per server after ${config.warm} s warm-up, ${CONNECTIONS} connections, 127.0.0.1, unique orders, token auth; load average at start ${loadAtStart.toFixed(2)}, at end ${loadavg()[0].toFixed(2)}`,
+    '',
+    formatTable(['measure', 'req/s', 'p50 ms', 'p99 ms', 'x bare', 'CPU us/req', 'figure', 'goal', 'result'], rows),
+    '',
+    `Seeded ${int(config.trades)} trades by writing the store files with the sandbox's own code (bench/seed.js, ${fixed(seedSeconds, 1)} s), not over HTTP.`,
+    'Load: the servers run side by side and are loaded in turn, in slices, rotating the order each round, so other load on the machine hits them alike; req/s is over all slices of a server, p50 and p99 are medians over its slices.',
+    `Start-up: median of ${config.startups} spawns from process spawn to the ready line; RSS is the largest peak (VmHWM) seen.`,
+    'CPU us/req: CPU time (user + system) the server process used per request during the run; the load generator shares the 2 cores.',
+    `Callbacks: transitions sent ${BATCH} every ${BATCH_EVERY_MS} ms; time from the first one to the receiver answering the last callback. GET latency: 4 loops of sequential GET trade requests (ms, exact), idle, during the same transitions on trades without callback_url, and during the fan-out.`,
+    '',
+  ].join('\n');
+  process.stdout.write(output);
+}
+
+main().then(
+  () => {
+    cleanup();
+    process.exit(0);
+  },
+  (error) => abort(error instanceof Error ? (error.stack ?? error.message) : String(error)),
+);

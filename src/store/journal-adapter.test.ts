@@ -1,0 +1,352 @@
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { JSONFile } from 'lowdb/node';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { TradeRecord } from '../trades/trade.js';
+import { JournalAdapter, type JournalAdapterOptions } from './journal-adapter.js';
+import { encodeRecord } from './journal-record.js';
+import { JsonFileAdapter } from './json-file-adapter.js';
+import { Store, StoreError } from './store.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'deposit-sandbox-store-'));
+  dirs.push(dir);
+  return dir;
+}
+
+function trade(n: number, overrides: Partial<TradeRecord> = {}): TradeRecord {
+  const at = new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString();
+  return {
+    id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+    order: `order-${n}`,
+    merchant: '6f1c2a9e-3b7d-4c52-9a1e-2d4b8f0c7e51',
+    state: 'created',
+    amount_cents: 1000 + n,
+    amount_currency: 'RUB',
+    rate: 92.5,
+    type: 'any_bank',
+    requisites: { name: 'Ivan Petrov', number: '2202201234567890', bank_name: 'Sberbank' },
+    created_at: at,
+    updated_at: at,
+    history: [{ from: null, to: 'created', at, cause: 'create' }],
+    ...overrides,
+  };
+}
+
+interface Opened {
+  store: Store;
+  notes: string[];
+}
+
+async function open(dir: string, options: JournalAdapterOptions = {}): Promise<Opened> {
+  const notes: string[] = [];
+  const store = await Store.open(new JournalAdapter(dir, { warn: (note) => notes.push(note), ...options }));
+  return { store, notes };
+}
+
+const files = (dir: string) => readdirSync(dir).sort();
+const trades = (store: Store) => [...store.trades.values()];
+const journal = (dir: string, generation: number) => join(dir, `journal.${generation}.ndjson`);
+const snapshotFile = (generation: number, rows: TradeRecord[]) =>
+  `${JSON.stringify({ version: 1, generation, trades: rows, jobs: [], callbacks: [], meta: [] }, null, 2)}\n`;
+
+describe('JournalAdapter: writes and restarts', () => {
+  it('every committed change is there after a restart, without a shutdown', async () => {
+    const dir = tempDir();
+    const { store } = await open(dir);
+    store.trades.put(trade(1));
+    store.trades.put(trade(2));
+    store.jobs.put({ id: 'job-1', due: 5, seq: 1, kind: 'transition', trade: trade(1).id, data: { state: 'confirmed' } });
+    store.meta.put({ id: 'clock', offset: 1500 });
+    await store.commit();
+    store.trades.put(trade(2, { state: 'confirmed' }));
+    store.jobs.delete('job-1');
+    await store.commit();
+    // No close(): as after kill -9.
+
+    const { store: again, notes } = await open(dir);
+    expect(trades(again)).toEqual([trade(1), trade(2, { state: 'confirmed' })]);
+    expect([...again.jobs.values()]).toEqual([]);
+    expect(again.meta.get('clock')).toEqual({ id: 'clock', offset: 1500 });
+    expect(again.trades.findUnique(`6f1c2a9e-3b7d-4c52-9a1e-2d4b8f0c7e51\u0000order-2`)?.id).toBe(trade(2).id);
+    expect(notes).toEqual([]);
+  });
+
+  it('a group commit is one journal line', async () => {
+    const dir = tempDir();
+    const { store } = await open(dir);
+    for (let n = 0; n < 10; n++) store.trades.put(trade(n));
+    await Promise.all([store.commit(), store.commit()]);
+    const lines = readFileSync(journal(dir, 0), 'utf8').trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect((JSON.parse(lines[0]!) as { changes: unknown[] }).changes).toHaveLength(10);
+  });
+
+  it('close() compacts the journal into db.json, which lowdb reads as the store snapshot', async () => {
+    const dir = tempDir();
+    const { store } = await open(dir);
+    store.trades.put(trade(1));
+    store.trades.put(trade(2));
+    await store.commit();
+    await store.close();
+
+    expect(files(dir)).toEqual(['db.json', 'journal.1.ndjson']);
+    expect(readFileSync(journal(dir, 1), 'utf8')).toBe('');
+    const data = await new JSONFile<Record<string, unknown>>(join(dir, 'db.json')).read();
+    expect(data).toEqual({ ...store.snapshot(), generation: 1 });
+    expect(readFileSync(join(dir, 'db.json'), 'utf8').split('\n').slice(0, 5)).toEqual([
+      '{',
+      '  "version": 1,',
+      '  "generation": 1,',
+      '  "trades": [',
+      `    ${JSON.stringify(trade(1))},`,
+    ]);
+
+    const { store: again } = await open(dir);
+    expect(trades(again)).toEqual([trade(1), trade(2)]);
+  });
+
+  it('restarts after compaction keep working: more writes, another crash, another restart', async () => {
+    const dir = tempDir();
+    const first = await open(dir);
+    first.store.trades.put(trade(1));
+    await first.store.close();
+    const second = await open(dir);
+    second.store.trades.put(trade(2));
+    second.store.trades.delete(trade(1).id);
+    await second.store.commit();
+    const third = await open(dir);
+    expect(trades(third.store)).toEqual([trade(2)]);
+    await third.store.close();
+    expect(files(dir)).toEqual(['db.json', 'journal.2.ndjson']);
+    expect(trades((await open(dir)).store)).toEqual([trade(2)]);
+  });
+
+  it('compacts in the background past the size threshold while writes go on, losing none', async () => {
+    const dir = tempDir();
+    const { store } = await open(dir, { compactBytes: 2_000 });
+    for (let n = 0; n < 60; n++) {
+      store.trades.put(trade(n));
+      await store.commit();
+    }
+    await store.close();
+    const generations = files(dir).filter((name) => name.startsWith('journal.'));
+    expect(generations).toHaveLength(1);
+    // At least one compaction ran while writing (close() adds the last one).
+    expect(Number(/journal\.(\d+)/.exec(generations[0]!)?.[1])).toBeGreaterThanOrEqual(2);
+    expect(trades((await open(dir)).store)).toEqual(Array.from({ length: 60 }, (_, n) => trade(n)));
+  });
+
+  it('clear() is persisted, compacted at once, and later writes stay', async () => {
+    const dir = tempDir();
+    const { store } = await open(dir);
+    store.trades.put(trade(1));
+    store.meta.put({ id: 'clock', offset: 7 });
+    await store.commit();
+    store.clear();
+    store.trades.put(trade(2));
+    await store.commit();
+    await (store.adapter as JournalAdapter).settled();
+    expect(files(dir)).toEqual(['db.json', 'journal.1.ndjson']);
+    expect(JSON.parse(readFileSync(join(dir, 'db.json'), 'utf8'))).toMatchObject({ trades: [trade(2)], meta: [] });
+    const { store: again } = await open(dir);
+    expect(trades(again)).toEqual([trade(2)]);
+    expect(again.meta.size).toBe(0);
+  });
+
+  it('with fsync on, writes and compactions behave the same', async () => {
+    const dir = tempDir();
+    const { store } = await open(dir, { fsync: true });
+    store.trades.put(trade(1));
+    await store.commit();
+    store.trades.put(trade(2));
+    await store.commit();
+    const { store: again } = await open(dir);
+    expect(trades(again)).toEqual([trade(1), trade(2)]);
+    await store.close();
+    expect(trades((await open(dir)).store)).toEqual([trade(1), trade(2)]);
+  });
+
+  it('read() gives the whole store as one snapshot document', async () => {
+    const dir = tempDir();
+    const { store } = await open(dir);
+    store.trades.put(trade(1));
+    await store.close();
+    store.trades.put(trade(2));
+    store.trades.put(trade(1, { state: 'canceled' }));
+    await store.commit();
+    expect(await new JournalAdapter(dir).read()).toMatchObject({ version: 1, trades: [trade(1, { state: 'canceled' }), trade(2)] });
+    expect(await new JournalAdapter(tempDir()).read()).toBeNull();
+  });
+
+  it('a db.json written by the whole-file adapter (no generation, pretty-printed) loads and moves on', async () => {
+    const dir = tempDir();
+    const old = await Store.open(new JsonFileAdapter(dir));
+    old.trades.put(trade(1));
+    await old.commit();
+    const { store } = await open(dir);
+    expect(trades(store)).toEqual([trade(1)]);
+    store.trades.put(trade(2));
+    await store.close();
+    expect(trades((await open(dir)).store)).toEqual([trade(1), trade(2)]);
+  });
+});
+
+describe('JournalAdapter: crashes and damage', () => {
+  it('a torn last record (a write cut short) is dropped and cut off before the next write', async () => {
+    const dir = tempDir();
+    const { store } = await open(dir);
+    store.trades.put(trade(1));
+    await store.commit();
+    const whole = readFileSync(journal(dir, 0)).length;
+    appendFileSync(journal(dir, 0), encodeRecord([{ op: 'put', table: 'trades', record: trade(2) }]).toString().slice(0, 90));
+
+    const second = await open(dir);
+    expect(trades(second.store)).toEqual([trade(1)]);
+    expect(second.notes).toEqual([expect.stringMatching(/^journal\.0\.ndjson: dropped an incomplete record at its end \(90 bytes from byte \d+: no line end\)/)]);
+    second.store.trades.put(trade(3));
+    await second.store.commit();
+    expect(readFileSync(journal(dir, 0), 'utf8').slice(whole)).toBe(encodeRecord([{ op: 'put', table: 'trades', record: trade(3) }]).toString());
+
+    const third = await open(dir);
+    expect(trades(third.store)).toEqual([trade(1), trade(3)]);
+    expect(third.notes).toEqual([]);
+  });
+
+  it('a last record with a checksum mismatch is dropped like a torn one', async () => {
+    const dir = tempDir();
+    const { store } = await open(dir);
+    store.trades.put(trade(1));
+    await store.commit();
+    appendFileSync(journal(dir, 0), encodeRecord([{ op: 'put', table: 'trades', record: trade(2) }]).toString().replace('order-2', 'order-X'));
+    const again = await open(dir);
+    expect(trades(again.store)).toEqual([trade(1)]);
+    expect(again.notes).toEqual([expect.stringContaining('checksum mismatch')]);
+  });
+
+  it('a damaged record in the middle is skipped, the rest loads, and the file is kept aside on compaction', async () => {
+    const dir = tempDir();
+    const records = [1, 2, 3].map((n) => encodeRecord([{ op: 'put', table: 'trades', record: trade(n) }]).toString());
+    writeFileSync(journal(dir, 0), records[0]! + records[1]!.replace('order-2', 'order-X') + records[2]!);
+    const { store, notes } = await open(dir);
+    expect(trades(store)).toEqual([trade(1), trade(3)]);
+    expect(notes).toEqual([expect.stringMatching(/^journal\.0\.ndjson: skipped 1 damaged record in the middle of the file .*checksum mismatch/)]);
+    await store.close();
+    expect(files(dir)).toEqual(['db.json', 'journal.0.damaged.ndjson', 'journal.1.ndjson']);
+    const again = await open(dir);
+    expect(trades(again.store)).toEqual([trade(1), trade(3)]);
+    expect(again.notes).toEqual([]);
+  });
+
+  it('crash during compaction, before the new snapshot: old snapshot + both journals load in order', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'db.json'), snapshotFile(4, [trade(1)]));
+    writeFileSync(journal(dir, 4), encodeRecord([{ op: 'put', table: 'trades', record: trade(2) }]).toString());
+    writeFileSync(journal(dir, 5), encodeRecord([{ op: 'put', table: 'trades', record: trade(2, { state: 'confirmed' }) }, { op: 'delete', table: 'trades', id: trade(1).id }]).toString());
+    writeFileSync(join(dir, '.db.json.tmp'), '{"version": 1, "generation": 5, "trades": [');
+    const { store, notes } = await open(dir);
+    expect(trades(store)).toEqual([trade(2, { state: 'confirmed' })]);
+    expect(notes).toEqual([]);
+
+    store.trades.put(trade(3));
+    await store.commit();
+    // New writes go to the newest journal; the leftover temp file is gone.
+    expect(files(dir)).toEqual(['db.json', 'journal.4.ndjson', 'journal.5.ndjson']);
+    expect(trades((await open(dir)).store)).toEqual([trade(2, { state: 'confirmed' }), trade(3)]);
+    await store.close();
+    expect(files(dir)).toEqual(['db.json', 'journal.6.ndjson']);
+    expect(trades((await open(dir)).store)).toEqual([trade(2, { state: 'confirmed' }), trade(3)]);
+  });
+
+  it('crash during compaction, after the new snapshot: the journal it replaces is ignored, then removed', async () => {
+    const dir = tempDir();
+    // db.json generation 5 already holds journal 4's changes; replaying 4 again would resurrect trade 1.
+    writeFileSync(join(dir, 'db.json'), snapshotFile(5, [trade(2)]));
+    writeFileSync(journal(dir, 4), encodeRecord([{ op: 'put', table: 'trades', record: trade(1) }]).toString());
+    writeFileSync(journal(dir, 5), encodeRecord([{ op: 'put', table: 'trades', record: trade(3) }]).toString());
+    const { store } = await open(dir);
+    expect(trades(store)).toEqual([trade(2), trade(3)]);
+    store.trades.put(trade(4));
+    await store.commit();
+    expect(files(dir)).toEqual(['db.json', 'journal.5.ndjson']);
+    expect(trades((await open(dir)).store)).toEqual([trade(2), trade(3), trade(4)]);
+  });
+
+  it('a journal without its snapshot (crash before the first compaction) loads on its own', async () => {
+    const dir = tempDir();
+    writeFileSync(journal(dir, 0), encodeRecord([{ op: 'put', table: 'trades', record: trade(1) }]).toString());
+    expect(trades((await open(dir)).store)).toEqual([trade(1)]);
+  });
+
+  it('a journal newer than db.json with a gap is refused, naming the files, and nothing is touched', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'db.json'), snapshotFile(2, [trade(1)]));
+    writeFileSync(journal(dir, 4), encodeRecord([{ op: 'put', table: 'trades', record: trade(2) }]).toString());
+    const before = files(dir).map((name) => readFileSync(join(dir, name)));
+    await expect(open(dir)).rejects.toThrow(/db\.json is generation 2 but the next journal is journal\.4\.ndjson \(journal\.2\.ndjson is missing\)/);
+    expect(files(dir).map((name) => readFileSync(join(dir, name)))).toEqual(before);
+  });
+
+  it('journals whose start is missing and no db.json are refused too', async () => {
+    const dir = tempDir();
+    writeFileSync(journal(dir, 3), encodeRecord([{ op: 'put', table: 'trades', record: trade(2) }]).toString());
+    await expect(open(dir)).rejects.toThrow(/there is no db\.json but the next journal is journal\.3\.ndjson \(journal\.0\.ndjson is missing\)/);
+  });
+
+  it.each([
+    ['an array', '[1, 2, 3]', /not a deposit-sandbox store \(\(root\): /],
+    ['another app’s JSON', '{"posts": [{"id": 1}]}', /not a deposit-sandbox store \(version: /],
+    ['a future version', '{"version": 2, "trades": []}', /not a deposit-sandbox store \(version: /],
+    ['a bad row', snapshotFile(0, [trade(1), { ...trade(2), amount_cents: 'ten' } as never]), /not a deposit-sandbox store \(trades\[1\]\.amount_cents: /],
+    ['not JSON', '{"version": 1, "trades": [', /cannot be loaded: /],
+    ['a bad generation', '{"version": 1, "generation": -1}', /cannot be loaded: "generation" in db\.json must be a whole number/],
+  ])('%s in db.json is refused with a clear message and the folder is left untouched', async (_label, content, message) => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'db.json'), content);
+    writeFileSync(journal(dir, 0), encodeRecord([{ op: 'put', table: 'trades', record: trade(9) }]).toString().slice(0, 50));
+    const before = files(dir).map((name) => [name, readFileSync(join(dir, name))]);
+    const error = await open(dir).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StoreError);
+    expect((error as Error).message).toMatch(message);
+    expect((error as Error).message).toContain('it is left untouched');
+    expect(files(dir).map((name) => [name, readFileSync(join(dir, name))])).toEqual(before);
+  });
+
+  it('a journal record that passes its checksum but not the schema is refused like a bad row', async () => {
+    const dir = tempDir();
+    writeFileSync(journal(dir, 0), encodeRecord([{ op: 'put', table: 'trades', record: { ...trade(1), state: 'lost' } as never }]).toString());
+    await expect(open(dir)).rejects.toThrow(/not a deposit-sandbox store \(journal\.trades\.00000000-0000-4000-8000-000000000001\.state: /);
+  });
+});
+
+describe('JournalAdapter: snapshot layout fallbacks', () => {
+  it('a db.json reformatted by hand (any valid JSON) still loads', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'db.json'), JSON.stringify({ trades: [trade(1), trade(2)], version: 1 }));
+    expect(trades((await open(dir)).store)).toEqual([trade(1), trade(2)]);
+  });
+
+  it('a file that stops fitting the layout half-way is read again whole, without duplicates', async () => {
+    const dir = tempDir();
+    const { store } = await open(dir);
+    store.trades.put(trade(1));
+    store.trades.put(trade(2));
+    await store.close();
+    const file = join(dir, 'db.json');
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/\n\}\n$/, '\n\n}\n'));
+    expect(trades((await open(dir)).store)).toEqual([trade(1), trade(2)]);
+  });
+
+  it('a truncated db.json is not JSON and is refused', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'db.json'), snapshotFile(0, [trade(1), trade(2)]));
+    truncateSync(join(dir, 'db.json'), 400);
+    await expect(open(dir)).rejects.toThrow(/cannot be loaded/);
+  });
+});

@@ -1,0 +1,275 @@
+import { closeSync, constants, fdatasync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, write, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import type { StoreAdapter, StoreSink } from './adapter.js';
+import { DocumentSink } from './document-sink.js';
+import { replayJournals } from './journal-replay.js';
+import { encodeRecord } from './journal-record.js';
+import { loadSnapshotFile, writeSnapshotFile } from './snapshot-file.js';
+import type { Change } from './table.js';
+
+export interface JournalAdapterOptions {
+  /** fdatasync the journal after every group commit (survives a power cut; slower). Default false. */
+  fsync?: boolean;
+  /** Compact once the journal reaches this many bytes, or half the snapshot's size if larger. Default 16 MiB. */
+  compactBytes?: number;
+  /** Where recovery notes go (a dropped torn record, damaged records). Default: stderr. */
+  warn?: (message: string) => void;
+}
+
+const JOURNAL = /^journal\.(\d+)\.ndjson$/;
+const RETRY_MS = 30_000;
+
+export const journalName = (generation: number): string => `journal.${generation}.ndjson`;
+
+/**
+ * The file store: a snapshot (`db.json`) plus an append-only journal of changes
+ * (`journal.<generation>.ndjson`).
+ *
+ * - write: the changes of one group commit become one framed line appended to the journal;
+ *   it resolves once the OS has the bytes (they survive the process being killed).
+ * - read: the snapshot, then every journal of its generation and later, in order; a record
+ *   cut short at the end is dropped, a damaged one in the middle skipped.
+ * - compaction (past a size threshold, after a reset, on close): new changes switch to the
+ *   next journal generation, the snapshot of that moment is written atomically (temp file,
+ *   fsync, rename) with the new generation, and only then are older journals removed. A
+ *   crash at any point leaves files that load to the same data.
+ * Nothing is modified before the first write, so a store that is refused is left untouched.
+ */
+export class JournalAdapter implements StoreAdapter {
+  /** The snapshot file, `<dir>/db.json`. */
+  readonly location: string;
+  readonly dir: string;
+  readonly #fsync: boolean;
+  readonly #compactBytes: number;
+  readonly #warn: (message: string) => void;
+  /** Generation of the journal new changes are appended to. */
+  #generation = 0;
+  /** Journal generations present on disk. */
+  #journals = new Set<number>();
+  /** Journals with damaged records: kept aside (renamed), not removed, when compacted away. */
+  #damaged = new Set<number>();
+  /** Files to remove before the first write (journals older than the snapshot, a temp file). */
+  #obsolete: string[] = [];
+  #fd: number | undefined;
+  /** Valid bytes of the active journal; the next record goes here. */
+  #size = 0;
+  /** Bytes on disk of the active journal when it was read (more than #size after a torn write). */
+  #fileBytes = 0;
+  #snapshotBytes = 0;
+  /** Whether the journals hold changes the snapshot does not. */
+  #dirty = false;
+  #compacting: Promise<void> | undefined;
+  #retryAfter = 0;
+
+  constructor(dir: string, options: JournalAdapterOptions = {}) {
+    mkdirSync(dir, { recursive: true });
+    this.dir = dir;
+    this.location = join(dir, 'db.json');
+    this.#fsync = options.fsync ?? false;
+    this.#compactBytes = options.compactBytes ?? 16 * 1024 * 1024;
+    this.#warn = options.warn ?? ((message) => process.stderr.write(`deposit-sandbox: ${message}\n`));
+  }
+
+  /** The whole persisted data as one snapshot document (the store itself uses load). */
+  async read(): Promise<unknown> {
+    const sink = new DocumentSink();
+    await this.load(sink);
+    return sink.result();
+  }
+
+  /** Streams db.json, then every journal from its generation on, into `sink`. */
+  async load(sink: StoreSink): Promise<boolean> {
+    let base: unknown = 0;
+    const snapshotBytes = await loadSnapshotFile(this.location, {
+      member: (name, value) => {
+        if (name === 'generation') base = value;
+        sink.member(name, value);
+      },
+      row: (table, row) => sink.row(table, row),
+      document: (value) => {
+        base = (typeof value === 'object' && value !== null && (value as Record<string, unknown>)['generation']) || 0;
+        sink.document(value);
+      },
+      reset: () => {
+        base = 0;
+        sink.reset();
+      },
+    });
+    if (typeof base !== 'number' || !Number.isSafeInteger(base) || base < 0) {
+      throw new Error(`"generation" in db.json must be a whole number of 0 or more, not ${JSON.stringify(base)}`);
+    }
+    this.#snapshotBytes = snapshotBytes ?? 0;
+
+    const found = this.#listJournals();
+    const live = found.filter((generation) => generation >= (base as number));
+    live.forEach((generation, index) => {
+      const expected = (base as number) + index;
+      if (generation !== expected) {
+        const snapshot = snapshotBytes === null ? 'there is no db.json' : `db.json is generation ${base}`;
+        throw new Error(
+          `${snapshot} but the next journal is ${journalName(generation)} (${journalName(expected)} is missing), so changes in between are lost. ` +
+            `db.json was probably removed or replaced by an older copy: restore the matching db.json, or move the journal.*.ndjson files away to start from db.json alone`,
+        );
+      }
+    });
+    this.#journals = new Set(found);
+    this.#obsolete = [
+      ...found.filter((generation) => generation < (base as number)).map((generation) => join(this.dir, journalName(generation))),
+      join(this.dir, '.db.json.tmp'),
+    ];
+    this.#generation = live.at(-1) ?? base;
+    if (live.length === 0) return snapshotBytes !== null;
+
+    const replay = await replayJournals(
+      live.map((generation) => ({ generation, path: join(this.dir, journalName(generation)) })),
+      (change) => sink.change(change),
+    );
+    for (const note of replay.notes) this.#warn(note);
+    for (const generation of replay.damaged) this.#damaged.add(generation);
+    this.#size = replay.validBytes;
+    this.#fileBytes = replay.fileBytes;
+    this.#dirty = replay.records > 0;
+    return snapshotBytes !== null || replay.records > 0;
+  }
+
+  write(changes: readonly Change[], snapshot: () => unknown): Promise<void> {
+    if (changes.length === 0) return Promise.resolve();
+    const fd = this.#fd ?? this.#open();
+    const line = encodeRecord(changes);
+    return this.#append(fd, line).then(() => {
+      this.#dirty = true;
+      const threshold = Math.max(this.#compactBytes, this.#snapshotBytes / 2);
+      if (this.#size >= threshold || changes.some((change) => change.op === 'clear')) this.#compactInBackground(snapshot);
+    });
+  }
+
+  /** Resolves once no compaction is running (for tests and tools that read the files). */
+  async settled(): Promise<void> {
+    while (this.#compacting) await this.#compacting;
+  }
+
+  /** Folds the journal into the snapshot (if it holds anything) and closes the files. */
+  async close(snapshot: () => unknown): Promise<void> {
+    await this.#compacting;
+    if (this.#dirty) await this.#compact(snapshot);
+    if (this.#fd !== undefined) closeSync(this.#fd);
+    this.#fd = undefined;
+  }
+
+  #listJournals(): number[] {
+    return readdirSync(this.dir)
+      .map((name) => JOURNAL.exec(name)?.[1])
+      .filter((generation): generation is string => generation !== undefined)
+      .map(Number)
+      .sort((a, b) => a - b);
+  }
+
+  /** First write: remove obsolete files, open the active journal, cut off a torn record. */
+  #open(): number {
+    for (const path of this.#obsolete) rmSync(path, { force: true });
+    this.#obsolete = [];
+    // Not O_APPEND: records go at #size with positional writes, over a cut-off record if any.
+    const active = openSync(join(this.dir, journalName(this.#generation)), constants.O_RDWR | constants.O_CREAT);
+    if (this.#fileBytes > this.#size) ftruncateSync(active, this.#size);
+    if (this.#fsync) syncFolderSync(this.dir);
+    this.#fileBytes = this.#size;
+    this.#journals.add(this.#generation);
+    this.#fd = active;
+    return active;
+  }
+
+  /**
+   * Writes one record at the end of the valid part of the journal. Without fsync, one
+   * synchronous write(2) into the page cache: a few microseconds for a group commit, and
+   * cheaper than a thread-pool round trip when the CPUs are busy. With fsync, the write and
+   * the fdatasync go to the thread pool so the event loop never waits for the disk.
+   * A failed write leaves #size where it was: the next record overwrites any partial one.
+   */
+  #append(fd: number, line: Buffer): Promise<void> {
+    const position = this.#size;
+    const failed = (error: unknown) => new Error(`could not write to ${journalName(this.#generation)} in ${this.dir}: ${(error as Error).message}`);
+    if (!this.#fsync) {
+      try {
+        for (let done = 0; done < line.length; ) done += writeSync(fd, line, done, line.length - done, position + done);
+      } catch (error) {
+        return Promise.reject(failed(error));
+      }
+      this.#size = position + line.length;
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve, reject) => {
+      let done = 0;
+      const next = (error: NodeJS.ErrnoException | null, written: number) => {
+        if (error) return reject(failed(error));
+        done += written;
+        if (done < line.length) write(fd, line, done, line.length - done, position + done, next);
+        else fdatasync(fd, (syncError) => (syncError ? reject(failed(syncError)) : resolve()));
+      };
+      write(fd, line, 0, line.length, position, next);
+    }).then(() => {
+      this.#size = position + line.length;
+    });
+  }
+
+  #compactInBackground(snapshot: () => unknown): void {
+    if (this.#compacting || Date.now() < this.#retryAfter) return;
+    this.#compacting = this.#compact(snapshot)
+      .catch((error: unknown) => {
+        this.#retryAfter = Date.now() + RETRY_MS;
+        this.#warn(`could not compact the journal into ${this.location} (will retry; no data is lost): ${(error as Error).message}`);
+      })
+      .finally(() => {
+        this.#compacting = undefined;
+      });
+  }
+
+  /**
+   * Switches new writes to the next journal generation and writes the snapshot of this
+   * moment with that generation; then removes the journals it replaces. Callers never
+   * run two at once (close waits for the background one).
+   */
+  async #compact(snapshot: () => unknown): Promise<void> {
+    const { version, ...tables } = snapshot() as Record<string, unknown>;
+    const next = this.#generation + 1;
+    // Synchronous switch: every change not yet written goes to the new journal.
+    if (this.#fd === undefined) this.#open();
+    const fd = openSync(join(this.dir, journalName(next)), 'w+');
+    if (this.#fsync) syncFolderSync(this.dir);
+    if (this.#fd !== undefined) closeSync(this.#fd);
+    this.#fd = fd;
+    this.#generation = next;
+    this.#journals.add(next);
+    this.#size = 0;
+    this.#fileBytes = 0;
+    this.#dirty = false;
+    try {
+      this.#snapshotBytes = await writeSnapshotFile(this.location, { version, generation: next, ...tables }, { fsync: true });
+    } catch (error) {
+      this.#dirty = true;
+      throw error;
+    }
+    for (const generation of [...this.#journals].filter((g) => g < next)) {
+      const path = join(this.dir, journalName(generation));
+      if (this.#damaged.has(generation)) {
+        renameSync(path, join(this.dir, `journal.${generation}.damaged.ndjson`));
+        this.#damaged.delete(generation);
+      } else {
+        rmSync(path, { force: true });
+      }
+      this.#journals.delete(generation);
+    }
+  }
+}
+
+/** Makes a file's creation in `folder` durable (where folders can be opened; not on Windows). */
+function syncFolderSync(folder: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(folder, 'r');
+    fsyncSync(fd);
+  } catch {
+    // Not supported here: the file exists; only its durability across a power cut is the OS's.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}

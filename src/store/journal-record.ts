@@ -1,0 +1,74 @@
+import { crc32 } from 'node:zlib';
+import type { Change } from './table.js';
+
+const CLOSE = 0x7d; // }
+const NEWLINE = 0x0a;
+
+/**
+ * One journal line: the changes of one group commit, framed so a line that was cut short
+ * or altered is recognised and never applied:
+ *
+ *   {"len":123,"crc":"0a1b2c3d","changes":[...]}\n
+ *
+ * `len` is the byte length and `crc` the CRC-32 (hex) of the `changes` JSON exactly as
+ * written. Every line is also plain JSON, so `jq` reads a journal as it is.
+ */
+export function encodeRecord(changes: readonly Change[]): Buffer {
+  const payload = Buffer.from(JSON.stringify(changes));
+  const head = `{"len":${payload.length},"crc":"${crc32(payload).toString(16).padStart(8, '0')}","changes":`;
+  const line = Buffer.allocUnsafe(head.length + payload.length + 2);
+  line.write(head, 0, 'latin1');
+  payload.copy(line, head.length);
+  line[line.length - 2] = CLOSE;
+  line[line.length - 1] = NEWLINE;
+  return line;
+}
+
+export type DecodedRecord = { ok: true; changes: Change[] } | { ok: false; reason: string };
+
+const PREFIX = /^\{"len":(\d{1,12}),"crc":"([0-9a-f]{8})","changes":/;
+
+/** Checks and decodes one journal line (without its `\n`). */
+export function decodeRecord(line: Buffer): DecodedRecord {
+  const head = PREFIX.exec(line.toString('latin1', 0, Math.min(line.length, 48)));
+  if (!head) return { ok: false, reason: 'not a journal record' };
+  const start = head[0].length;
+  const length = Number(head[1]);
+  const end = start + length;
+  if (line.length !== end + 1 || line[end] !== CLOSE) {
+    return { ok: false, reason: `length ${line.length - start - 1} where the record says ${length}` };
+  }
+  const payload = line.subarray(start, end);
+  if (crc32(payload) !== Number.parseInt(head[2] ?? '', 16)) return { ok: false, reason: 'checksum mismatch' };
+  let changes: unknown;
+  try {
+    changes = JSON.parse(payload.toString('utf8'));
+  } catch {
+    return { ok: false, reason: 'checksum matches but the JSON does not parse' };
+  }
+  if (!Array.isArray(changes) || !changes.every(isChange)) return { ok: false, reason: 'not a list of store changes' };
+  return { ok: true, changes };
+}
+
+function isChange(value: unknown): value is Change {
+  if (typeof value !== 'object' || value === null) return false;
+  const change = value as Record<string, unknown>;
+  switch (change['op']) {
+    case 'clear':
+      return true;
+    case 'delete':
+      return typeof change['table'] === 'string' && typeof change['id'] === 'string';
+    case 'put': {
+      const record = change['record'];
+      return (
+        typeof change['table'] === 'string' &&
+        typeof record === 'object' &&
+        record !== null &&
+        !Array.isArray(record) &&
+        typeof (record as Record<string, unknown>)['id'] === 'string'
+      );
+    }
+    default:
+      return false;
+  }
+}

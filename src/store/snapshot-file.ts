@@ -1,0 +1,192 @@
+import { open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { readTextChunks } from './file-lines.js';
+
+/**
+ * The snapshot file (`db.json`): one JSON object whose arrays hold one row per line.
+ *
+ *   {
+ *     "version": 1,
+ *     "generation": 3,
+ *     "trades": [
+ *       {"id":"...","order":"..."},
+ *       {"id":"...","order":"..."}
+ *     ],
+ *     "jobs": []
+ *   }
+ *
+ * Any JSON reader (lowdb's JSONFile, jq, an editor) reads it. Written to a temp file that
+ * is renamed over the old one, so a crash leaves either the old file or the new one.
+ */
+
+/** Receives a snapshot file's content: streamed members and rows, or the whole document. */
+export interface SnapshotVisitor {
+  member(name: string, value: unknown): void;
+  row(table: string, row: unknown): void;
+  document(value: unknown): void;
+  /** The streamed part so far is void: the file is read again as a whole document. */
+  reset(): void;
+}
+
+/**
+ * Reads a snapshot file into `visitor`. Our own layout is streamed row by row (no giant
+ * string, each row checked and let go at once); anything else, e.g. a file reformatted by
+ * hand, is parsed whole. Resolves with the file's size, or null when there is no file;
+ * throws when it is not JSON.
+ */
+export async function loadSnapshotFile(path: string, visitor: SnapshotVisitor): Promise<number | null> {
+  let bytes: number;
+  try {
+    bytes = (await stat(path)).size;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  if (!(await streamRows(path, visitor))) {
+    visitor.reset();
+    visitor.document(JSON.parse(await readFile(path, 'utf8')));
+  }
+  return bytes;
+}
+
+/** Reads a snapshot file whole (tests, tools); null when there is none. */
+export async function readSnapshotFile(path: string): Promise<unknown> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8'));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+const MEMBER = /^ {2}("(?:[^"\\]|\\.)*"): (.*?),?$/;
+const ROW_INDENT = '    ';
+
+/** Streams the one-row-per-line layout; false as soon as a line does not fit it. */
+async function streamRows(path: string, visitor: SnapshotVisitor): Promise<boolean> {
+  let state: 'start' | 'members' | 'rows' | 'end' | 'other' = 'start';
+  let table = '';
+  let cut = false;
+  /** One line (without its newline); false when it does not fit. */
+  const visit = (text: string, from: number, to: number): boolean => {
+    if (state === 'rows') {
+      if (text.startsWith(ROW_INDENT, from) && to - from > 4) {
+        const end = text.charCodeAt(to - 1) === 44 /* , */ ? to - 1 : to;
+        visitor.row(table, JSON.parse(text.slice(from + 4, end)));
+        return true;
+      }
+      const line = text.slice(from, to);
+      if (line !== '  ]' && line !== '  ],') return false;
+      state = 'members';
+      return true;
+    }
+    const line = text.slice(from, to);
+    if (state === 'start') {
+      if (line !== '{') return false;
+      state = 'members';
+    } else if (state === 'members') {
+      if (line === '}') {
+        state = 'end';
+        return true;
+      }
+      const member = MEMBER.exec(line);
+      if (!member?.[1] || member[2] === undefined) return false;
+      const key = JSON.parse(member[1]) as string;
+      if (member[2] === '[') {
+        table = key;
+        visitor.member(key, []);
+        state = 'rows';
+      } else {
+        visitor.member(key, JSON.parse(member[2]));
+      }
+    } else if (line.trim() !== '') {
+      return false;
+    }
+    return true;
+  };
+  try {
+    await readTextChunks(path, (text) => {
+      let from = 0;
+      for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', from)) {
+        if (!visit(text, from, nl)) {
+          state = 'other';
+          return false;
+        }
+        from = nl + 1;
+      }
+      // Text after the last newline: the file does not end with one.
+      if (from < text.length) cut = !(state === 'end' && text.slice(from).trim() === '');
+      return true;
+    });
+  } catch (error) {
+    if (error instanceof SyntaxError) return false;
+    throw error;
+  }
+  const finished = (): boolean => state === 'end' && !cut;
+  return finished();
+}
+
+const CHUNK_CHARS = 128 * 1024;
+
+export interface WriteSnapshotOptions {
+  /** fsync the file before the rename and the folder after it. */
+  fsync: boolean;
+}
+
+/**
+ * Writes `data` (a plain object whose values are arrays of rows or JSON values) to `path`
+ * atomically: a temp file beside it, written in chunks (the event loop keeps running
+ * between them), then renamed over `path`. Returns the number of bytes written.
+ */
+export async function writeSnapshotFile(path: string, data: Readonly<Record<string, unknown>>, options: WriteSnapshotOptions): Promise<number> {
+  const temp = join(dirname(path), `.${basename(path)}.tmp`);
+  const handle = await open(temp, 'w');
+  let bytes = 0;
+  let buffer = '{\n';
+  const flush = async () => {
+    bytes += (await handle.write(buffer)).bytesWritten;
+    buffer = '';
+  };
+  try {
+    const entries = Object.entries(data);
+    for (const [index, [key, value]] of entries.entries()) {
+      const last = index === entries.length - 1;
+      buffer += `  ${JSON.stringify(key)}: `;
+      if (Array.isArray(value) && value.length > 0) {
+        buffer += '[\n';
+        for (let i = 0; i < value.length; i++) {
+          buffer += `    ${JSON.stringify(value[i])}${i < value.length - 1 ? ',' : ''}\n`;
+          if (buffer.length >= CHUNK_CHARS) await flush();
+        }
+        buffer += '  ]';
+      } else {
+        buffer += JSON.stringify(value);
+      }
+      buffer += last ? '\n' : ',\n';
+    }
+    buffer += '}\n';
+    await flush();
+    if (options.fsync) await handle.sync();
+    await handle.close();
+    await rename(temp, path);
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    await rm(temp, { force: true }).catch(() => undefined);
+    throw error;
+  }
+  if (options.fsync) await syncFolder(dirname(path));
+  return bytes;
+}
+
+/** Makes a rename in `folder` durable (a no-op where folders cannot be opened, e.g. Windows). */
+export async function syncFolder(folder: string): Promise<void> {
+  let handle;
+  try {
+    handle = await open(folder, 'r');
+    await handle.sync();
+  } catch {
+    // Not supported on this platform: the rename is still atomic, only its durability is the OS's.
+  } finally {
+    await handle?.close();
+  }
+}

@@ -1,0 +1,127 @@
+import { z } from 'zod';
+import { describeIssues } from '../config/issues.js';
+import type { StoreSink } from './adapter.js';
+import { guardFor, type Guard } from './schema-guard.js';
+import { snapshotSchema, snapshotShellSchema, tableSchemas, type TableName } from './snapshot.js';
+import type { Change, Row, Table } from './table.js';
+
+/** What loading needs of a table. */
+export type LoadableTable = Pick<Table<Row>, 'load' | 'unload' | 'drop'>;
+
+export class StoreError extends Error {
+  override name = 'StoreError';
+}
+
+const MAX_ISSUES = 5;
+
+/** Allocation-free checks of each table's rows; a row they do not pass goes through zod. */
+const guards = Object.fromEntries(Object.entries(tableSchemas).map(([name, schema]) => [name, guardFor(schema)])) as Record<TableName, Guard>;
+
+/**
+ * Loads persisted data into a store's tables as an adapter streams it: every row is
+ * checked with its table's schema and indexed at once, so the raw copy is garbage while
+ * still young. Refuses (StoreError) data that is not a deposit-sandbox store, naming the
+ * first problems.
+ */
+export class StoreLoader implements StoreSink {
+  readonly #tables: Readonly<Record<TableName, LoadableTable>>;
+  readonly #location: string;
+  #issues: z.core.$ZodIssue[] = [];
+  #rows = new Map<string, number>();
+  #snapshot = false;
+  #version = false;
+
+  constructor(tables: Readonly<Record<TableName, LoadableTable>>, location: string) {
+    this.#tables = tables;
+    this.#location = location;
+  }
+
+  document(value: unknown): void {
+    this.#snapshot = true;
+    this.#version = true;
+    const shell = snapshotShellSchema.safeParse(value);
+    if (!shell.success) {
+      this.#issues.push(...shell.error.issues);
+      throw this.#refusal();
+    }
+    const source = value as Partial<Record<TableName, unknown[]>>;
+    for (const name of Object.keys(tableSchemas) as TableName[]) {
+      for (const row of source[name] ?? []) this.row(name, row);
+    }
+  }
+
+  member(name: string, value: unknown): void {
+    this.#snapshot = true;
+    if (name === 'version') {
+      this.#version = true;
+      const version = snapshotSchema.shape.version.safeParse(value);
+      if (!version.success) this.#fail(version.error.issues, ['version']);
+      return;
+    }
+    if (!isTable(name)) return;
+    if (!Array.isArray(value)) {
+      this.#fail(z.array(z.unknown()).safeParse(value).error?.issues ?? [], [name]);
+      return;
+    }
+    for (const row of value) this.row(name, row);
+  }
+
+  row(table: string, raw: unknown): void {
+    if (!isTable(table)) return;
+    const index = this.#rows.get(table) ?? 0;
+    this.#rows.set(table, index + 1);
+    this.#check(table, raw, [table, index]);
+  }
+
+  change(change: Change): void {
+    if (change.op === 'clear') {
+      for (const table of Object.values(this.#tables)) table.drop();
+      return;
+    }
+    if (!isTable(change.table)) return;
+    if (change.op === 'delete') {
+      this.#tables[change.table].unload(change.id);
+      return;
+    }
+    this.#check(change.table, change.record, ['journal', change.table, change.record.id]);
+  }
+
+  reset(): void {
+    for (const table of Object.values(this.#tables)) table.drop();
+    this.#issues = [];
+    this.#rows.clear();
+    this.#snapshot = false;
+    this.#version = false;
+  }
+
+  /** Throws the refusal if anything was wrong. */
+  finish(): void {
+    if (this.#snapshot && !this.#version) this.#fail(snapshotSchema.shape.version.safeParse(undefined).error?.issues ?? [], ['version']);
+    if (this.#issues.length > 0) throw this.#refusal();
+  }
+
+  /** Loads a row its table's schema accepts (the guard first, zod when in doubt); records why not otherwise. */
+  #check(table: TableName, raw: unknown, at: PropertyKey[]): void {
+    if (guards[table](raw)) {
+      this.#tables[table].load(raw as Row);
+      return;
+    }
+    const row = tableSchemas[table].safeParse(raw);
+    if (row.success) this.#tables[table].load(row.data as Row);
+    else this.#fail(row.error.issues, at);
+  }
+
+  #fail(issues: readonly z.core.$ZodIssue[], at: PropertyKey[]): void {
+    this.#issues.push(...issues.map((issue) => ({ ...issue, path: [...at, ...issue.path] })));
+    if (this.#issues.length >= MAX_ISSUES) throw this.#refusal();
+  }
+
+  #refusal(): StoreError {
+    const problems = describeIssues(new z.ZodError(this.#issues)).slice(0, MAX_ISSUES).join('; ');
+    return new StoreError(`The store at ${this.#location} is not a deposit-sandbox store (${problems}). Move the file away to start empty; it is left untouched.`);
+  }
+}
+
+function isTable(name: string): name is TableName {
+  return Object.hasOwn(tableSchemas, name);
+}
