@@ -23,7 +23,7 @@ async function sandbox(options: Parameters<typeof makeSandbox>[0] = {}): Promise
   return t;
 }
 
-/** Routes that hold no data and are open by design (contract §9, admin-api brief). */
+/** Routes that hold no data and are open by design (contract §9). */
 const OPEN = new Set(['GET /_sandbox', 'GET /_sandbox/', 'GET /_sandbox/health', 'GET /_sandbox/assets/dashboard.css', 'GET /_sandbox/assets/dashboard.js']);
 
 describe('--admin-token guards every admin route', () => {

@@ -124,3 +124,22 @@ const CLOCK_TICKS = (() => {
     return 100;
   }
 })();
+
+/**
+ * Waits until a process has stopped working (under 10 ms of CPU in 100 ms, e.g. after
+ * finishing a compaction the load started), at most `maxMs`; resolves with the CPU ms
+ * it used meanwhile.
+ */
+export async function settle(pid, maxMs = 15_000) {
+  const start = cpuMs(pid);
+  if (!Number.isFinite(start)) return 0;
+  const deadline = Date.now() + maxMs;
+  let last = start;
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const now = cpuMs(pid);
+    if (now - last < 10) return now - start;
+    last = now;
+  }
+  return last - start;
+}

@@ -6,7 +6,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { TradeRecord } from '../trades/trade.js';
 import { JournalAdapter, type JournalAdapterOptions } from './journal-adapter.js';
 import { encodeRecord } from './journal-record.js';
-import { JsonFileAdapter } from './json-file-adapter.js';
 import { Store, StoreError } from './store.js';
 
 const dirs: string[] = [];
@@ -185,11 +184,9 @@ describe('JournalAdapter: writes and restarts', () => {
     expect(await new JournalAdapter(tempDir()).read()).toBeNull();
   });
 
-  it('a db.json written by the whole-file adapter (no generation, pretty-printed) loads and moves on', async () => {
+  it('a db.json as lowdb writes it (pretty-printed, no generation, no journal) loads and moves on', async () => {
     const dir = tempDir();
-    const old = await Store.open(new JsonFileAdapter(dir));
-    old.trades.put(trade(1));
-    await old.commit();
+    await new JSONFile(join(dir, 'db.json')).write({ version: 1, trades: [trade(1)], jobs: [], callbacks: [], meta: [] });
     const { store } = await open(dir);
     expect(trades(store)).toEqual([trade(1)]);
     store.trades.put(trade(2));

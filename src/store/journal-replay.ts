@@ -1,4 +1,4 @@
-import { readLines } from './file-lines.js';
+import { readLines } from './read-lines.js';
 import { decodeRecord } from './journal-record.js';
 import type { Change } from './table.js';
 

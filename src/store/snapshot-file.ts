@@ -1,6 +1,7 @@
 import { open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { readTextChunks } from './file-lines.js';
+import type { StoreSink } from './adapter.js';
+import { readTextChunks } from './read-text-chunks.js';
 
 /**
  * The snapshot file (`db.json`): one JSON object whose arrays hold one row per line.
@@ -20,13 +21,7 @@ import { readTextChunks } from './file-lines.js';
  */
 
 /** Receives a snapshot file's content: streamed members and rows, or the whole document. */
-export interface SnapshotVisitor {
-  member(name: string, value: unknown): void;
-  row(table: string, row: unknown): void;
-  document(value: unknown): void;
-  /** The streamed part so far is void: the file is read again as a whole document. */
-  reset(): void;
-}
+export type SnapshotVisitor = Omit<StoreSink, 'change'>;
 
 /**
  * Reads a snapshot file into `visitor`. Our own layout is streamed row by row (no giant
@@ -47,16 +42,6 @@ export async function loadSnapshotFile(path: string, visitor: SnapshotVisitor): 
     visitor.document(JSON.parse(await readFile(path, 'utf8')));
   }
   return bytes;
-}
-
-/** Reads a snapshot file whole (tests, tools); null when there is none. */
-export async function readSnapshotFile(path: string): Promise<unknown> {
-  try {
-    return JSON.parse(await readFile(path, 'utf8'));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
 }
 
 const MEMBER = /^ {2}("(?:[^"\\]|\\.)*"): (.*?),?$/;

@@ -18,10 +18,10 @@ const MAX_ISSUES = 5;
 const guards = Object.fromEntries(Object.entries(tableSchemas).map(([name, schema]) => [name, guardFor(schema)])) as Record<TableName, Guard>;
 
 /**
- * Loads persisted data into a store's tables as an adapter streams it: every row is
- * checked with its table's schema and indexed at once, so the raw copy is garbage while
- * still young. Refuses (StoreError) data that is not a deposit-sandbox store, naming the
- * first problems.
+ * Loads persisted data into a store's tables as an adapter streams it: every row is checked
+ * against its table's schema (by an allocation-free guard derived from it, or by zod itself
+ * when the guard is unsure) and indexed at once. Refuses (StoreError) data that is not a
+ * deposit-sandbox store, naming the first problems.
  */
 export class StoreLoader implements StoreSink {
   readonly #tables: Readonly<Record<TableName, LoadableTable>>;

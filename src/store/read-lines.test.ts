@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readLines } from './file-lines.js';
+import { readLines } from './read-lines.js';
 
 const dirs: string[] = [];
 afterEach(() => {
