@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 import { existsSync } from 'node:fs';
 
-const main = new URL('../dist/cli/main.js', import.meta.url);
+// The CLI as one bundled module (built by `npm run build`): starting it reads one file
+// instead of a few hundred, which halves the time to the ready line.
+const main = new URL('../dist/cli/deposit-sandbox.mjs', import.meta.url);
 if (!existsSync(main)) {
   process.stderr.write('deposit-sandbox: the build is missing (dist/). Run `npm install` or `npm run build` in the package folder.\n');
   process.exit(1);
