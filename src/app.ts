@@ -5,6 +5,7 @@ import { providerRoutes } from './api/provider.js';
 import { SandboxError } from './errors.js';
 import { openApiRoutes } from './openapi/openapi-routes.js';
 import { dashboardRoutes } from './pages/dashboard-routes.js';
+import { assetRoutes } from './pages/asset-routes.js';
 import { paymentRoutes } from './pages/payment-routes.js';
 import { corsPolicy } from './security/cors-policy.js';
 import { crossSiteGuard } from './security/cross-site-guard.js';
@@ -12,7 +13,7 @@ import { hostGuard } from './security/host-guard.js';
 import type { Sandbox } from './sandbox.js';
 
 const ROUTES =
-  'POST /api/v1/trades/deposit/create, POST /api/v1/trades/deposit/build, GET /api/v1/trades/:merchant/:uuid, the payment page GET /pay/:id, the dashboard GET /_sandbox/, the sandbox routes under /_sandbox, and their description GET /openapi.json';
+  'POST /api/v1/trades/deposit/create, POST /api/v1/trades/deposit/build, GET /api/v1/trades/:merchant/:uuid, the payment page GET /pay/:id and its files under /assets, the dashboard GET /_sandbox/, the sandbox routes under /_sandbox, and their description GET /openapi.json';
 
 /** Builds the HTTP app over a sandbox. It never listens: the CLI and startSandbox() do. */
 export function createApp(sandbox: Sandbox) {
@@ -27,6 +28,7 @@ export function createApp(sandbox: Sandbox) {
 
   app.route('/api/v1/trades', providerRoutes(sandbox));
   app.route('/pay', paymentRoutes(sandbox));
+  app.route('/assets', assetRoutes());
   // The dashboard shell owns exactly GET /_sandbox/ (and its assets); mounted before the admin API.
   app.get('/_sandbox', (c) => c.redirect('/_sandbox/', 301));
   app.route('/_sandbox/', dashboardRoutes());

@@ -270,7 +270,7 @@ export const ROUTES: RouteSpec[] = [
   { method: 'GET', path: p('/pay/', tradeRef, fc.constantFrom('', '/result')), body: none, weight: 3 },
   { method: 'POST', path: p('/pay/', tradeRef, '/pay'), body: formBody, weight: 2 },
   { method: 'POST', path: p('/pay/', tradeRef, '/cancel'), body: none, weight: 1 },
-  { method: 'GET', path: fc.constantFrom('/pay/assets/pay.css', '/pay/assets/pay.js'), body: none, weight: 0.5 },
+  { method: 'GET', path: fc.constantFrom('/assets/pay.css', '/assets/pay.js'), body: none, weight: 0.5 },
   {
     method: 'GET',
     path: fc.oneof(fc.webPath(), fc.constantFrom('/', '//', '/api', '/api/v1/trades', '/api/v1/trades/deposit', '/%2e%2e/etc/passwd', '/_sandbox/../api/v1/trades/deposit/create', '/api/v1/trades/deposit/create/')),

@@ -151,7 +151,7 @@ describe('secrets appear in no answer and no log line', () => {
         await send(t.app.request('/_sandbox/clock/advance', { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: '{"by":"1m"}' }), sent);
         await send(t.app.request('/_sandbox/check-callback', { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: JSON.stringify({ url: `${receiver.url}/check` }) }), sent);
       }
-      for (const path of [`/pay/${id}`, `/pay/${id}/result`, '/_sandbox/', '/_sandbox/assets/dashboard.js', '/pay/assets/pay.js', '/openapi.json']) await send(t.app.request(path), []);
+      for (const path of [`/pay/${id}`, `/pay/${id}/result`, '/_sandbox/', '/_sandbox/assets/dashboard.js', '/assets/pay.js', '/openapi.json']) await send(t.app.request(path), []);
     }
     expect(answers.length).toBeGreaterThan(200);
     expect(receiver.received.length).toBeGreaterThan(0); // callbacks went out (and failed) meanwhile

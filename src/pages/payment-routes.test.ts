@@ -108,10 +108,10 @@ describe('GET /pay/:id', () => {
   });
 
   it('serves its stylesheet and script from the sandbox itself', async () => {
-    const css = await t.app.request('/pay/assets/pay.css');
+    const css = await t.app.request('/assets/pay.css');
     expect(css.status).toBe(200);
     expect(css.headers.get('content-type')).toMatch(/^text\/css/);
-    const js = await t.app.request('/pay/assets/pay.js');
+    const js = await t.app.request('/assets/pay.js');
     expect(js.headers.get('content-type')).toMatch(/^text\/javascript/);
     const source = await js.text();
     expect(() => new Function(source)).not.toThrow();

@@ -4,13 +4,11 @@ import { bodyLimit } from 'hono/body-limit';
 import { errors, SandboxError } from '../errors.js';
 import type { Sandbox } from '../sandbox.js';
 import type { TradeState } from '../trades/trade.js';
-import { PAY_CSS } from './assets/pay-css.js';
-import { PAY_JS } from './assets/pay-client.js';
 import type { CardFormState } from './components/card-form.js';
 import { NotFoundPage, PaymentPage, ResultPage } from './components/pages.js';
 import { groupCard } from './format.js';
 import { paymentView, type PaymentView } from './payment-view.js';
-import { asset, page, securityHeaders } from './respond.js';
+import { page, securityHeaders } from './respond.js';
 import { cardFormSchema, checkCard } from './test-cards.js';
 
 /** Largest form body the payment page reads, in bytes. */
@@ -30,9 +28,6 @@ export function paymentRoutes(sandbox: Sandbox) {
       },
     }),
   );
-
-  app.get('/assets/pay.css', (c) => asset(c, PAY_CSS, 'text/css'));
-  app.get('/assets/pay.js', (c) => asset(c, PAY_JS, 'text/javascript'));
 
   const notFound = (c: Context, id: string) => page(c, <NotFoundPage id={id.slice(0, 100)} />, 404);
   const showForm = (c: Context, view: PaymentView, card: CardFormState, status: 200 | 422) => page(c, <PaymentPage view={view} card={card} />, status);

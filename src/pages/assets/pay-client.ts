@@ -1,5 +1,5 @@
 /**
- * The payment page's browser script, served at /pay/assets/pay.js as
+ * The payment page's browser script, served at /assets/pay.js as
  * `(${payClient})()`. It is type-checked here but runs in the browser, so it must not use
  * anything outside its own body (no imports, no module constants). The page works without
  * it: the forms are plain HTML forms and the server validates everything.

@@ -1,6 +1,6 @@
 import { BASE_CSS } from './base-css.js';
 
-/** The payment and result pages' stylesheet, served at /pay/assets/pay.css. */
+/** The payment and result pages' stylesheet, served at /assets/pay.css. */
 export const PAY_CSS = `${BASE_CSS}
 main { max-width: 460px; margin: 0 auto; padding: 1.25rem 1rem 2.5rem; }
 .panel { background: var(--panel); border: 1px solid var(--line); border-radius: var(--radius); padding: 1.25rem; box-shadow: 0 1px 2px rgba(16,24,40,.05); }

@@ -10,8 +10,8 @@ export function Layout(props: { title: string; children: Child }) {
         <meta name="robots" content="noindex" />
         <title>{props.title}</title>
         <link rel="icon" href="data:," />
-        <link rel="stylesheet" href="/pay/assets/pay.css" />
-        <script src="/pay/assets/pay.js" defer></script>
+        <link rel="stylesheet" href="/assets/pay.css" />
+        <script src="/assets/pay.js" defer></script>
       </head>
       <body>
         <div class="sandbox-banner">
