@@ -36,8 +36,18 @@ export function jsonBody(limit: number): MiddlewareHandler {
       if (body === null || typeof body !== 'object' || Array.isArray(body)) {
         throw errors.invalidJson(`The request body must be a JSON object such as {"merchant": "...", "order": "..."}; got ${body === null ? 'null' : Array.isArray(body) ? 'an array' : typeof body}.`);
       }
+      c.set(JSON_BODY, body as Record<string, unknown>);
       await next();
     });
+}
+
+/** Context key of the parsed body, for middleware that runs before the validator. */
+export const JSON_BODY = 'jsonBody';
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    [JSON_BODY]: Record<string, unknown>;
+  }
 }
 
 /** Arrays and objects may nest this deep; the sandbox's bodies are flat objects. */
@@ -45,10 +55,16 @@ export const MAX_JSON_DEPTH = 32;
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
+/** The raw body the server already read (see server.ts), else the request's own. */
+async function bodyBytes(c: Context): Promise<Uint8Array | ArrayBuffer> {
+  const raw = (c.env as { incoming?: { rawBody?: unknown } } | undefined)?.incoming?.rawBody;
+  return raw instanceof Uint8Array ? raw : c.req.arrayBuffer();
+}
+
 async function readJson(c: Context): Promise<unknown> {
   let text: string;
   try {
-    text = UTF8.decode(await c.req.arrayBuffer());
+    text = UTF8.decode(await bodyBytes(c));
   } catch (error) {
     if (!(error instanceof TypeError)) throw error;
     throw errors.invalidJson('The request body is not valid UTF-8. Send the JSON as UTF-8 text (other encodings such as Windows-1251 are not accepted).');

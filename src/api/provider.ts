@@ -7,7 +7,7 @@ import { createWithScenario } from '../scenarios/create-with-scenario.js';
 import { SCENARIO_HEADER } from '../scenarios/scenario.js';
 import { findTrade } from '../trades/service.js';
 import { toTrade } from '../trades/trade.js';
-import { jsonBody } from './json-body.js';
+import { JSON_BODY, jsonBody } from './json-body.js';
 import { validate } from './validation.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -20,7 +20,7 @@ export function providerRoutes(sandbox: Sandbox) {
   const authenticateBody =
     (endpoint: 'create' | 'build'): MiddlewareHandler =>
     async (c, next) => {
-      const body = (await c.req.json()) as Record<string, unknown>;
+      const body = c.get(JSON_BODY);
       authenticate(sandbox.merchants, {
         mode: sandbox.options.auth,
         endpoint,

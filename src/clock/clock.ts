@@ -23,8 +23,12 @@ export class Clock {
   }
 
   now(): number {
+    const stored = this.#store.meta.get('clock');
+    if (this.mode === 'real') {
+      const offset = stored?.['offset'];
+      return this.#wall() + (typeof offset === 'number' ? offset : 0);
+    }
     const row = this.#row();
-    if (this.mode === 'real') return this.#wall() + (row.offset ?? 0);
     if (row.frozen !== undefined) return row.frozen;
     // After a reset the frozen time is gone: freeze again at the wall clock.
     const frozen = this.#wall();

@@ -8,6 +8,9 @@ export interface HostGuardTarget {
   readonly publicUrl: string;
 }
 
+/** How many distinct loopback Host headers are remembered (127.0.0.0/8 has many names). */
+const MAX_REMEMBERED = 64;
+
 /** The name part of a Host header value (`[::1]:4242` -> `[::1]`, `localhost:4242` -> `localhost`). */
 function hostName(header: string): string {
   const value = header.trim().toLowerCase();
@@ -26,11 +29,15 @@ function hostName(header: string): string {
  */
 export function hostGuard(target: HostGuardTarget): MiddlewareHandler {
   const guarded = isLoopbackHost(target.options.host);
+  /** Host headers already found to be loopback names (clients send the same one every time). */
+  const loopback = new Set<string>();
   return async (c, next) => {
     const header = guarded ? c.req.header('Host') : undefined;
-    if (header !== undefined && header !== '') {
+    if (header !== undefined && header !== '' && !loopback.has(header)) {
       const name = hostName(header);
-      if (!isLoopbackHost(name) && name !== publicHost(target.publicUrl)) {
+      if (isLoopbackHost(name)) {
+        if (loopback.size < MAX_REMEMBERED) loopback.add(header);
+      } else if (name !== publicHost(target.publicUrl)) {
         throw new SandboxError(
           403,
           'host_not_allowed',

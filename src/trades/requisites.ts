@@ -25,10 +25,9 @@ export function isLuhnValid(number: string): boolean {
   return /^\d{2,}$/.test(number) && luhnCheckDigit(number.slice(0, -1)) === Number(number.at(-1));
 }
 
+/** `count` (at most 12) random decimal digits, drawn at once. */
 function digits(random: Random, count: number): string {
-  let out = '';
-  for (let i = 0; i < count; i++) out += String(random.int(0, 9));
-  return out;
+  return String(random.int(0, 10 ** count - 1)).padStart(count, '0');
 }
 
 /** A 16-digit Luhn-valid card number starting with one of the bank's BINs. */
