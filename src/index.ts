@@ -8,6 +8,9 @@ export type { AdvanceAnswer, ClockAnswer, HealthAnswer, ResetAnswer, TradeDetail
 export { createApp, type App } from './app.js';
 export { createSandbox, type Sandbox } from './sandbox.js';
 export { listen, type RunningServer } from './server.js';
+// Persistence, for createSandbox(options, adapter): e.g. new JournalAdapter(dir, { fsync: true }).
+export { JournalAdapter, type JournalAdapterOptions } from './store/journal-adapter.js';
+export { MemoryAdapter, type StoreAdapter, type StoreSink } from './store/adapter.js';
 
 // Pure helpers a merchant's code and tests need.
 export { stringToSign, sign, verifySignature, verifyCallbackSignature, SIGNATURE_FIELDS, type SignedEndpoint } from './auth/signature.js';

@@ -1,5 +1,6 @@
-import { open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { open, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { JSONFile } from 'lowdb/node';
 import type { StoreSink } from './adapter.js';
 import { readTextChunks } from './read-text-chunks.js';
 
@@ -26,7 +27,7 @@ export type SnapshotVisitor = Omit<StoreSink, 'change'>;
 /**
  * Reads a snapshot file into `visitor`. Our own layout is streamed row by row (no giant
  * string, each row checked and let go at once); anything else, e.g. a file reformatted by
- * hand, is parsed whole. Resolves with the file's size, or null when there is no file;
+ * hand or written by lowdb itself, is read whole by lowdb's JSONFile. Resolves with the file's size, or null when there is no file;
  * throws when it is not JSON.
  */
 export async function loadSnapshotFile(path: string, visitor: SnapshotVisitor): Promise<number | null> {
@@ -39,7 +40,7 @@ export async function loadSnapshotFile(path: string, visitor: SnapshotVisitor): 
   }
   if (!(await streamRows(path, visitor))) {
     visitor.reset();
-    visitor.document(JSON.parse(await readFile(path, 'utf8')));
+    visitor.document(await new JSONFile<unknown>(path).read());
   }
   return bytes;
 }
