@@ -5,7 +5,7 @@
  * test run against the installed copy. Packs the build in dist/ (`npm test` builds first; run
  * `npm run build` before running this file alone).
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +30,31 @@ function run(file: string, args: string[], cwd: string, timeout = 60_000): Promi
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr: stderr + (error && typeof error.code !== 'number' ? String(error) : '') });
     });
   });
+}
+
+/** The pid of the `deposit-sandbox` process that `npx` (pid `root`) started: the one leaf of its process tree running it. */
+async function sandboxPid(root: number): Promise<number> {
+  const ps = await run('ps', ['-A', '-o', 'pid=,ppid=,args='], ROOT);
+  expect(ps.code, ps.stderr).toBe(0);
+  const rows = ps.stdout
+    .split('\n')
+    .map((line) => /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line))
+    .filter((match) => match !== null)
+    .map((match) => ({ pid: Number(match[1]), ppid: Number(match[2]), args: match[3]! }));
+  const tree = new Set([root]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const row of rows) {
+      if (tree.has(row.ppid) && !tree.has(row.pid)) {
+        tree.add(row.pid);
+        grew = true;
+      }
+    }
+  }
+  const leaves = rows.filter((row) => tree.has(row.pid) && row.pid !== root && !rows.some((other) => other.ppid === row.pid));
+  const sandboxes = leaves.filter((row) => row.args.includes('deposit-sandbox'));
+  expect(sandboxes.map((row) => row.args), ps.stdout).toHaveLength(1);
+  return sandboxes[0]!.pid;
 }
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -60,7 +85,7 @@ afterAll(() => {
 
 describe('the packed tarball', () => {
   it('holds the CLI, the build with its types, the fixtures and the scenarios, and nothing from the tests', () => {
-    for (const file of ['package.json', 'bin/deposit-sandbox.js', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js', 'fixtures/merchants.json', 'scenarios/schema.json']) {
+    for (const file of ['package.json', 'bin/deposit-sandbox.js', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/deposit-sandbox.mjs', 'fixtures/merchants.json', 'scenarios/schema.json']) {
       expect(files).toContain(file);
     }
     expect(files.filter((f) => f.startsWith('scenarios/') && f.endsWith('.yaml')).length).toBeGreaterThanOrEqual(3);
@@ -116,7 +141,7 @@ try {
   it("has types: tsc checks a TypeScript user's file and the README example against the installed package", async () => {
     writeFileSync(
       join(app, 'typed.ts'),
-      `import { AdminClientError, startSandbox, verifyCallbackSignature, type AdminTrade, type CallbackEvent, type ErrorEnvelope, type RunningSandbox, type SandboxOptions, type Trade, type TradeState } from 'deposit-sandbox';
+      `import { AdminClientError, createSandbox, JournalAdapter, startSandbox, verifyCallbackSignature, type AdminTrade, type CallbackEvent, type ErrorEnvelope, type RunningSandbox, type SandboxOptions, type Trade, type TradeState } from 'deposit-sandbox';
 
 const options: SandboxOptions = { clock: 'manual', auth: 'either', seed: 1 };
 const sandbox: RunningSandbox = await startSandbox(options);
@@ -130,6 +155,8 @@ const envelope: ErrorEnvelope | undefined = undefined;
 await sandbox.admin.transition('id', 'paid').catch((e: unknown) => e instanceof AdminClientError);
 // @ts-expect-error: auth is token, signature, either or off
 await startSandbox({ auth: 'sometimes' }).catch(() => undefined);
+const durable = await createSandbox({ seed: 1 }, new JournalAdapter(await import('node:os').then((os) => os.tmpdir() + '/deposit-sandbox-typed-' + process.pid), { fsync: true }));
+await durable.close();
 console.log(state, ok, trade, envelope);
 await sandbox.close();
 `,
@@ -171,4 +198,77 @@ await sandbox.close();
     expect(report).toMatchObject({ numPassedTests: 2, numFailedTests: 0 });
     expect(report.testResults[0]?.name).toBe(join(app, 'merchant-flow.test.ts'));
   });
+
+  it('serves through `npx deposit-sandbox --port 0 --in-memory`: a create answers 201, SIGTERM exits 0', async () => {
+    // The bundled demo merchant, from the installed package's own fixtures file.
+    const fixtures = JSON.parse(readFileSync(join(app, 'node_modules', pkg.name, 'fixtures', 'merchants.json'), 'utf8')) as { merchants: Array<{ id: string; token: string }> };
+    const merchant = fixtures.merchants[0]!;
+    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('DEPOSIT_SANDBOX_') && name !== 'PORT'));
+    // Its own process group, so that the finally below can end npx and whatever it started.
+    const child = spawn(npx, ['deposit-sandbox', '--port', '0', '--in-memory'], {
+      cwd: app,
+      env: { ...env, npm_config_update_notifier: 'false' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: process.platform !== 'win32',
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const within = <T>(promise: Promise<T>, ms: number, what: string) => {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(() => reject(new Error(`${what} within ${ms} ms\nstdout: ${stdout}\nstderr: ${stderr}`)), ms);
+      });
+      return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+    };
+    try {
+      const ready = await within(
+        new Promise<string>((resolve, reject) => {
+          const check = () => {
+            const newline = stdout.indexOf('\n');
+            if (newline >= 0) resolve(stdout.slice(0, newline));
+          };
+          child.stdout.on('data', check);
+          check();
+          void exited.then((code) => reject(new Error(`npx deposit-sandbox exited (${code}) before its ready line\nstdout: ${stdout}\nstderr: ${stderr}`)));
+        }),
+        30_000,
+        'no ready line',
+      );
+      const url = /^deposit-sandbox listening on (http:\/\/127\.0\.0\.1:\d+)$/.exec(ready)?.[1];
+      expect(url, ready).toBeDefined();
+
+      const res = await fetch(`${url}/api/v1/trades/deposit/create`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Auth': merchant.token },
+        body: JSON.stringify({ merchant: merchant.id, order: 'pack-npx-1', amount_cents: 31250, amount_currency: 'RUB', type: 'any_bank' }),
+      });
+      const text = await res.text();
+      expect(res.status, text).toBe(201);
+      const trade = JSON.parse(text) as Record<string, unknown>;
+      expect(Object.keys(trade)).toEqual(['id', 'order', 'merchant', 'state', 'amount_cents', 'amount_currency', 'rate', 'payment_data']);
+      expect(trade).toMatchObject({ order: 'pack-npx-1', merchant: merchant.id, state: 'created' });
+
+      // SIGTERM goes to the sandbox itself. npm's exec (seen with npm 11; npm/cli#6684) does not
+      // forward a SIGTERM sent to npx alone: npx dies of it and the sandbox keeps running. When the
+      // whole process group gets it, npx ends by the signal, not with its child's exit code. With
+      // only the sandbox signalled, npx ends with the sandbox's own exit code.
+      const sandbox = process.platform === 'win32' ? child.pid! : await sandboxPid(child.pid!);
+      process.kill(sandbox, 'SIGTERM');
+      expect(await within(exited, 15_000, 'no exit after SIGTERM'), stdout + stderr).toBe(0);
+      expect(stdout).toContain('deposit-sandbox: SIGTERM received');
+      await expect(fetch(`${url}/_sandbox/health`)).rejects.toThrow();
+    } finally {
+      if (child.pid !== undefined) {
+        try {
+          if (process.platform === 'win32') child.kill('SIGKILL');
+          else process.kill(-child.pid, 'SIGKILL'); // the group: npx and the sandbox it started
+        } catch {
+          // already gone
+        }
+      }
+    }
+  }, 60_000);
 });
