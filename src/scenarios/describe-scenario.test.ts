@@ -40,7 +40,7 @@ describe('effectSummary', () => {
     expect(does({ delay: 500 })).toBe('create answers after 500ms (real time); the trade waits for the payment page or an admin action');
     expect(does({ timeline: [{ after: '15m', state: 'expired' }] })).toBe('expired after 15m');
     expect(does({ timeline: [{ after: '1s', state: 'confirmed' }], callbacks: { fail_first: 1, delay: '10s', duplicate: true, bad_signature: true } })).toBe(
-      'confirmed after 1s; callbacks start 10s late; the first attempt of each callback fails, then retries deliver it; each callback is preceded by a copy with a wrong X-Signature; each delivered callback is sent a second time',
+      'confirmed after 1s; callbacks start 10s late; the first attempt of each callback fails, then retries deliver it; each callback event is first sent once with a wrong X-Signature; each delivered callback is sent a second time',
     );
     expect(does({})).toBe('the trade waits for the payment page or an admin action');
   });

@@ -123,7 +123,7 @@ export function effectSummary(scenario: Scenario): string {
     if (callbacks.delay !== undefined) parts.push(`callbacks start ${formatDuration(callbacks.delay)} late`);
     const failing = callbacks.fail_first ?? 0;
     if (failing > 0) parts.push(`the first ${failing === 1 ? 'attempt of each callback fails' : `${failing} attempts of each callback fail`}, then retries deliver it`);
-    if (callbacks.bad_signature) parts.push('each callback is preceded by a copy with a wrong X-Signature');
+    if (callbacks.bad_signature) parts.push('each callback event is first sent once with a wrong X-Signature');
     if (callbacks.duplicate) parts.push('each delivered callback is sent a second time');
   }
   if (!scenario.timeline?.length) parts.push('the trade waits for the payment page or an admin action');
