@@ -11,6 +11,8 @@ export class Clock {
   readonly mode: ClockMode;
   readonly #store: Store;
   readonly #wall: () => number;
+  #isoFor = Number.NaN;
+  #iso = '';
 
   constructor(mode: ClockMode, store: Store, wall: () => number = Date.now) {
     this.mode = mode;
@@ -37,7 +39,13 @@ export class Clock {
   }
 
   nowIso(): string {
-    return new Date(this.now()).toISOString();
+    const now = this.now();
+    // Requests that arrive within the same millisecond share one formatted string.
+    if (now !== this.#isoFor) {
+      this.#isoFor = now;
+      this.#iso = new Date(now).toISOString();
+    }
+    return this.#iso;
   }
 
   /** Moves sandbox time forward by `ms` milliseconds. */
