@@ -9,12 +9,12 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { call, closeAgent, createTrades, probe, startReceiver } from './lib/callbacks.js';
 import { CONNECTIONS, createRequests, getRequests, load, warm } from './lib/load.js';
-import { BARE_SERVER, killAll, run, SANDBOX_BIN, SEED, settle, start } from './lib/processes.js';
+import { BARE_SERVER, FAULTY_RECEIVERS, killAll, run, SANDBOX_BIN, SEED, settle, start } from './lib/processes.js';
 import { fixed, formatTable, int, mb, median, ms } from './lib/table.js';
 
 const USAGE = `usage: npm run bench [-- --quick | --full]
-  --quick  3 rounds of 1.5 s load slices per server, 3 start-ups per store size (about 1.5 minutes)
-  --full   8 rounds of 2 s load slices per server, 7 start-ups per store size (about 4 minutes; the default)`;
+  --quick  3 rounds of 1.5 s load slices per server, 3 start-ups per store size (about 2 minutes)
+  --full   8 rounds of 2 s load slices per server, 7 start-ups per store size (about 4.5 minutes; the default)`;
 
 const argv = process.argv.slice(2);
 if (argv.includes('--help') || argv.some((arg) => !['--quick', '--full'].includes(arg))) {
@@ -23,8 +23,8 @@ if (argv.includes('--help') || argv.some((arg) => !['--quick', '--full'].include
 }
 const mode = argv.includes('--quick') ? 'quick' : 'full';
 const config = {
-  quick: { rounds: 3, slice: 1.5, warm: 1, startups: 3, trades: 100_000, callbacks: 1_000, watchdogMin: 6 },
-  full: { rounds: 8, slice: 2, warm: 2, startups: 7, trades: 100_000, callbacks: 1_000, watchdogMin: 12 },
+  quick: { rounds: 3, slice: 1.5, warm: 1, startups: 3, trades: 100_000, callbacks: 1_000, faultySeconds: 3, watchdogMin: 6 },
+  full: { rounds: 8, slice: 2, warm: 2, startups: 7, trades: 100_000, callbacks: 1_000, faultySeconds: 5, watchdogMin: 12 },
 }[mode];
 
 const root = mkdtempSync(join(tmpdir(), 'deposit-sandbox-bench-'));
@@ -223,6 +223,14 @@ async function main() {
     fan = { skipped: error.message.split('\n')[0] };
   }
 
+  log('faulty callback receivers');
+  let faulty;
+  try {
+    faulty = (await run(FAULTY_RECEIVERS, [String(config.faultySeconds)], { timeoutMs: 150_000 })).trim();
+  } catch (error) {
+    faulty = `not measured: ${error.message.split('\n')[0]}`;
+  }
+
   const k = `${Math.round(config.trades / 1000)}k`;
   /** a's requests over b's in the same slices (same rounds, same slice length). */
   const ratio = (a, b) => a.rps / b.rps;
@@ -268,6 +276,9 @@ async function main() {
     `Start-up: median of ${config.startups} spawns from process spawn to the ready line; RSS is the largest peak (VmHWM) seen.`,
     'CPU us/req: CPU time (user + system) the server process used per request, during its slices and until it went idle after each (compactions included); the load generator shares the 2 cores.',
     `Callbacks: transitions sent ${BATCH} every ${BATCH_EVERY_MS} ms; time from the first one to the receiver answering the last callback. GET latency: 4 loops of sequential GET trade requests (ms, exact), idle, during the same transitions on trades without callback_url, and during the fan-out.`,
+    '',
+    'API latency while callback receivers misbehave (bench/faulty-receivers.js, a fresh --in-memory sandbox):',
+    faulty,
     '',
   ].join('\n');
   process.stdout.write(output);

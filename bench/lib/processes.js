@@ -8,6 +8,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const SANDBOX_BIN = fileURLToPath(new URL('../../bin/deposit-sandbox.js', import.meta.url));
 export const BARE_SERVER = fileURLToPath(new URL('../bare-server.js', import.meta.url));
 export const SEED = fileURLToPath(new URL('../seed.js', import.meta.url));
+export const FAULTY_RECEIVERS = fileURLToPath(new URL('../faulty-receivers.js', import.meta.url));
 
 const children = new Set();
 
