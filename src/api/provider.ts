@@ -7,6 +7,7 @@ import { createWithScenario } from '../scenarios/create-with-scenario.js';
 import { SCENARIO_HEADER } from '../scenarios/scenario.js';
 import { findTrade } from '../trades/service.js';
 import { toTrade } from '../trades/trade.js';
+import { tradeJson } from '../trades/trade-json.js';
 import { JSON_BODY, jsonBody } from './json-body.js';
 import { validate } from './validation.js';
 
@@ -64,7 +65,7 @@ export function providerRoutes(sandbox: Sandbox) {
     if (!trade) {
       throw errors.notFound(`Merchant ${merchant} has no trade ${uuid}. Use the "id" from the create response (not your order) and the same merchant that created it.`);
     }
-    return c.json(toTrade(trade, 'get', sandbox.publicUrl), 200);
+    return c.body(tradeJson(trade, sandbox.publicUrl), 200, { 'Content-Type': 'application/json' });
   });
 
   return app;

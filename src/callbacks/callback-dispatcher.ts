@@ -7,7 +7,8 @@ import { errors } from '../errors.js';
 import type { StateChange } from '../lifecycle/lifecycle.js';
 import type { MerchantDirectory } from '../merchants/fixtures.js';
 import type { Store } from '../store/store.js';
-import { toTrade, type TradeRecord } from '../trades/trade.js';
+import type { TradeRecord } from '../trades/trade.js';
+import { tradeJson } from '../trades/trade-json.js';
 import type { CallbackBehaviour } from './behaviour.js';
 import { badSignatureAttempt, sentAttempt, simulatedAttempt, unsignedAttempt } from './attempt-log.js';
 import { CallbackIndex } from './callback-index.js';
@@ -86,7 +87,7 @@ export class CallbackDispatcher extends EventEmitter<CallbackNotices> {
       merchant: trade.merchant,
       url: trade.callback_url,
       state: change.to,
-      body: JSON.stringify(toTrade(trade, 'get', this.#o.publicUrl())),
+      body: tradeJson(trade, this.#o.publicUrl()),
       created_at: change.at,
     });
   }

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { toTrade, type TradeRecord } from './trade.js';
+import { tradeJson } from './trade-json.js';
+
+const record: TradeRecord = {
+  id: '3f2a4b1c-5d6e-4f70-8a9b-0c1d2e3f4a5b',
+  order: 'order-1',
+  merchant: '6f1c2a9e-3b7d-4c52-9a1e-2d4b8f0c7e51',
+  state: 'created',
+  amount_cents: 31250,
+  amount_currency: 'RUB',
+  rate: 92.5,
+  type: 'any_bank',
+  requisites: { name: 'Ivan Petrov', number: '4242424242424242', bank_name: 'Sberbank' },
+  created_at: '2024-01-01T00:00:00.000Z',
+  updated_at: '2024-01-01T00:00:00.000Z',
+  history: [{ from: null, to: 'created', at: '2024-01-01T00:00:00.000Z', cause: 'create' }],
+};
+
+describe('tradeJson', () => {
+  it('is the get view of the trade as JSON text', () => {
+    expect(tradeJson(record, 'http://127.0.0.1:4242')).toBe(JSON.stringify(toTrade(record, 'get', 'http://127.0.0.1:4242')));
+  });
+
+  it('follows a new record of the same trade (a state change stores a new record)', () => {
+    tradeJson(record, 'http://127.0.0.1:4242');
+    const confirmed: TradeRecord = { ...record, state: 'confirmed' };
+    expect(JSON.parse(tradeJson(confirmed, 'http://127.0.0.1:4242')).state).toBe('confirmed');
+    expect(JSON.parse(tradeJson(record, 'http://127.0.0.1:4242')).state).toBe('created');
+  });
+
+  it('follows the public URL (set once the server listens)', () => {
+    tradeJson(record, 'http://127.0.0.1:4242');
+    expect(JSON.parse(tradeJson(record, 'https://sandbox.example')).payment_data.url).toBe(`https://sandbox.example/pay/${record.id}`);
+  });
+});
