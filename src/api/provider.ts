@@ -46,7 +46,7 @@ export function providerRoutes(sandbox: Sandbox) {
     return c.json(toTrade(trade, 'build', sandbox.publicUrl), 201);
   });
 
-  app.get('/:merchant/:uuid', async (c) => {
+  app.get('/:merchant/:uuid', (c) => {
     const { merchant, uuid } = c.req.param();
     if (merchant === 'deposit' && (uuid === 'create' || uuid === 'build')) {
       throw errors.notFound(`/api/v1/trades/deposit/${uuid} takes POST with a JSON body, not GET.`);

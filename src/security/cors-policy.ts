@@ -35,7 +35,8 @@ export function corsPolicy(scope: CorsScope): MiddlewareHandler {
     exposeHeaders: scope === 'provider' ? ['X-Sandbox-Scenario'] : [],
     maxAge: 600,
   });
-  return async (c, next) => {
+  // Not async: on every request, one promise fewer (Hono's compose catches what it throws).
+  return (c, next) => {
     const origin = c.req.header('Origin');
     if (origin === undefined && c.req.method !== 'OPTIONS') return next();
     if (c.req.method === 'OPTIONS' && origin !== undefined && sameOrigin(origin, c) === null) {

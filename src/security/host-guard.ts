@@ -31,7 +31,8 @@ export function hostGuard(target: HostGuardTarget): MiddlewareHandler {
   const guarded = isLoopbackHost(target.options.host);
   /** Host headers already found to be loopback names (clients send the same one every time). */
   const loopback = new Set<string>();
-  return async (c, next) => {
+  // Not async: on every request, one promise fewer (Hono's compose catches what it throws).
+  return (c, next) => {
     const header = guarded ? c.req.header('Host') : undefined;
     if (header !== undefined && header !== '' && !loopback.has(header)) {
       const name = hostName(header);
@@ -46,7 +47,7 @@ export function hostGuard(target: HostGuardTarget): MiddlewareHandler {
         );
       }
     }
-    await next();
+    return next();
   };
 }
 
