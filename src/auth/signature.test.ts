@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { DEMO, SECOND } from '../../test/support.js';
 import { SIGNATURE_FIELDS, sign, stringToSign, verifyCallbackSignature, verifySignature } from './signature.js';
@@ -113,5 +114,12 @@ describe('verifyCallbackSignature', () => {
     expect(verifyCallbackSignature(DEMO.secret, `${body} `, signature)).toBe(false);
     expect(verifyCallbackSignature(DEMO.secret, body, undefined)).toBe(false);
     expect(verifyCallbackSignature(DEMO.secret, body, null)).toBe(false);
+  });
+
+  it('signs bytes as they are, so a body that is not valid UTF-8 does not verify as its decoded copy', () => {
+    const damaged = Uint8Array.from([0x7b, 0xff, 0x7d]); // "{", an invalid byte, "}"
+    const ofDecodedCopy = sign(DEMO.secret, Buffer.from(damaged).toString('utf8'));
+    expect(verifyCallbackSignature(DEMO.secret, damaged, ofDecodedCopy)).toBe(false);
+    expect(verifyCallbackSignature(DEMO.secret, damaged, createHmac('sha256', DEMO.secret).update(damaged).digest('hex'))).toBe(true);
   });
 });
