@@ -7,7 +7,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { call, closeAgent, createTrades, probe, startReceiver } from './lib/callbacks.js';
+import { call, closeAgent, createTrades, now, probe, startReceiver } from './lib/callbacks.js';
 import { CONNECTIONS, createRequests, getRequests, load, warm } from './lib/load.js';
 import { BARE_SERVER, FAULTY_RECEIVERS, killAll, run, SANDBOX_BIN, SEED, settle, start } from './lib/processes.js';
 import { fixed, formatTable, int, mb, median, ms } from './lib/table.js';
@@ -149,7 +149,7 @@ async function callbackFanOut() {
     const withoutCallbacks = await controlProbe.stop();
 
     const busyProbe = probe(sandbox.url, probeIds);
-    const startedAt = performance.now();
+    const startedAt = now();
     const refused = (await pacedTransitions(sandbox.url, targets)) + controlRefused;
     const allDone = () => receiver.count(targets, 'confirmed') === targets.length;
     await receiver.until(allDone, 15_000);

@@ -1,10 +1,14 @@
-// Callback fan-out: trades whose callback receiver holds every request for 100 ms are
-// moved to confirmed through the admin API; we time until the receiver has answered a
-// callback for each of them, and probe the provider API's latency meanwhile.
-import { Agent, createServer, request } from 'node:http';
+// Callback fan-out: trades whose callback receiver (a process of its own) holds every
+// request for 100 ms are moved to confirmed through the admin API; we time until the
+// receiver has answered a callback for each of them, and probe the provider API's latency
+// meanwhile.
+import { fork } from 'node:child_process';
+import { Agent, request } from 'node:http';
+import { fileURLToPath } from 'node:url';
 import { MERCHANT, TOKEN } from './load.js';
 
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+const RECEIVER = fileURLToPath(new URL('../receiver.js', import.meta.url));
 
 /** One HTTP request with a keep-alive agent; resolves { status, body }. */
 export function call(url, { method = 'GET', headers = {}, body } = {}) {
@@ -46,34 +50,26 @@ export async function createTrades(url, count, extra = {}) {
   return ids;
 }
 
-/** A callback receiver on 127.0.0.1 that answers 200 after holding each request `holdMs`. */
+/**
+ * A callback receiver on 127.0.0.1 that answers 200 after holding each request `holdMs`,
+ * run as its own process (bench/receiver.js). Answer times are epoch ms (see `now()`).
+ */
 export function startReceiver(holdMs) {
   const answered = new Map(); // trade id + state -> time answered
   const waiters = [];
-  const server = createServer((req, res) => {
-    let text = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk) => (text += chunk));
-    req.on('end', () => {
-      setTimeout(() => {
-        res.writeHead(200, { 'content-type': 'text/plain' });
-        res.end('ok');
-        try {
-          const trade = JSON.parse(text);
-          const key = `${trade.id}:${trade.state}`;
-          if (!answered.has(key)) answered.set(key, performance.now());
-        } catch {
-          // not a trade: not counted
-        }
+  const child = fork(RECEIVER, [String(holdMs)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`the callback receiver exited with ${code} before it was ready`)));
+    child.on('message', (message) => {
+      if (message.key !== undefined) {
+        if (!answered.has(message.key)) answered.set(message.key, message.at);
         for (const waiter of waiters.splice(0)) waiter();
-      }, holdMs);
-    });
-  });
-  server.keepAliveTimeout = 30_000;
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
+        return;
+      }
+      child.removeAllListeners('exit');
       resolve({
-        url: `http://127.0.0.1:${server.address().port}/callbacks`,
+        url: message.url,
         /** How many of `ids` have had a callback with `state` answered. */
         count: (ids, state) => ids.filter((id) => answered.has(`${id}:${state}`)).length,
         lastAnswer: (ids, state) => Math.max(...ids.map((id) => answered.get(`${id}:${state}`) ?? Number.NaN)),
@@ -89,14 +85,20 @@ export function startReceiver(holdMs) {
             };
             check();
           }),
-        close: () => {
-          server.closeAllConnections();
-          return new Promise((ok) => server.close(() => ok()));
-        },
+        close: () =>
+          new Promise((ok) => {
+            if (child.exitCode !== null || child.signalCode !== null) return ok();
+            child.once('exit', () => ok());
+            child.disconnect();
+            setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
+          }),
       });
     });
   });
 }
+
+/** Epoch ms with sub-ms precision, comparable across processes (the receiver's answer times). */
+export const now = () => performance.timeOrigin + performance.now();
 
 /**
  * Latency probe: `workers` loops each sending GET trade requests one after another until
