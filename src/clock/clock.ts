@@ -25,9 +25,8 @@ export class Clock {
   }
 
   now(): number {
-    const stored = this.#store.meta.get('clock');
     if (this.mode === 'real') {
-      const offset = stored?.['offset'];
+      const offset = this.#store.meta.get('clock')?.['offset'];
       return this.#wall() + (typeof offset === 'number' ? offset : 0);
     }
     const row = this.#row();
