@@ -16,29 +16,31 @@ export function jsonBody(limit: number): MiddlewareHandler {
       throw errors.tooLarge(limit);
     },
   });
+  /** Reads, checks and parses the body, then runs the rest of the chain. */
+  const parse = async (c: Context, next: () => Promise<void>): Promise<void> => {
+    const type = (c.req.header('Content-Type') ?? '').split(';')[0]?.trim() ?? '';
+    if (!JSON_TYPE.test(type)) {
+      throw errors.invalidJson(
+        `The request body must be JSON sent with "Content-Type: application/json"${type ? `; got "${type}"` : ' (the header is missing)'}.`,
+      );
+    }
+    const body = await readJson(c);
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      throw errors.invalidJson(`The request body must be a JSON object such as {"merchant": "...", "order": "..."}; got ${body === null ? 'null' : Array.isArray(body) ? 'an array' : typeof body}.`);
+    }
+    c.set(JSON_BODY, body as Record<string, unknown>);
+    return next();
+  };
   // bodyLimit wraps the body in a web stream just to count it, which costs more than the
   // rest of a create request: when the request states its Content-Length, check that instead.
-  const checked: MiddlewareHandler = async (c, next) => {
+  return (c, next) => {
     const length = c.req.header('Content-Length');
-    if (length === undefined || !/^\d+$/.test(length) || c.req.header('Transfer-Encoding') !== undefined) return limiter(c, next);
+    if (length === undefined || !/^\d+$/.test(length) || c.req.header('Transfer-Encoding') !== undefined) {
+      return limiter(c, () => parse(c, next));
+    }
     if (Number(length) > limit) throw errors.tooLarge(limit);
-    await next();
+    return parse(c, next);
   };
-  return async (c, next) =>
-    checked(c, async () => {
-      const type = (c.req.header('Content-Type') ?? '').split(';')[0]?.trim() ?? '';
-      if (!JSON_TYPE.test(type)) {
-        throw errors.invalidJson(
-          `The request body must be JSON sent with "Content-Type: application/json"${type ? `; got "${type}"` : ' (the header is missing)'}.`,
-        );
-      }
-      const body = await readJson(c);
-      if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-        throw errors.invalidJson(`The request body must be a JSON object such as {"merchant": "...", "order": "..."}; got ${body === null ? 'null' : Array.isArray(body) ? 'an array' : typeof body}.`);
-      }
-      c.set(JSON_BODY, body as Record<string, unknown>);
-      await next();
-    });
 }
 
 /** Context key of the parsed body, for middleware that runs before the validator. */

@@ -20,7 +20,7 @@ export function providerRoutes(sandbox: Sandbox) {
   const body = jsonBody(LIMITS.maxBodyBytes);
   const authenticateBody =
     (endpoint: 'create' | 'build'): MiddlewareHandler =>
-    async (c, next) => {
+    (c, next) => {
       const body = c.get(JSON_BODY);
       authenticate(sandbox.merchants, {
         mode: sandbox.options.auth,
@@ -29,7 +29,7 @@ export function providerRoutes(sandbox: Sandbox) {
         merchantId: body['merchant'],
         values: body,
       });
-      await next();
+      return next();
     };
 
   app.post('/deposit/create', body, authenticateBody('create'), validate('json', createRequestSchema), async (c) => {
