@@ -10,7 +10,7 @@ import type { Change } from './table.js';
 export interface JournalAdapterOptions {
   /** fdatasync the journal after every group commit (survives a power cut; slower). Default false. */
   fsync?: boolean;
-  /** Compact once the journal reaches this many bytes, or half the snapshot's size if larger. Default 16 MiB. */
+  /** Compact once the journal reaches this many bytes, or the snapshot's size if larger. Default 64 MiB. */
   compactBytes?: number;
   /** Where recovery notes go (a dropped torn record, damaged records). Default: stderr. */
   warn?: (message: string) => void;
@@ -66,7 +66,7 @@ export class JournalAdapter implements StoreAdapter {
     this.dir = dir;
     this.location = join(dir, 'db.json');
     this.#fsync = options.fsync ?? false;
-    this.#compactBytes = options.compactBytes ?? 16 * 1024 * 1024;
+    this.#compactBytes = options.compactBytes ?? 64 * 1024 * 1024;
     this.#warn = options.warn ?? ((message) => process.stderr.write(`deposit-sandbox: ${message}\n`));
   }
 
@@ -138,7 +138,7 @@ export class JournalAdapter implements StoreAdapter {
     const line = encodeRecord(changes);
     return this.#append(fd, line).then(() => {
       this.#dirty = true;
-      const threshold = Math.max(this.#compactBytes, this.#snapshotBytes / 2);
+      const threshold = Math.max(this.#compactBytes, this.#snapshotBytes);
       if (this.#size >= threshold || changes.some((change) => change.op === 'clear')) this.#compactInBackground(snapshot);
     });
   }
