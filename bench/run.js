@@ -136,19 +136,19 @@ async function callbackFanOut() {
     await receiver.until(() => receiver.count([check], 'confirmed') === 1, 5_000);
     if (receiver.count([check], 'confirmed') !== 1) return { skipped: 'no callback arrived for a confirmed trade within 5 s' };
 
-    const warmProbe = probe(sandbox.url, probeIds);
+    const warmProbe = await probe(sandbox.url, probeIds);
     await new Promise((resolve) => setTimeout(resolve, 500));
     await warmProbe.stop();
-    const idleProbe = probe(sandbox.url, probeIds);
+    const idleProbe = await probe(sandbox.url, probeIds);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const idle = await idleProbe.stop();
 
-    const controlProbe = probe(sandbox.url, probeIds);
+    const controlProbe = await probe(sandbox.url, probeIds);
     const controlRefused = await pacedTransitions(sandbox.url, control);
     await new Promise((resolve) => setTimeout(resolve, 150));
     const withoutCallbacks = await controlProbe.stop();
 
-    const busyProbe = probe(sandbox.url, probeIds);
+    const busyProbe = await probe(sandbox.url, probeIds);
     const startedAt = now();
     const refused = (await pacedTransitions(sandbox.url, targets)) + controlRefused;
     const allDone = () => receiver.count(targets, 'confirmed') === targets.length;
@@ -275,7 +275,7 @@ async function main() {
     'Load: the servers run side by side and are loaded in turn, in slices, rotating the order each round, so other load on the machine hits them alike; req/s is over all slices of a server, p50 and p99 are medians over its slices.',
     `Start-up: median of ${config.startups} spawns from process spawn to the ready line; RSS is the largest peak (VmHWM) seen.`,
     'CPU us/req: CPU time (user + system) the server process used per request, during its slices and until it went idle after each (compactions included); the load generator shares the 2 cores.',
-    `Callbacks: transitions sent ${BATCH} every ${BATCH_EVERY_MS} ms; time from the first one to the receiver answering the last callback. GET latency: 4 loops of sequential GET trade requests (ms, exact), idle, during the same transitions on trades without callback_url, and during the fan-out.`,
+    `Callbacks: transitions sent ${BATCH} every ${BATCH_EVERY_MS} ms; time from the first one to the receiver answering the last callback. GET latency: a separate process sends one GET trade request every 2 ms (open loop; ms, exact), idle, during the same transitions on trades without callback_url, and during the fan-out.`,
     '',
     'API latency while callback receivers misbehave (bench/faulty-receivers.js, a fresh --in-memory sandbox):',
     faulty,

@@ -9,6 +9,7 @@ import { MERCHANT, TOKEN } from './load.js';
 
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 const RECEIVER = fileURLToPath(new URL('../receiver.js', import.meta.url));
+const PROBE = fileURLToPath(new URL('../probe.js', import.meta.url));
 
 /** One HTTP request with a keep-alive agent; resolves { status, body }. */
 export function call(url, { method = 'GET', headers = {}, body } = {}) {
@@ -101,32 +102,27 @@ export function startReceiver(holdMs) {
 export const now = () => performance.timeOrigin + performance.now();
 
 /**
- * Latency probe: `workers` loops each sending GET trade requests one after another until
- * stopped; returns { p50, p99, count } in ms (microsecond precision).
+ * Latency probe, run as its own process (bench/probe.js): one GET trade request every
+ * `everyMs` (open loop, 500 a second by default). Resolves once it is measuring, with
+ * stop(), which resolves { p50, p99, count } in ms (microsecond precision).
  */
-export function probe(url, ids, workers = 4) {
-  const times = [];
-  let running = true;
-  let n = 0;
-  const loop = async () => {
-    while (running) {
-      const id = ids[n++ % ids.length];
-      const started = performance.now();
-      const res = await call(`${url}/api/v1/trades/${MERCHANT}/${id}`, { headers: { 'x-token': TOKEN } });
-      if (res.status !== 200) throw new Error(`probe GET answered ${res.status}`);
-      times.push(performance.now() - started);
-    }
-  };
-  const loops = Array.from({ length: workers }, loop);
-  return {
-    async stop() {
-      running = false;
-      await Promise.all(loops);
-      times.sort((a, b) => a - b);
-      const at = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? Number.NaN;
-      return { p50: at(0.5), p99: at(0.99), count: times.length };
-    },
-  };
+export function probe(url, ids, everyMs = 2) {
+  const child = fork(PROBE, [url, String(everyMs), ids.join(',')], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`the latency probe exited with ${code} before it reported`)));
+    child.once('message', () =>
+      resolve({
+        stop: () =>
+          new Promise((ok, fail) => {
+            child.once('message', ok);
+            child.removeAllListeners('exit');
+            child.once('exit', (code) => fail(new Error(`the latency probe exited with ${code} before it reported`)));
+            child.send('stop');
+          }),
+      }),
+    );
+  });
 }
 
 export function closeAgent() {
