@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { MemoryAdapter, type StoreAdapter } from '../store/adapter.js';
 import { Store } from '../store/store.js';
 import type { Change } from '../store/table.js';
@@ -102,6 +102,44 @@ describe('Scheduler', () => {
     await new Promise((resolve) => setImmediate(resolve));
     await scheduler.idle();
     expect(ran).toEqual(['now@0']);
+  });
+
+  it('with a real clock a timer runs each job at its time, whether it falls before or after the one armed', async () => {
+    vi.useFakeTimers();
+    try {
+      let wall = T0;
+      const store = await Store.open(new MemoryAdapter());
+      const clock = new Clock('real', store, () => wall);
+      const scheduler = new Scheduler(store, clock);
+      const ran: string[] = [];
+      scheduler.handle('note', (job) => {
+        ran.push(`${String(job.data['name'])}@${clock.now() - T0}`);
+      });
+      await scheduler.start();
+      scheduler.schedule('note', T0 + 200, { name: 'b' });
+      scheduler.schedule('note', T0 + 500, { name: 'c' }); // later than the timer already set
+      scheduler.schedule('note', T0 + 50, { name: 'a' }); // earlier: the timer moves forward
+      const pass = async (ms: number) => {
+        wall += ms;
+        await vi.advanceTimersByTimeAsync(ms);
+        await scheduler.idle();
+      };
+      await pass(49);
+      expect(ran).toEqual([]);
+      await pass(1);
+      expect(ran).toEqual(['a@50']);
+      await pass(150);
+      expect(ran).toEqual(['a@50', 'b@200']);
+      scheduler.schedule('note', T0 + 200, { name: 'now' }); // already due: runs on the next turn
+      await pass(0);
+      expect(ran).toEqual(['a@50', 'b@200', 'now@200']);
+      await pass(300);
+      expect(ran).toEqual(['a@50', 'b@200', 'now@200', 'c@500']);
+      expect(scheduler.pending()).toEqual([]);
+      scheduler.stop();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('rejects a negative or non-finite advance', async () => {

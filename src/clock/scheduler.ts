@@ -19,6 +19,8 @@ export class Scheduler {
   readonly #handlers = new Map<string, JobHandler>();
   #seq = 0;
   #timer: NodeJS.Timeout | undefined;
+  /** Sandbox time the timer is set for. */
+  #timerDue = Number.POSITIVE_INFINITY;
   #kick: NodeJS.Immediate | undefined;
   #chain: Promise<unknown> = Promise.resolve();
   #started = false;
@@ -39,7 +41,7 @@ export class Scheduler {
   schedule(kind: string, due: number, data: Record<string, unknown> = {}, trade?: string): Job {
     const job: Job = { id: `job_${(++this.#seq).toString(36)}_${Math.floor(due).toString(36)}`, due, seq: this.#seq, kind, data, ...(trade ? { trade } : {}) };
     this.#store.jobs.put(job);
-    this.#arm();
+    this.#armFor(due);
     return job;
   }
 
@@ -68,6 +70,7 @@ export class Scheduler {
     clearTimeout(this.#timer);
     if (this.#kick) clearImmediate(this.#kick);
     this.#timer = undefined;
+    this.#timerDue = Number.POSITIVE_INFINITY;
     this.#kick = undefined;
   }
 
@@ -153,22 +156,38 @@ export class Scheduler {
     return next;
   }
 
+  /** Sets the timer (or the immediate run) for the job that runs next, found by a scan. */
   #arm(): void {
     if (!this.#started) return;
     const next = this.#next();
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    if (!next) return;
-    const wait = next.due - this.#clock.now();
+    this.#timerDue = Number.POSITIVE_INFINITY;
+    if (next) this.#armFor(next.due);
+  }
+
+  /**
+   * Makes sure something runs by `due` without scanning the jobs: every run ends with
+   * `#arm()`, so while a run is coming (or under way) a new job needs nothing, and a timer
+   * set for an earlier time already covers a later job.
+   */
+  #armFor(due: number): void {
+    if (!this.#started || this.#kick !== undefined) return;
+    const wait = due - this.#clock.now();
     if (wait <= 0) {
-      this.#kick ??= setImmediate(() => {
+      this.#kick = setImmediate(() => {
         this.#kick = undefined;
         void this.runDue();
       });
       return;
     }
-    if (this.#clock.mode === 'manual') return;
-    this.#timer = setTimeout(() => void this.runDue(), Math.min(wait, MAX_TIMER));
+    if (this.#clock.mode === 'manual' || due >= this.#timerDue) return;
+    clearTimeout(this.#timer);
+    this.#timerDue = due;
+    this.#timer = setTimeout(() => {
+      this.#timerDue = Number.POSITIVE_INFINITY;
+      void this.runDue();
+    }, Math.min(wait, MAX_TIMER));
     this.#timer.unref();
   }
 }
