@@ -191,12 +191,12 @@ export class CallbackDispatcher extends EventEmitter<CallbackNotices> {
     const result = await this.#send(event, n, signature);
     const current = this.#stillCurrent(event, n, result);
     if (!current) return;
-    event = this.#log(current, sentAttempt(n, 'delivery', at, result));
+    // One stored change for the attempt and, when it counted, the delivery.
+    event = this.#log(current, sentAttempt(n, 'delivery', at, result), result.ok ? 'delivered' : undefined);
     if (!result.ok) {
       this.#afterFailure(event, n);
       return;
     }
-    event = store.callbacks.put({ ...event, status: 'delivered' });
     if (behaviour?.duplicate) {
       const again = clock.nowIso();
       const copy = await this.#send(event, n, signature);
@@ -291,8 +291,8 @@ export class CallbackDispatcher extends EventEmitter<CallbackNotices> {
     });
   }
 
-  #log(event: CallbackEvent, attempt: Attempt): CallbackEvent {
-    const updated = this.#o.store.callbacks.put({ ...event, attempts: [...event.attempts, attempt] });
+  #log(event: CallbackEvent, attempt: Attempt, status: CallbackEvent['status'] = event.status): CallbackEvent {
+    const updated = this.#o.store.callbacks.put({ ...event, status, attempts: [...event.attempts, attempt] });
     this.#notify('attempt', updated, attempt);
     return updated;
   }
