@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { toTrade, type TradeRecord } from './trade.js';
-import { tradeJson } from './trade-json.js';
+import { TRADE_JSON_CACHE_SIZE, tradeJson } from './trade-json.js';
 
 const record: TradeRecord = {
   id: '3f2a4b1c-5d6e-4f70-8a9b-0c1d2e3f4a5b',
@@ -32,5 +32,22 @@ describe('tradeJson', () => {
   it('follows the public URL (set once the server listens)', () => {
     tradeJson(record, 'http://127.0.0.1:4242');
     expect(JSON.parse(tradeJson(record, 'https://sandbox.example')).payment_data.url).toBe(`https://sandbox.example/pay/${record.id}`);
+  });
+
+  it('serializes a record once while it is among the most recently served, and keeps no more than the bound', () => {
+    const url = 'http://127.0.0.1:4242';
+    const first: TradeRecord = { ...record, id: '00000000-0000-4000-8000-000000000001' };
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      tradeJson(first, url);
+      tradeJson(first, url);
+      expect(stringify).toHaveBeenCalledTimes(1);
+      for (let i = 0; i < TRADE_JSON_CACHE_SIZE; i++) tradeJson({ ...record, id: `other-${i}` }, url);
+      stringify.mockClear();
+      tradeJson(first, url); // pushed out by the newer ones: made again
+      expect(stringify).toHaveBeenCalledTimes(1);
+    } finally {
+      stringify.mockRestore();
+    }
   });
 });
