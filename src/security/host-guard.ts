@@ -28,26 +28,38 @@ function hostName(header: string): string {
  * A request without a Host header (HTTP/1.0, in-process calls) passes.
  */
 export function hostGuard(target: HostGuardTarget): MiddlewareHandler {
-  const guarded = isLoopbackHost(target.options.host);
-  /** Host headers already found to be loopback names (clients send the same one every time). */
-  const loopback = new Set<string>();
+  const allowed = hostCheck(target);
   // Not async: on every request, one promise fewer (Hono's compose catches what it throws).
   return (c, next) => {
-    const header = guarded ? c.req.header('Host') : undefined;
-    if (header !== undefined && header !== '' && !loopback.has(header)) {
-      const name = hostName(header);
-      if (isLoopbackHost(name)) {
-        if (loopback.size < MAX_REMEMBERED) loopback.add(header);
-      } else if (name !== publicHost(target.publicUrl)) {
-        throw new SandboxError(
-          403,
-          'host_not_allowed',
-          `This sandbox listens on ${target.options.host} and answers only requests addressed to localhost, 127.0.0.1, [::1]${target.publicUrl ? ` or the host of its public URL (${target.publicUrl})` : ''}; this one was addressed to ${JSON.stringify(header.slice(0, 100))}. The check keeps web pages from reaching the sandbox through DNS rebinding. Use one of those names, or start the sandbox with --public-url http://${header.slice(0, 100)} to allow this one.`,
-          { details: [{ field: 'Host', message: 'not a loopback name or the public URL host' }] },
-        );
-      }
+    const header = c.req.header('Host');
+    if (!allowed(header)) {
+      const shown = JSON.stringify((header ?? '').slice(0, 100));
+      throw new SandboxError(
+        403,
+        'host_not_allowed',
+        `This sandbox listens on ${target.options.host} and answers only requests addressed to localhost, 127.0.0.1, [::1]${target.publicUrl ? ` or the host of its public URL (${target.publicUrl})` : ''}; this one was addressed to ${shown}. The check keeps web pages from reaching the sandbox through DNS rebinding. Use one of those names, or start the sandbox with --public-url http://${(header ?? '').slice(0, 100)} to allow this one.`,
+        { details: [{ field: 'Host', message: 'not a loopback name or the public URL host' }] },
+      );
     }
     return next();
+  };
+}
+
+/**
+ * The rule of `hostGuard` as a predicate over a Host header value: true when the request may
+ * be answered. Loopback names found once are remembered (clients send the same one every time).
+ */
+export function hostCheck(target: HostGuardTarget): (header: string | undefined) => boolean {
+  const guarded = isLoopbackHost(target.options.host);
+  const loopback = new Set<string>();
+  return (header) => {
+    if (!guarded || header === undefined || header === '' || loopback.has(header)) return true;
+    const name = hostName(header);
+    if (isLoopbackHost(name)) {
+      if (loopback.size < MAX_REMEMBERED) loopback.add(header);
+      return true;
+    }
+    return name === publicHost(target.publicUrl);
   };
 }
 
