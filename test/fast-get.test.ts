@@ -5,6 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fastGet } from '../src/api/fast-get.js';
 import { sign, stringToSign } from '../src/auth/signature.js';
@@ -113,5 +114,39 @@ describe('fast GET path', () => {
     expect(Object.keys(trade)).toEqual(['id', 'order', 'merchant', 'state', 'amount_cents', 'amount_currency', 'rate', 'payment_data']);
     expect(trade['id']).toBe(id);
     expect(trade['payment_data']).toMatchObject({ url: `http://127.0.0.1:4242/pay/${id}` });
+  });
+
+  it('generated GET requests: answered the same with and without it (fast-check, fixed seed)', async () => {
+    const ids = () => [id, id.toUpperCase(), secondId, '00000000-0000-4000-8000-000000000000', 'order-1', ''];
+    /** Mostly the plain value (so the fast path is reached often), sometimes one of the others. */
+    const mostly = <T,>(plain: T, ...others: T[]) => fc.oneof({ arbitrary: fc.constant(plain), weight: 5 }, { arbitrary: fc.constantFrom(...others), weight: 1 });
+    const request = fc.record({
+      merchant: mostly<string>(DEMO.id, SECOND.id, 'deposit', DEMO.id.toUpperCase(), '%36f1c', 'x'),
+      trade: mostly(0, 1, 2, 3, 4, 5),
+      suffix: mostly('', '?a=1', '/', '#x', '%20'),
+      token: mostly<string | undefined>(DEMO.token, SECOND.token, undefined, '', ' sandbox-token-demo ', 'nope', 'a'.repeat(64)),
+      signed: fc.boolean(),
+      origin: mostly<string | undefined>(undefined, 'http://127.0.0.1:4242', 'https://evil.example'),
+      host: mostly('127.0.0.1', 'localhost:4242', '[::1]', 'evil.example', 'LOCALHOST'),
+      method: mostly('GET', 'HEAD', 'POST'),
+    });
+    let fast = 0;
+    await fc.assert(
+      fc.asyncProperty(request, async (r) => {
+        const uuid = ids()[r.trade] ?? '';
+        const headers: Record<string, string> = {};
+        if (r.signed) headers['X-Token'] = sign(DEMO.secret, stringToSign('get', { merchant: r.merchant, uuid }));
+        else if (r.token !== undefined) headers['X-Token'] = r.token;
+        if (r.origin !== undefined) headers['Origin'] = r.origin;
+        const text = get(`/api/v1/trades/${r.merchant}/${uuid}${r.suffix}`, headers, r.method).replace('Host: 127.0.0.1', `Host: ${r.host}`);
+        const withoutDate = (answer: string) => answer.replace(/^Date: .*\r\n/m, '');
+        const [a, b, c] = await Promise.all([exchange(portOf(withFast), text), exchange(portOf(withoutFast), text), exchange(probePort, text)]);
+        if (c.startsWith('HTTP/1.1 200')) fast++;
+        expect(a).toMatch(/^HTTP\/1\.1 \d{3} /);
+        expect(withoutDate(a)).toBe(withoutDate(b));
+      }),
+      { seed: 20261123, numRuns: 300 },
+    );
+    expect(fast).toBeGreaterThan(20); // the generator reaches the fast path, not only the app
   });
 });
