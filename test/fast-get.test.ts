@@ -4,7 +4,7 @@
  * that a server with it answers every request byte for byte as a server without it does.
  */
 import { createServer, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fastGet } from '../src/api/fast-get.js';
@@ -12,7 +12,7 @@ import { sign, stringToSign } from '../src/auth/signature.js';
 import { createSandbox, type Sandbox } from '../src/sandbox.js';
 import { listen, type RunningServer } from '../src/server.js';
 import { createTrade } from '../src/trades/service.js';
-import { DEMO, SECOND, nextOrder } from './support.js';
+import { DEMO, SECOND, nextOrder, rawExchange } from './support.js';
 
 let sandbox: Sandbox;
 let withFast: RunningServer;
@@ -23,18 +23,7 @@ let id: string;
 let secondId: string;
 
 /** Raw bytes over TCP; resolves with the whole answer (the request asks to close). */
-function exchange(port: number, request: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    let answer = '';
-    socket.setEncoding('latin1');
-    socket.on('data', (chunk: string) => (answer += chunk));
-    socket.on('error', reject);
-    socket.on('close', () => resolve(answer));
-    socket.write(request);
-    setTimeout(() => socket.destroy(), 5_000).unref();
-  });
-}
+const exchange = (port: number, request: string) => rawExchange(port, request, 5_000);
 
 const portOf = (server: RunningServer) => Number(new URL(server.url).port);
 

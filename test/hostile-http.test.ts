@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../src/sandbox.js';
 import { listen, type RunningServer } from '../src/server.js';
 import { LIMITS } from '../src/trades/requests.js';
-import { DEMO, p2pBody } from './support.js';
+import { DEMO, p2pBody, rawExchange } from './support.js';
 
 let sandbox: Sandbox;
 let server: RunningServer;
@@ -48,18 +48,7 @@ function send(method: string, path: string, headers: Record<string, string>, chu
 }
 
 /** Raw bytes over a TCP socket; resolves with everything the server answered before closing. */
-function raw(bytes: string | Buffer, closeAfterMs = 3_000): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    let answer = '';
-    socket.setEncoding('latin1');
-    socket.on('data', (chunk: string) => (answer += chunk));
-    socket.on('error', reject);
-    socket.on('close', () => resolve(answer));
-    socket.write(bytes);
-    setTimeout(() => socket.destroy(), closeAfterMs).unref();
-  });
-}
+const raw = (bytes: string | Buffer, closeAfterMs?: number) => rawExchange(port, bytes, closeAfterMs);
 
 async function healthy(): Promise<void> {
   const res = await fetch(`${server.url}/_sandbox/health`, { signal: AbortSignal.timeout(5_000) });

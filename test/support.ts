@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { createApp } from '../src/app.js';
 import { sign, stringToSign, type SignedEndpoint } from '../src/auth/signature.js';
 import type { ErrorEnvelope } from '../src/errors.js';
@@ -79,4 +80,21 @@ export async function errorOf(res: Response): Promise<ErrorEnvelope['error']> {
 /** The hex signature a merchant sends for these values (lowercase). */
 export function signatureOf(endpoint: SignedEndpoint, values: Readonly<Record<string, unknown>>, secret: string = DEMO.secret): string {
   return sign(secret, stringToSign(endpoint, values));
+}
+
+/**
+ * Raw bytes to 127.0.0.1:`port` over TCP; resolves with everything the server answered
+ * before the connection closed (or before `closeAfterMs`, when the test closes it).
+ */
+export function rawExchange(port: number, bytes: string | Buffer, closeAfterMs = 3_000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let answer = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => (answer += chunk));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(answer));
+    socket.write(bytes);
+    setTimeout(() => socket.destroy(), closeAfterMs).unref();
+  });
 }
