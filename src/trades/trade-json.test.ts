@@ -34,7 +34,7 @@ describe('tradeJson', () => {
     expect(JSON.parse(tradeJson(record, 'https://sandbox.example')).payment_data.url).toBe(`https://sandbox.example/pay/${record.id}`);
   });
 
-  it('serializes a record once while it is among the most recently served, and keeps no more than the bound', () => {
+  it('serializes a record once while it is among the last ones serialized, and keeps no more than the bound', () => {
     const url = 'http://127.0.0.1:4242';
     const first: TradeRecord = { ...record, id: '00000000-0000-4000-8000-000000000001' };
     const stringify = vi.spyOn(JSON, 'stringify');

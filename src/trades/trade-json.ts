@@ -4,10 +4,11 @@ import { toTrade, type TradeRecord } from './trade.js';
 export const TRADE_JSON_CACHE_SIZE = 4096;
 
 /**
- * The get view of recently served trade records as JSON text, by trade id, oldest first.
+ * The get view of the trade records serialized last, as JSON text, by trade id, oldest first
+ * (a hit does not move an entry: that would cost a delete and a set on every poll).
  * Records are never changed in place (a change stores a new record), so an entry is valid
  * while its record is the one stored. The cache is bounded: a store of 100,000 trades read
- * once each does not keep 100,000 strings alive (which would grow the heap and the GC's work).
+ * once each does not keep 100,000 strings alive.
  */
 const cache = new Map<string, { record: TradeRecord; publicUrl: string; json: string }>();
 
