@@ -1,5 +1,5 @@
 /**
- * A merchant's integration test against deposit-sandbox, as the README shows it. Copy it
+ * A merchant's integration test against deposit-sandbox, as docs/programmatic.md shows it. Copy it
  * into your project (`npm install --save-dev deposit-sandbox vitest`) and replace the small
  * receiver below with your own app's callback endpoint.
  */

@@ -108,7 +108,7 @@ describe('the packed tarball', () => {
   it("imports startSandbox from 'deposit-sandbox', with the bundled fixtures and scenarios", async () => {
     const installed = join(app, 'node_modules', pkg.name);
     expect(existsSync(join(installed, 'scenarios', 'schema.json'))).toBe(true);
-    expect(readdirSync(installed).sort()).toEqual(['README.md', 'bin', 'dist', 'fixtures', 'package.json', 'scenarios'].filter((name) => name !== 'README.md' || files.includes('README.md')));
+    expect(readdirSync(installed).sort()).toEqual(['LICENSE', 'README.md', 'bin', 'dist', 'fixtures', 'package.json', 'scenarios'].filter((name) => name !== 'README.md' || files.includes('README.md')));
     writeFileSync(
       join(app, 'smoke.mjs'),
       `import { startSandbox, sign, stringToSign } from 'deposit-sandbox';

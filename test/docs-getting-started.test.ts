@@ -1,10 +1,7 @@
 /**
- * The README's examples, as a reader uses them:
- * - every curl block of "## Try the three endpoints with curl" is run with bash against a real
- *   `deposit-sandbox` process (port 0, in memory), and its output is compared with what the
- *   README shows after it;
- * - the README's merchant-flow test is byte-identical to examples/merchant-flow.test.ts, which
- *   the suite runs.
+ * docs/getting-started.md as a reader uses it: every curl block is run with bash against a real
+ * `deposit-sandbox` process (port 0, in memory), and its output is compared with what the page
+ * shows after it (the other pages' bash blocks are run by docs-examples.test.ts).
  * The process runs the build in dist/ (`npm test` builds first; run `npm run build` before
  * running this file alone).
  */
@@ -13,66 +10,31 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fences } from './docs/markdown.js';
 import { DEMO, TRADE_KEYS, UUID_PATTERN } from './support.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'deposit-sandbox.js');
-const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
-const README_URL = 'http://127.0.0.1:4242';
+const PAGE = 'docs/getting-started.md';
+const MARKDOWN = readFileSync(join(ROOT, PAGE), 'utf8');
+const DOC_URL = 'http://127.0.0.1:4242';
 const READY = /^deposit-sandbox listening on (http:\/\/127\.0\.0\.1:\d+)$/;
-
-interface Fence {
-  lang: string;
-  code: string;
-  /** The nearest "### " heading above the block (or the section's own heading). */
-  heading: string;
-}
-
-/** The lines of `## title` up to the next "## " heading. */
-function section(markdown: string, title: string): string[] {
-  const lines = markdown.split('\n');
-  const start = lines.indexOf(title);
-  if (start < 0) throw new Error(`README.md has no "${title}" section`);
-  const end = lines.findIndex((line, i) => i > start && line.startsWith('## '));
-  return lines.slice(start, end < 0 ? undefined : end);
-}
-
-/** The fenced code blocks of some markdown lines, in order. */
-function fences(lines: string[]): Fence[] {
-  const found: Fence[] = [];
-  let heading = lines[0] ?? '';
-  let open: { lang: string; body: string[] } | undefined;
-  for (const line of lines) {
-    if (open) {
-      if (line === '```') {
-        found.push({ lang: open.lang, code: open.body.map((l) => `${l}\n`).join(''), heading });
-        open = undefined;
-      } else open.body.push(line);
-      continue;
-    }
-    const fence = /^```(\S*)$/.exec(line);
-    if (fence) open = { lang: fence[1]!, body: [] };
-    else if (line.startsWith('### ')) heading = line.slice(4);
-  }
-  if (open) throw new Error(`README.md: a \`\`\`${open.lang} block under "${heading}" is never closed`);
-  return found;
-}
 
 interface CurlExample {
   name: string;
   heading: string;
   code: string;
-  /** The ```json block the README shows right after it (before the next bash block), if any. */
+  /** The ```json block the page shows right after it (before the next bash block), if any. */
   documented: unknown;
 }
 
 /** The runnable examples: bash blocks that call the sandbox with curl, each with its documented answer. */
 function curlExamples(): CurlExample[] {
-  const blocks = fences(section(README, '## Try the three endpoints with curl'));
+  const blocks = fences(PAGE, MARKDOWN);
   const examples: CurlExample[] = [];
   const counts = new Map<string, number>();
   blocks.forEach((block, i) => {
-    if (block.lang !== 'bash' || !/\bcurl\b/.test(block.code) || !block.code.includes(README_URL)) return;
+    if (block.lang !== 'bash' || !/\bcurl\b/.test(block.code) || !block.code.includes(DOC_URL)) return;
     const next = blocks.slice(i + 1).find((b) => b.lang === 'bash' || b.lang === 'json');
     const n = (counts.get(block.heading) ?? 0) + 1;
     counts.set(block.heading, n);
@@ -96,7 +58,7 @@ function cleanEnv(): NodeJS.ProcessEnv {
   return { ...env, NO_PROXY: '127.0.0.1', no_proxy: '127.0.0.1' };
 }
 
-/** Runs a README block with bash (`-u`: a variable the block does not set itself is an error). */
+/** Runs a block with bash (`-u`: a variable the block does not set itself is an error). */
 function bash(script: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile('bash', ['--noprofile', '--norc', '-u', '-c', script], { cwd: ROOT, env: cleanEnv(), timeout: 30_000 }, (error, stdout, stderr) => {
@@ -151,7 +113,7 @@ async function tradeCount(): Promise<number> {
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isErrorEnvelope = (value: unknown): value is { error: { status: number; code: string } } => isObject(value) && isObject(value['error']);
 
-describe('README: "Try the three endpoints with curl"', () => {
+describe('docs/getting-started.md: the curl examples', () => {
   it('has the token create, build and get blocks, the signature-variant blocks and the mistakes, each with curl', () => {
     const byHeading = (heading: string) => EXAMPLES.filter((e) => e.heading === heading);
     const token = byHeading('Token variant');
@@ -167,9 +129,9 @@ describe('README: "Try the three endpoints with curl"', () => {
     expect(mistakes.every((e) => isErrorEnvelope(e.documented))).toBe(true);
   });
 
-  it.each(EXAMPLES.map((example) => [example.name, example] as const))('%s: runs with bash and answers as the README shows', async (_name, example) => {
+  it.each(EXAMPLES.map((example) => [example.name, example] as const))('%s: runs with bash and answers as the page shows', async (_name, example) => {
     const before = await tradeCount();
-    const run = await bash(example.code.replaceAll(README_URL, url));
+    const run = await bash(example.code.replaceAll(DOC_URL, url));
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
 
@@ -184,7 +146,7 @@ describe('README: "Try the three endpoints with curl"', () => {
       expect(isErrorEnvelope(answer), run.stdout).toBe(true);
       const { status, code } = example.documented.error;
       expect((answer as { error: { status: number; code: string } }).error).toMatchObject({ status, code });
-      expect(answer, 'the answer differs from the README: update the README or the code').toEqual(example.documented);
+      expect(answer, 'the answer differs from docs/getting-started.md: update the page or the code').toEqual(example.documented);
       expect(await tradeCount()).toBe(before);
       return;
     }
@@ -210,7 +172,7 @@ describe('README: "Try the three endpoints with curl"', () => {
     }
 
     if (isObject(example.documented)) {
-      // The same shape and values as the README's answer, except what is fresh on every run.
+      // The same shape and values as the page's answer, except what is fresh on every run.
       const documented = example.documented;
       expect(Object.keys(trade)).toEqual(Object.keys(documented));
       expect(Object.keys(paymentData)).toEqual(Object.keys(documented['payment_data'] as Record<string, unknown>));
@@ -232,28 +194,10 @@ describe('README: "Try the three endpoints with curl"', () => {
       .join('\n');
     for (const [field, value] of [
       ['customer', 'customer-42'],
-      ['callback_url', 'https://shop.example/callbacks/deposit'],
+      ['callback_url', 'http://127.0.0.1:4243/callbacks/deposit'],
       ['return_url', 'https://shop.example/thanks'],
     ] as const) {
       expect(admin![field], field).toBe(commands.includes(field) ? value : null);
     }
-  });
-});
-
-describe("README: the merchant-flow test is the suite's own", () => {
-  it('the "A complete merchant-flow test (vitest)" ts block is byte-identical to examples/merchant-flow.test.ts', () => {
-    const [block, ...more] = fences(section(README, '## Use from tests: `startSandbox()`')).filter(
-      (fence) => fence.heading === 'A complete merchant-flow test (vitest)' && fence.lang === 'ts',
-    );
-    expect(block, 'README.md has no ```ts block under "### A complete merchant-flow test (vitest)"').toBeDefined();
-    expect(more).toEqual([]);
-    const file = readFileSync(join(ROOT, 'examples', 'merchant-flow.test.ts'), 'utf8');
-    const readmeLines = block!.code.split('\n');
-    const fileLines = file.split('\n');
-    const firstDiff = readmeLines.findIndex((line, i) => line !== fileLines[i]);
-    expect(
-      block!.code === file,
-      `The merchant-flow example in README.md is stale: copy examples/merchant-flow.test.ts into it (first difference at line ${firstDiff < 0 ? readmeLines.length + 1 : firstDiff + 1} of the file)`,
-    ).toBe(true);
   });
 });

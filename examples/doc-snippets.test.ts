@@ -1,0 +1,127 @@
+/**
+ * The short code examples of docs/ (programmatic.md, callbacks.md), run as written: each docs block
+ * marked `<!-- excerpt: examples/doc-snippets.test.ts -->` is made of lines of this file, and
+ * test/docs.test.ts checks that they still are. Also runs examples/node/callback-receiver.js.
+ */
+import { spawn } from 'node:child_process';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { expect, test } from 'vitest';
+import { startSandbox } from 'deposit-sandbox';
+import { AdminClientError } from 'deposit-sandbox';
+import { sign, stringToSign } from 'deposit-sandbox';
+import { verifyCallbackSignature } from 'deposit-sandbox';
+
+const DEMO = { id: '6f1c2a9e-3b7d-4c52-9a1e-2d4b8f0c7e51', token: 'sandbox-token-demo', secret: 'sandbox-secret-demo' };
+
+/** A receiver that keeps each callback's verdict, as a merchant's endpoint would. */
+async function startReceiver() {
+  const verdicts: boolean[] = [];
+  const server = createServer((req: IncomingMessage, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const rawBody = Buffer.concat(chunks);
+      const valid = verifyCallbackSignature('sandbox-secret-demo', rawBody, req.headers['x-signature'] as string | undefined); // true or false
+      verdicts.push(valid);
+      res.writeHead(valid ? 200 : 401).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/callbacks`;
+  return { url, verdicts, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+async function createTrade(baseUrl: string, fields: Record<string, unknown> = {}): Promise<string> {
+  const res = await fetch(`${baseUrl}/api/v1/trades/deposit/create`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-Auth': DEMO.token },
+    body: JSON.stringify({ merchant: DEMO.id, order: `snippet-${Date.now()}-${Math.random()}`, amount_cents: 31250, amount_currency: 'RUB', type: 'any_bank', ...fields }),
+  });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { id: string }).id;
+}
+
+test('startSandbox: serve, move a trade, wait for its verified callback, close', async () => {
+  const receiver = await startReceiver();
+  const sandbox = await startSandbox();        // http://127.0.0.1:<free port>, in memory
+  const baseUrl = sandbox.url;                 // use it as the provider's base URL
+  try {
+    const id = await createTrade(baseUrl, { callback_url: receiver.url });
+    await sandbox.admin.transition(id, 'confirmed');
+    await sandbox.callbacks.waitFor({ trade: id, state: 'confirmed' });
+    expect(receiver.verdicts).toEqual([true]);
+  } finally {
+    await sandbox.close();
+    await receiver.close();
+  }
+});
+
+test('a refused admin call rejects with AdminClientError: status, code and the sandbox\'s message', async () => {
+  const sandbox = await startSandbox();
+  try {
+    const id = await createTrade(sandbox.url);
+    await sandbox.admin.transition(id, 'expired');
+    const refused = await (async () => {
+      try {
+        await sandbox.admin.transition(id, 'confirmed');   // after the trade expired
+        return undefined;
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(refused).toBeInstanceOf(AdminClientError);
+    expect(refused).toMatchObject({ status: 409, code: 'transition_not_allowed' });
+    expect((refused as Error).message).toMatch(/is expired, a final state: it cannot move to confirmed/);
+  } finally {
+    await sandbox.close();
+  }
+});
+
+test('sign + stringToSign give the X-Auth a sandbox in signature mode accepts', async () => {
+  const sandbox = await startSandbox({ auth: 'signature' });
+  try {
+    const body = { merchant: '6f1c2a9e-3b7d-4c52-9a1e-2d4b8f0c7e51', order: 'order-1001', amount_cents: 31250, amount_currency: 'RUB', type: 'any_bank' };
+    const xAuth = sign('sandbox-secret-demo', stringToSign('create', body));
+    const res = await fetch(`${sandbox.url}/api/v1/trades/deposit/create`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Auth': xAuth }, body: JSON.stringify(body) });
+    expect(res.status).toBe(201);
+    const wrong = await fetch(`${sandbox.url}/api/v1/trades/deposit/create`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Auth': xAuth },
+      body: JSON.stringify({ ...body, order: 'order-1002' }),
+    });
+    expect(wrong.status).toBe(401);
+  } finally {
+    await sandbox.close();
+  }
+});
+
+test('examples/node/callback-receiver.js handles a signed callback once and refuses an unsigned one', async () => {
+  const port = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port: free } = probe.address() as AddressInfo;
+      probe.close(() => resolve(free));
+    });
+  });
+  const script = fileURLToPath(new URL('node/callback-receiver.js', import.meta.url));
+  const child = spawn(process.execPath, [script], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  let printed = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (printed += chunk));
+  const sandbox = await startSandbox();
+  try {
+    const url = `http://127.0.0.1:${port}/deposit-callback`;
+    await expect.poll(() => fetch(url, { method: 'POST', body: '{}' }).then((res) => res.status, () => 0)).toBe(401);
+    const id = await createTrade(sandbox.url, { callback_url: url });
+    await sandbox.admin.transition(id, 'confirmed');
+    const event = await sandbox.callbacks.waitFor({ trade: id, state: 'confirmed' });
+    await expect.poll(() => printed).toContain(`trade ${id} is confirmed`);
+    // The same event again, as a retry would send it: answered 200, handled once.
+    const again = await fetch(url, { method: 'POST', headers: { 'X-Signature': sign(DEMO.secret, event.body), 'X-Sandbox-Event-Id': event.id }, body: event.body });
+    expect(again.status).toBe(200);
+    expect(printed.split('\n').filter((line) => line.includes(id))).toHaveLength(1);
+  } finally {
+    await sandbox.close();
+    child.kill();
+  }
+});

@@ -1,0 +1,28 @@
+// A callback receiver in plain Node: verifies X-Signature, handles each event once.
+// Run it with `node examples/node/callback-receiver.js` (PORT=3000 by default).
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createServer } from 'node:http';
+
+const SECRET = 'sandbox-secret-demo'; // the merchant's secret
+const seen = new Set();               // event ids already handled
+
+createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (chunk) => chunks.push(chunk));
+  req.on('end', () => {
+    const raw = Buffer.concat(chunks);
+    const expected = createHmac('sha256', SECRET).update(raw).digest();
+    const given = Buffer.from(String(req.headers['x-signature'] ?? ''), 'hex');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      res.writeHead(401).end('bad signature');
+      return;
+    }
+    const eventId = req.headers['x-sandbox-event-id'];
+    if (!seen.has(eventId)) {
+      seen.add(eventId);
+      const trade = JSON.parse(raw.toString('utf8'));
+      console.log(`trade ${trade.id} is ${trade.state}`);
+    }
+    res.writeHead(200).end('ok'); // answer fast; do slow work after answering
+  });
+}).listen(Number(process.env.PORT ?? 3000), '127.0.0.1');
