@@ -68,6 +68,17 @@ describe('deposit-sandbox health', () => {
     expect(gone.stderr).toContain(`http://127.0.0.1:${sandbox.port} is not healthy: Could not reach the sandbox`);
   });
 
+  it('is listed in the help, and its own help says where the address comes from', async () => {
+    const top = spawnCli(['--help']);
+    expect(await top.exited).toBe(0);
+    expect(top.stdout()).toContain('health [options]');
+    const help = await health(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: deposit-sandbox health');
+    expect(help.stdout).toContain('DEPOSIT_SANDBOX_HOST');
+    expect(help.stdout).toContain('Examples:');
+  });
+
   it('explains a bad --url or --timeout and exits 1', async () => {
     const badUrl = await health(['--url', 'ftp://example']);
     expect(badUrl.code).toBe(1);
