@@ -4,7 +4,8 @@
 //   *.json   vitest's JSON reporter (the main suite, the container test)
 //   *.xml    JUnit XML (pytest --junitxml, phpunit --log-junit, and suites that could not run)
 //   *.jsonl  go test -json
-// node scripts/test-summary.js [--exit-status N] [--require-tests]
+// node scripts/test-summary.js [--dir DIR] [--exit-status N] [--require-tests]
+//   --dir DIR         read DIR instead of test-artifacts/
 //   --exit-status N   the test command's exit status: non-zero with no failed test counts as one failure
 //   --require-tests   no passed test at all counts as one failure (a run that tested nothing)
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -91,7 +92,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const at = args.indexOf('--exit-status');
   const status = at === -1 ? 0 : Number(args[at + 1]);
-  const results = readResults();
+  const dirAt = args.indexOf('--dir');
+  const results = readResults(dirAt === -1 ? ARTIFACTS : args[dirAt + 1]);
   const sum = (key) => results.reduce((n, r) => n + r[key], 0);
   const extra = [];
   if (results.length === 0) extra.push('no suite wrote a result under test-artifacts/');
