@@ -23,7 +23,8 @@ const suites = [
     note: 'pytest-run.xml',
     missing: () => (works('python3', ['-c', 'import pytest']) ? undefined : `python3 with pytest is missing (${APT} python3-pytest)`),
     run: () => {
-      const outcome = run('python3', ['-m', 'pytest', 'examples/python', '-q', '-p', 'no:cacheprovider', `--junitxml=${artifact('pytest.xml')}`]);
+      const env = { ...process.env, PYTHONDONTWRITEBYTECODE: '1' };
+      const outcome = run('python3', ['-m', 'pytest', 'examples/python', '-q', '-p', 'no:cacheprovider', `--junitxml=${artifact('pytest.xml')}`], { env });
       // pytest exits 5 when it collected no test: a suite that tests nothing is a failure.
       return outcome.status === 5 ? { status: 5, why: 'pytest collected no test (exit 5)' } : outcome;
     },
