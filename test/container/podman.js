@@ -63,20 +63,19 @@ export async function baseImage() {
   return LOCAL_BASE;
 }
 
-const danglingImages = async () => new Set((await podmanOk(['images', '--quiet', '--no-trunc', '--filter', 'dangling=true'])).split('\n').filter(Boolean));
-
 /**
  * Builds the repository's Dockerfile as `tag` on `base`; resolves with a `remove()` that
- * deletes the image and the build stage it left behind.
+ * deletes the image and every image the build made (its stages and layers carry a label
+ * unique to this build, so a build running beside it is left alone).
  */
 export async function buildImage(tag, base) {
-  const before = await danglingImages();
+  const label = `deposit-sandbox.test-build=${process.pid}-${Date.now().toString(36)}`;
   const remove = async () => {
     await podman(['rmi', '--force', tag]);
-    const leftover = [...(await danglingImages())].filter((id) => !before.has(id));
-    if (leftover.length > 0) await podman(['rmi', '--force', ...leftover]);
+    const made = (await podmanOk(['images', '--all', '--quiet', '--filter', `label=${label}`])).split('\n').filter(Boolean);
+    if (made.length > 0) await podman(['rmi', '--force', ...new Set(made)]);
   };
-  const built = await podman(['build', '--format', 'docker', '--isolation', 'chroot', '--network', 'host', '--build-arg', `NODE_IMAGE=${base}`, '-t', tag, '.'], { timeoutMs: 600_000 });
+  const built = await podman(['build', '--format', 'docker', '--isolation', 'chroot', '--network', 'host', '--label', label, '--build-arg', `NODE_IMAGE=${base}`, '-t', tag, '.'], { timeoutMs: 600_000 });
   if (built.code !== 0) {
     await remove();
     throw new Error(`podman build failed (${built.code}):\n${(built.stderr + built.stdout).slice(-3000)}`);
