@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { call, closeAgent, createTrades, now, probe, startReceiver } from './lib/callbacks.js';
+import { measureContainer } from './container.js';
 import { CONNECTIONS, createRequests, getRequests, load, warm } from './lib/load.js';
 import { BARE_SERVER, FAULTY_RECEIVERS, killAll, run, SANDBOX_BIN, SEED, settle, start } from './lib/processes.js';
 import { fixed, formatTable, int, mb, median, ms } from './lib/table.js';
@@ -43,7 +44,9 @@ const abort = (message, code = 1) => {
 };
 process.once('SIGINT', () => abort('interrupted', 130));
 process.once('SIGTERM', () => abort('terminated', 143));
-setTimeout(() => abort(`still running after ${config.watchdogMin} minutes; stopped`), config.watchdogMin * 60_000).unref();
+// The container phase (a podman build and a few starts) gets 6 minutes more.
+const watchdogMin = config.watchdogMin + 6;
+setTimeout(() => abort(`still running after ${watchdogMin} minutes; stopped`), watchdogMin * 60_000).unref();
 
 const log = (text) => process.stderr.write(`bench: ${text}\n`);
 let dirs = 0;
@@ -252,6 +255,14 @@ async function main() {
     faulty = `not measured: ${error.message.split('\n')[0]}`;
   }
 
+  log('container image (podman)');
+  let container;
+  try {
+    container = await measureContainer({ starts: config.startups, log });
+  } catch (error) {
+    container = { skipped: error.message.split('\n')[0] };
+  }
+
   const k = `${Math.round(config.trades / 1000)}k`;
   /** a's requests over b's in the same slices (same rounds, same slice length). */
   const ratio = (a, b) => a.rps / b.rps;
@@ -290,6 +301,18 @@ async function main() {
     }
   }
 
+  if (container.skipped) {
+    rows.push(['container image', '', '', '', '', '', `not measured: ${container.skipped}`, '<= 150 MB over base', 'n/a']);
+  } else {
+    const cleanStops = container.exitCodes.every((code) => code === 0);
+    rows.push(
+      ['container image size', '', '', '', '', '', `${mb(container.overBaseMb)} over ${container.base}`, '<= 150 MB over base', verdict(container.overBaseMb <= 150)],
+      ['container run to healthy', '', '', '', '', '', `${ms(container.readyMs)} (worst ${ms(container.worstReadyMs)})`, '<= 1.5 s', verdict(container.readyMs <= 1500)],
+      ['container HEALTHCHECK command', '', '', '', '', '', `${ms(container.checkMs)} (podman healthcheck run)`, '', ''],
+      ['container SIGTERM to exit', '', '', '', '', '', `${ms(container.stopMs)} (podman stop), exit ${[...new Set(container.exitCodes)].join('/')}`, '<= 2 s, exit 0', verdict(cleanStops && container.stopMs <= 2000)],
+    );
+  }
+
   const cores = cpus().length;
   const gib = (totalmem() / 2 ** 30).toFixed(0);
   const output = [
@@ -304,6 +327,10 @@ async function main() {
     `Start-up: median of ${config.startups} spawns from process spawn to the ready line; RSS is the largest peak (VmHWM) seen.`,
     'CPU us/req: CPU time (user + system) the server process used per request, during its slices and until it went idle after each (compactions included); the load generator shares the 2 cores.',
     `Callbacks: transitions sent ${BATCH} every ${BATCH_EVERY_MS} ms; time from the first one to the receiver answering the last callback. GET latency: a separate process sends one GET trade request every 2 ms (open loop; ms, exact), idle, during the same transitions on trades without callback_url, and during the fan-out. The fan-out is measured after ${config.warm} warm-up fan-out(s) of 1,000 (as the load rows are after warm-up); the first one after start-up, on cold code in every process of the run, is shown as it came, for the record.`,
+    '',
+    container.skipped
+      ? 'Container: not measured.'
+      : `Container: the image built from the Dockerfile (${fixed(container.buildSeconds, 0)} s) with podman on ${container.base}; size is podman's image size minus the base's; run to healthy is the median of ${container.starts} starts from spawning \`podman run -d --network host\` to the first 200 from /_sandbox/health polled every 10 ms from the host (in-memory store); the HEALTHCHECK row is one \`podman healthcheck run\` (podman exec overhead included).`,
     '',
     'API latency while callback receivers misbehave (bench/faulty-receivers.js, a fresh --in-memory sandbox):',
     faulty,

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { registerCheckCallback } from './check-callback.js';
+import { registerHealth } from './health.js';
 import { registerReset } from './reset.js';
 import { scenariosCommand } from './scenarios.js';
 import { serveCommand } from './serve.js';
@@ -86,6 +87,7 @@ export function createProgram(): Command {
   registerSign(program);
   registerReset(program, DEFAULT_SANDBOX_URL);
   registerCheckCallback(program);
+  registerHealth(program);
   program.addHelpText('after', `${EXAMPLES}\nEvery flag of serve (the default command): deposit-sandbox serve --help\n`);
   return program;
 }

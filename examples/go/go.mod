@@ -1,0 +1,3 @@
+module example.com/deposit
+
+go 1.19

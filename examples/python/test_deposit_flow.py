@@ -1,0 +1,126 @@
+"""The merchant flow against a sandbox this test starts: create (signature), read back,
+pay on the hosted page, receive the signed callback, credit once."""
+import json
+import os
+import re
+import shlex
+import subprocess
+import threading
+import urllib.error
+import urllib.parse
+import urllib.request
+import uuid
+from http.server import ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from callback_receiver import Ledger, callback_handler
+from deposit_client import CREATE_FIELDS, GET_FIELDS, DepositClient, sign, string_to_sign
+
+MERCHANT = "6f1c2a9e-3b7d-4c52-9a1e-2d4b8f0c7e51"  # the bundled demo merchant
+SECRET = "sandbox-secret-demo"
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def sandbox_url():
+    """Starts `deposit-sandbox --port 0 --in-memory --auth signature`; yields its URL.
+    DEPOSIT_SANDBOX_COMMAND replaces the command (e.g. "npx deposit-sandbox")."""
+    command = shlex.split(os.environ.get("DEPOSIT_SANDBOX_COMMAND", f"node {REPO / 'bin' / 'deposit-sandbox.js'}"))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DEPOSIT_SANDBOX_") and k != "PORT"}
+    process = subprocess.Popen(command + ["--port", "0", "--in-memory", "--auth", "signature"],
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
+    try:
+        first_line = process.stdout.readline()
+        match = re.match(r"deposit-sandbox listening on (\S+)", first_line)
+        assert match, f"unexpected first line: {first_line!r}"
+        # Keep reading stdout so the sandbox never blocks on a full pipe.
+        threading.Thread(target=process.stdout.read, daemon=True).start()
+        yield match.group(1)
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@pytest.fixture()
+def receiver():
+    """A callback endpoint on a free port; yields (url, ledger)."""
+    ledger = Ledger()
+    server = ThreadingHTTPServer(("127.0.0.1", 0), callback_handler(SECRET, ledger))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_port}/callbacks/deposit", ledger
+    server.shutdown()
+    server.server_close()
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def pay_on_page(payment_url: str) -> urllib.error.HTTPError:
+    """What the payer does: open payment_data.url and submit its form ("I have paid")."""
+    with urllib.request.urlopen(payment_url, timeout=10) as page:
+        html = page.read().decode()
+    action = re.search(r'<form[^>]*action="([^"]+)"', html).group(1)
+    opener = urllib.request.build_opener(NoRedirect)
+    with pytest.raises(urllib.error.HTTPError) as redirect:  # the 303 to return_url is not followed
+        opener.open(urllib.request.Request(urllib.parse.urljoin(payment_url, action), data=b"", method="POST"), timeout=10)
+    return redirect.value
+
+
+def test_signatures_match_the_documented_vectors():
+    body = {"amount_cents": 31250, "amount_currency": "RUB", "callback_url": "https://shop.example/callbacks/deposit",
+            "customer": "customer-42", "merchant": MERCHANT, "order": "order-1001",
+            "return_url": "https://shop.example/thanks", "type": "any_bank"}
+    assert sign(SECRET, string_to_sign(CREATE_FIELDS, body)) == "e0868e2bda73093a3f6e8ce9e647abd07f3ad08c764fadac8c29670ac2034692"
+    bare = {"amount_cents": 31250, "amount_currency": "RUB", "merchant": MERCHANT, "order": "order-1002", "type": "nspk"}
+    assert string_to_sign(CREATE_FIELDS, bare) == f"31250::RUB::::::{MERCHANT}::order-1002::::nspk"
+    get = {"merchant": MERCHANT, "uuid": "3f2a4b1c-5d6e-4f70-8a9b-0c1d2e3f4a5b"}
+    assert sign(SECRET, string_to_sign(GET_FIELDS, get)) == "79023940317975039deef5b850b859979a9eea265611847f71d5236cbf9762a5"
+
+
+def test_create_pay_and_credit_once(sandbox_url, receiver):
+    callback_url, ledger = receiver
+    client = DepositClient(sandbox_url, MERCHANT, SECRET)
+    order = f"py-{uuid.uuid4()}"
+
+    trade = client.create(order, 31250, "any_bank", customer="customer-42",
+                          callback_url=callback_url, return_url="https://shop.example/thanks")
+    assert trade["state"] == "created" and trade["order"] == order
+    assert client.get(trade["id"]) == trade
+
+    redirect = pay_on_page(trade["payment_data"]["url"])
+    assert redirect.code == 303 and redirect.headers["Location"] == "https://shop.example/thanks"
+
+    assert ledger.wait_for(lambda: trade["id"] in ledger.credited), "no signed callback credited the trade"
+    assert ledger.balance_cents == 31250
+    assert client.get(trade["id"])["state"] == "confirmed"
+
+    # The provider may deliver a callback again: replay it, and the balance stays the same.
+    admin = f"{sandbox_url}/_sandbox/callbacks"
+    with urllib.request.urlopen(f"{admin}?trade={trade['id']}", timeout=10) as answer:
+        event = json.load(answer)["callbacks"][0]
+    urllib.request.urlopen(urllib.request.Request(f"{admin}/{event['id']}/replay", data=b"", method="POST"), timeout=10)
+    assert ledger.wait_for(lambda: ledger.deliveries.get(trade["id"]) == 2), "the replayed callback did not arrive"
+    assert ledger.balance_cents == 31250
+
+
+def test_a_forged_callback_is_refused(receiver):
+    callback_url, ledger = receiver
+    forged = json.dumps({"id": str(uuid.uuid4()), "state": "confirmed", "amount_cents": 100}).encode()
+    request = urllib.request.Request(callback_url, data=forged, method="POST",
+                                     headers={"Content-Type": "application/json", "X-Signature": sign("wrong-secret", forged.decode())})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=10)
+    assert refused.value.code == 401
+    assert ledger.balance_cents == 0 and ledger.deliveries == {}
+
+
+def test_a_bad_signature_is_explained(sandbox_url):
+    client = DepositClient(sandbox_url, MERCHANT, "not-the-secret")
+    with pytest.raises(Exception) as refused:
+        client.create(f"py-{uuid.uuid4()}", 5000, "nspk")
+    assert refused.value.status == 401
+    assert "string to sign" in refused.value.body.lower()

@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+// npm run test:examples: the Python, PHP and Go examples (examples/*), each with its own
+// toolchain's runner, results under test-artifacts/. A missing toolchain skips its suite
+// with a message; with CI=true it is a failure. Exits 1 when a suite failed.
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { artifact, CI, ensureReported, run, works, writeNote } from './lib/suites.js';
+
+const APT = 'apt-get install -y';
+const goEnv = {
+  ...process.env,
+  GOPROXY: 'off', // standard library only: nothing to download
+  GOTOOLCHAIN: 'local',
+  GOFLAGS: '',
+  ...(process.env.GOCACHE || process.env.HOME || process.env.XDG_CACHE_HOME ? {} : { GOCACHE: join(tmpdir(), 'deposit-sandbox-go-cache') }),
+};
+
+const suites = [
+  {
+    name: 'examples/python (pytest)',
+    file: 'pytest.xml',
+    note: 'pytest-run.xml',
+    missing: () => (works('python3', ['-c', 'import pytest']) ? undefined : `python3 with pytest is missing (${APT} python3-pytest)`),
+    run: () => {
+      const env = { ...process.env, PYTHONDONTWRITEBYTECODE: '1' };
+      const outcome = run('python3', ['-m', 'pytest', 'examples/python', '-q', '-p', 'no:cacheprovider', `--junitxml=${artifact('pytest.xml')}`], { env });
+      // pytest exits 5 when it collected no test: a suite that tests nothing is a failure.
+      return outcome.status === 5 ? { status: 5, why: 'pytest collected no test (exit 5)' } : outcome;
+    },
+  },
+  {
+    name: 'examples/php (PHPUnit)',
+    file: 'phpunit.xml',
+    note: 'phpunit-run.xml',
+    missing: () =>
+      !works('php', ['-r', 'exit(extension_loaded("curl") ? 0 : 1);'])
+        ? `php-cli with php-curl is missing (${APT} php-cli php-curl)`
+        : !works('phpunit', ['--version'])
+          ? `phpunit is missing (${APT} phpunit)`
+          : undefined,
+    run: () => run('phpunit', ['-c', 'examples/php/phpunit.xml', '--log-junit', artifact('phpunit.xml')]),
+  },
+  {
+    name: 'examples/go (go test)',
+    file: 'go-test.jsonl',
+    note: 'go-test.xml',
+    missing: () => (works('go', ['version']) ? undefined : `go is missing (${APT} golang-go)`),
+    run: () => {
+      const outcome = run('go', ['test', '-json', '-count=1', './...'], { cwd: 'examples/go', env: goEnv, stdoutFile: artifact('go-test.jsonl') });
+      if (outcome.status !== 0) process.stdout.write(`go test failed; its events are in ${artifact('go-test.jsonl')}\n`);
+      return outcome;
+    },
+  },
+];
+
+let failed = false;
+for (const suite of suites) {
+  process.stdout.write(`\n--- ${suite.name}\n`);
+  const missing = suite.missing();
+  const { note } = suite;
+  for (const old of [suite.file, note]) rmSync(artifact(old), { force: true });
+  if (missing) {
+    writeNote(note, suite.name, CI ? 'failure' : 'skipped', missing);
+    process.stdout.write(CI ? `FAILED: ${missing}; with CI=true every example suite must run.\n` : `skipped: ${missing}. With CI=true this is a failure.\n`);
+    failed ||= CI;
+    continue;
+  }
+  const started = performance.now();
+  const outcome = suite.run();
+  ensureReported(suite.file, note, suite.name, outcome);
+  process.stdout.write(`${suite.name}: ${outcome.status === 0 ? 'passed' : `FAILED (${outcome.why})`} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  failed ||= outcome.status !== 0;
+}
+process.exitCode = failed ? 1 : 0;
