@@ -1,9 +1,10 @@
 import { listen } from '../server.js';
 import { createSandbox } from '../sandbox.js';
 import type { SandboxOptionsInput } from '../config/options.js';
+import { handleShutdownSignals } from './shutdown.js';
 import { exposureWarning } from '../security/exposure-warning.js';
 
-/** `deposit-sandbox serve`: start, print the ready line, stop cleanly on SIGINT/SIGTERM. */
+/** `deposit-sandbox serve`: start, print the ready line, stop in bounded time on SIGINT/SIGTERM (./shutdown.ts). */
 export async function serveCommand(options: SandboxOptionsInput): Promise<void> {
   // A reader that closed our stdout (e.g. `| head -1`) must not crash the sandbox before
   // it has flushed the store: ignore EPIPE on the output streams.
@@ -21,21 +22,7 @@ export async function serveCommand(options: SandboxOptionsInput): Promise<void> 
     throw error;
   });
   // Handlers go in before the ready line: a supervisor may signal as soon as it reads it.
-  let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    process.stdout.write(`deposit-sandbox: ${signal} received, finishing requests and saving the store\n`);
-    running.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        process.stderr.write(`deposit-sandbox: could not save the store on exit: ${(error as Error).message}\n`);
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  handleShutdownSignals(running, sandbox);
   process.stdout.write(`deposit-sandbox listening on ${running.url}\n`);
   const warning = exposureWarning(sandbox.options);
   if (warning) process.stderr.write(warning);
