@@ -17,7 +17,7 @@ export interface PipeliningLimits {
  * cheap; past `queued` waiting the connection is closed. Ordinary clients (one request at a
  * time per connection) never notice.
  */
-export const DEFAULT_PIPELINING_LIMITS: PipeliningLimits = { active: 16, queued: 1024 };
+export const DEFAULT_PIPELINING_LIMITS: PipeliningLimits = { active: 8, queued: 128 };
 
 interface SocketQueue {
   active: number;
