@@ -3,6 +3,7 @@ import { createSandbox } from '../sandbox.js';
 import type { SandboxOptionsInput } from '../config/options.js';
 import { handleShutdownSignals } from './shutdown.js';
 import { exposureWarning } from '../security/exposure-warning.js';
+import { formatDuration } from '../clock/duration.js';
 
 /** `deposit-sandbox serve`: start, print the ready line, stop in bounded time on SIGINT/SIGTERM (./shutdown.ts). */
 export async function serveCommand(options: SandboxOptionsInput): Promise<void> {
@@ -30,7 +31,7 @@ export async function serveCommand(options: SandboxOptionsInput): Promise<void> 
   process.stdout.write(
     [
       `  store:    ${sandbox.store.adapter.location} (${sandbox.store.trades.size} trades)`,
-      `  auth:     ${sandbox.options.auth}; clock: ${sandbox.clock.mode}`,
+      `  auth:     ${sandbox.options.auth}; clock: ${sandbox.clock.mode}${clockLead(sandbox.clock.aheadOfWall())}`,
       `  payments: ${sandbox.publicUrl}/pay/<trade id>`,
       // Never a token or secret in the log: the README and the fixtures file list them.
       demo ? `  merchant: ${demo.name} ${demo.id} (token and secret: see the fixtures file)` : '',
@@ -39,4 +40,10 @@ export async function serveCommand(options: SandboxOptionsInput): Promise<void> 
       .filter((line, index, all) => line !== '' || index === all.length - 1)
       .join('\n'),
   );
+}
+
+/** Says how far the clock runs ahead of the wall clock (advances are kept, also across modes). */
+function clockLead(ahead: number): string {
+  if (Math.abs(ahead) < 1_000) return '';
+  return ` (${formatDuration(Math.abs(ahead))} ${ahead > 0 ? 'ahead of' : 'behind'} the wall clock, kept by this store; a new --data folder starts at the wall clock)`;
 }
