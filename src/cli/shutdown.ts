@@ -40,17 +40,18 @@ export function handleShutdownSignals(running: RunningServer, sandbox: Sandbox, 
   };
 
   const first = (signal: NodeJS.Signals) => {
-    const { requests, connections } = running.connections.open;
+    const { requests, halfSent } = running.connections.open;
     const timeout = sandbox.options.shutdownTimeout;
-    if (requests === 0) {
+    if (requests === 0 && halfSent === 0) {
       io.say(`deposit-sandbox: ${signal} received: saving the store and exiting`);
     } else {
       const delays = sandbox.scenarios.delaysUnderWay();
       const delay = delays.count > 0 ? ` (${delays.count === 1 ? 'a scenario create delay' : `${delays.count} scenario create delays, the longest`} ends in ${formatDuration(delays.longestLeftMs)})` : '';
+      const waits = [requests > 0 ? `${count(requests, 'request')} in flight${delay}` : '', halfSent > 0 ? `${count(halfSent, 'connection')} with half-sent headers` : ''];
       io.say(
         [
-          `deposit-sandbox: ${signal} received: no new connections; waiting for ${count(requests, 'request')} in flight${delay}`,
-          `on ${count(connections, 'open connection')} for at most ${formatDuration(timeout)} (--shutdown-timeout), then saving the store and exiting.`,
+          `deposit-sandbox: ${signal} received: no new connections; waiting for ${waits.filter(Boolean).join(' and ')}`,
+          `for at most ${formatDuration(timeout)} (--shutdown-timeout), then saving the store and exiting.`,
           `Press Ctrl-C again (or send another SIGINT/SIGTERM) to exit at once; the store is still saved.`,
         ].join(' '),
       );

@@ -7,6 +7,15 @@ export interface OpenWork {
   requests: number;
   /** Open connections, idle or not, including those whose request headers are not complete. */
   connections: number;
+  /** Connections that sent part of a request's headers (no answer can be under way). */
+  halfSent: number;
+}
+
+interface SocketState {
+  /** Requests of this connection not answered yet. */
+  active: number;
+  /** socket.bytesRead when its last request was answered (or 0). */
+  readAtAnswer: number;
 }
 
 /**
@@ -17,7 +26,7 @@ export interface OpenWork {
  */
 export class ConnectionTracker {
   readonly #server: Server;
-  readonly #sockets = new Set<Socket>();
+  readonly #sockets = new Map<Socket, SocketState>();
   #requests = 0;
   #closing: Promise<void> | undefined;
   #timer: NodeJS.Timeout | undefined;
@@ -25,15 +34,21 @@ export class ConnectionTracker {
   constructor(server: Server) {
     this.#server = server;
     server.on('connection', (socket: Socket) => {
-      this.#sockets.add(socket);
+      this.#sockets.set(socket, { active: 0, readAtAnswer: 0 });
       socket.once('close', () => this.#sockets.delete(socket));
     });
     // Prepended, so it runs before the app writes anything.
-    server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
+    server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
       this.#requests++;
+      const state = this.#sockets.get(req.socket);
+      if (state) state.active++;
       if (this.#closing) res.setHeader('Connection', 'close');
       res.once('close', () => {
         this.#requests--;
+        if (state) {
+          state.active--;
+          state.readAtAnswer = req.socket.bytesRead;
+        }
         // While closing, a connection whose answer went out is idle now: end it.
         if (this.#closing) setImmediate(() => this.#server.closeIdleConnections());
       });
@@ -41,7 +56,9 @@ export class ConnectionTracker {
   }
 
   get open(): OpenWork {
-    return { requests: this.#requests, connections: this.#sockets.size };
+    let halfSent = 0;
+    for (const [socket, state] of this.#sockets) if (state.active === 0 && socket.bytesRead > state.readAtAnswer) halfSent++;
+    return { requests: this.#requests, connections: this.#sockets.size, halfSent };
   }
 
   get closing(): boolean {
@@ -75,6 +92,6 @@ export class ConnectionTracker {
   closeAll(): void {
     this.#server.closeAllConnections();
     // Connections Node does not count as HTTP ones (none today) are ended too.
-    for (const socket of this.#sockets) socket.destroy();
+    for (const socket of this.#sockets.keys()) socket.destroy();
   }
 }
