@@ -39,8 +39,9 @@ export function tempDir(): string {
 }
 
 /** Starts `deposit-sandbox <args>` and resolves once its ready line is printed. */
-export async function startProcess(args: string[]): Promise<SandboxProcess> {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('DEPOSIT_SANDBOX_') && name !== 'PORT'));
+export async function startProcess(args: string[], extraEnv: Record<string, string> = {}): Promise<SandboxProcess> {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('DEPOSIT_SANDBOX_') && name !== 'PORT'));
+  const env = { ...clean, ...extraEnv };
   const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env, stdio: 'pipe' });
   children.push(child);
   let out = '';

@@ -76,7 +76,8 @@ async function untilCreateDelayed(proc: SandboxProcess): Promise<void> {
 
 describe('shutdown of a real process', () => {
   it('ends within --shutdown-timeout while clients hold half-sent headers and a half-sent body, and exits 0', async () => {
-    const proc = await startProcess(['--port', '0', '--data', tempDir(), '--shutdown-timeout', '1s']);
+    // The timeout from the environment, as a container would set it.
+    const proc = await startProcess(['--port', '0', '--data', tempDir()], { DEPOSIT_SANDBOX_SHUTDOWN_TIMEOUT: '1s' });
     // Half-sent headers, on a connection the server has surely accepted (it answered one request on it).
     const headers = await open(proc.port);
     await exchange(headers, 'GET /_sandbox/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n', '"status":"ok"');
