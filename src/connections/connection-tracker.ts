@@ -16,6 +16,7 @@ interface SocketState {
   active: number;
   /** socket.bytesRead when its last request was answered (or 0). */
   readAtAnswer: number;
+  closed: boolean;
 }
 
 /**
@@ -34,21 +35,29 @@ export class ConnectionTracker {
   constructor(server: Server) {
     this.#server = server;
     server.on('connection', (socket: Socket) => {
-      this.#sockets.set(socket, { active: 0, readAtAnswer: 0 });
-      socket.once('close', () => this.#sockets.delete(socket));
+      const state: SocketState = { active: 0, readAtAnswer: 0, closed: false };
+      this.#sockets.set(socket, state);
+      socket.once('close', () => {
+        // Requests still waiting on a closed connection (pipelined ones never get an
+        // answer, nor a 'close' of their own) are over too.
+        this.#requests -= state.active;
+        state.active = 0;
+        state.closed = true;
+        this.#sockets.delete(socket);
+      });
     });
     // Prepended, so it runs before the app writes anything.
     server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
-      this.#requests++;
       const state = this.#sockets.get(req.socket);
-      if (state) state.active++;
+      if (!state || state.closed) return;
+      this.#requests++;
+      state.active++;
       if (this.#closing) res.setHeader('Connection', 'close');
       res.once('close', () => {
+        if (state.closed) return;
         this.#requests--;
-        if (state) {
-          state.active--;
-          state.readAtAnswer = req.socket.bytesRead;
-        }
+        state.active--;
+        state.readAtAnswer = req.socket.bytesRead;
         // While closing, a connection whose answer went out is idle now: end it.
         if (this.#closing) setImmediate(() => this.#server.closeIdleConnections());
       });
