@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { fastGet } from './api/fast-get.js';
 import { createApp } from './app.js';
-import { ConnectionTracker } from './connections/connection-tracker.js';
+import { ConnectionTracker, type OpenWork } from './connections/connection-tracker.js';
 import { limitPipelining } from './connections/limit-pipelining.js';
 import type { Sandbox } from './sandbox.js';
 
@@ -22,7 +22,7 @@ export interface RunningServer {
 
 export interface CloseOptions {
   /** Called if the shutdown timeout ran out with connections still open. */
-  onTimeout?: (left: { requests: number; connections: number }) => void;
+  onTimeout?: (left: OpenWork) => void;
 }
 
 export function formatUrl(host: string, port: number): string {
