@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const BIN = process.env['SBX_BIN'] ?? join(ROOT, 'bin', 'deposit-sandbox.js');
+const BIN = join(ROOT, 'bin', 'deposit-sandbox.js');
 const READY = /^deposit-sandbox listening on (http:\/\/127\.0\.0\.1:(\d+))$/m;
 
 export interface SandboxProcess {
