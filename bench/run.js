@@ -10,12 +10,12 @@ import { join } from 'node:path';
 import { call, closeAgent, createTrades, now, probe, startReceiver } from './lib/callbacks.js';
 import { measureContainer } from './container.js';
 import { CONNECTIONS, createRequests, getRequests, load, warm } from './lib/load.js';
-import { BARE_SERVER, FAULTY_RECEIVERS, killAll, run, SANDBOX_BIN, SEED, settle, start } from './lib/processes.js';
+import { BARE_SERVER, FAULTY_RECEIVERS, killAll, run, SANDBOX_BIN, SEED, SERVER_LIMITS, settle, start } from './lib/processes.js';
 import { fixed, formatTable, int, mb, median, ms } from './lib/table.js';
 
 const USAGE = `usage: npm run bench [-- --quick | --full]
-  --quick  3 rounds of 1.5 s load slices per server, 3 start-ups per store size (about 2 minutes)
-  --full   8 rounds of 2 s load slices per server, 7 start-ups per store size (about 4.5 minutes; the default)`;
+  --quick  3 rounds of 1.5 s load slices per server, 3 start-ups per store size (about 3.5 minutes)
+  --full   8 rounds of 2 s load slices per server, 7 start-ups per store size (about 6.5 minutes; the default)`;
 
 const argv = process.argv.slice(2);
 if (argv.includes('--help') || argv.some((arg) => !['--quick', '--full'].includes(arg))) {
@@ -24,8 +24,8 @@ if (argv.includes('--help') || argv.some((arg) => !['--quick', '--full'].include
 }
 const mode = argv.includes('--quick') ? 'quick' : 'full';
 const config = {
-  quick: { rounds: 3, slice: 1.5, warm: 1, startups: 3, trades: 100_000, callbacks: 1_000, faultySeconds: 3, watchdogMin: 6 },
-  full: { rounds: 8, slice: 2, warm: 2, startups: 7, trades: 100_000, callbacks: 1_000, faultySeconds: 5, watchdogMin: 12 },
+  quick: { rounds: 3, slice: 1.5, warm: 1, startups: 3, trades: 100_000, callbacks: 1_000, faultySeconds: 3, watchdogMin: 8 },
+  full: { rounds: 8, slice: 2, warm: 2, startups: 7, trades: 100_000, callbacks: 1_000, faultySeconds: 5, watchdogMin: 15 },
 }[mode];
 
 const root = mkdtempSync(join(tmpdir(), 'deposit-sandbox-bench-'));
@@ -263,6 +263,14 @@ async function main() {
     container = { skipped: error.message.split('\n')[0] };
   }
 
+  log('scheduler cost, memory per trade, pipelining bound (bench/server-limits.js)');
+  let limits;
+  try {
+    limits = (await run(SERVER_LIMITS, [`--${mode}`], { timeoutMs: 300_000 })).trim();
+  } catch (error) {
+    limits = `not measured: ${error.message.split('\n')[0]}`;
+  }
+
   const k = `${Math.round(config.trades / 1000)}k`;
   /** a's requests over b's in the same slices (same rounds, same slice length). */
   const ratio = (a, b) => a.rps / b.rps;
@@ -334,6 +342,9 @@ async function main() {
     '',
     'API latency while callback receivers misbehave (bench/faulty-receivers.js, a fresh --in-memory sandbox):',
     faulty,
+    '',
+    'Scheduler cost, memory per trade and the pipelining bound (bench/server-limits.js; memory is resident memory of a sandbox process, after minus before):',
+    limits,
     '',
   ].join('\n');
   process.stdout.write(output);

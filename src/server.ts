@@ -1,16 +1,28 @@
-import { createServer, type IncomingMessage, type RequestListener, type ServerOptions, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type RequestListener, type ServerOptions, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { fastGet } from './api/fast-get.js';
 import { createApp } from './app.js';
+import { ConnectionTracker, type OpenWork } from './connections/connection-tracker.js';
+import { limitPipelining } from './connections/limit-pipelining.js';
 import type { Sandbox } from './sandbox.js';
 
 export interface RunningServer {
   /** The address the sandbox listens on, e.g. http://127.0.0.1:4242 */
   url: string;
   server: ServerType;
-  /** Stops accepting, lets in-flight requests finish, flushes the store. */
-  close(): Promise<void>;
+  /** Open connections and unanswered requests; closes them in bounded time. */
+  connections: ConnectionTracker;
+  /**
+   * Stops accepting, lets requests in flight finish for at most --shutdown-timeout (then
+   * closes every connection, half-sent requests included), and flushes the store.
+   */
+  close(options?: CloseOptions): Promise<void>;
+}
+
+export interface CloseOptions {
+  /** Called if the shutdown timeout ran out with connections still open. */
+  onTimeout?: (left: OpenWork) => void;
 }
 
 export function formatUrl(host: string, port: number): string {
@@ -43,16 +55,16 @@ export function listen(sandbox: Sandbox, options: ListenOptions = {}): Promise<R
       resolve({
         url,
         server,
-        close() {
-          closing ??= new Promise<void>((done) => {
-            server.close(() => done());
-            if ('closeIdleConnections' in server) server.closeIdleConnections();
-          }).then(() => sandbox.close());
+        connections,
+        close(closeOptions = {}) {
+          closing ??= connections.close(sandbox.options.shutdownTimeout, closeOptions.onTimeout).then(() => sandbox.close());
           return closing;
         },
       });
     });
     server.once('error', reject);
+    limitPipelining(server as Server);
+    const connections = new ConnectionTracker(server as Server);
   });
 }
 

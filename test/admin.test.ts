@@ -343,6 +343,8 @@ describe('GET /_sandbox/scenarios and health', () => {
       auth: 'either',
       clock: { mode: 'manual', now: t.sandbox.clock.nowIso() },
       store: 'memory',
+      create_delays: 0,
+      rss_mb: expect.any(Number),
     });
   });
 });

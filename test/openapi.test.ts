@@ -176,7 +176,7 @@ describe('real answers match the document', () => {
     const id = trade['id'] as string;
 
     const health = await conforms('GET', '/_sandbox/health', 200, undefined, admin);
-    expect(Object.keys(health)).toEqual(['status', 'trades', 'auth', 'clock', 'store']);
+    expect(Object.keys(health)).toEqual(['status', 'trades', 'auth', 'clock', 'store', 'create_delays', 'rss_mb']);
     expect(await conforms('GET', '/_sandbox/health', 200)).toEqual({ status: 'ok' });
 
     await conforms('GET', '/_sandbox/trades?state=created&limit=5', 200, undefined, admin);

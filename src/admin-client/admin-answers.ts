@@ -22,6 +22,10 @@ export const healthAnswerSchema = z.object({
   clock: z.object({ mode: clockModeSchema, now: z.string() }).optional(),
   /** Where the store lives: a file path, or "memory". */
   store: z.string().optional(),
+  /** Create requests waiting out a scenario's delay now (shutdown waits for them). */
+  create_delays: z.number().int().optional(),
+  /** The process's resident memory, in MB. */
+  rss_mb: z.number().optional(),
 });
 export type HealthAnswer = z.infer<typeof healthAnswerSchema>;
 

@@ -12,6 +12,8 @@ export function healthRoutes(sandbox: Sandbox) {
       auth: sandbox.options.auth,
       clock: { mode: sandbox.clock.mode, now: sandbox.clock.nowIso() },
       store: sandbox.store.adapter.location,
+      create_delays: sandbox.scenarios.delaysUnderWay().count,
+      rss_mb: Math.round(process.memoryUsage.rss() / 1e5) / 10,
     });
   });
 }

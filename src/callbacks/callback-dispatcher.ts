@@ -18,6 +18,13 @@ import { countedAttempts, type Attempt, type CallbackEvent } from './records.js'
 /** Job kind of one callback attempt: data {event, attempt}. */
 export const CALLBACK_JOB = 'callback';
 
+/**
+ * With a manual clock, how long (wall clock) the scheduler waits for an attempt's answer
+ * before going on without it: long enough for any receiver that is working, short enough
+ * that one that hangs does not hold `advance` and other trades for the callback timeout.
+ */
+export const MANUAL_CLOCK_WAIT_MS = 1_000;
+
 export interface CallbackDispatcherOptions {
   store: Store;
   clock: Clock;
@@ -29,6 +36,8 @@ export interface CallbackDispatcherOptions {
   timeoutMs: number;
   /** Waits before each retry, in ms; after the last one the event is failed. */
   retries: readonly number[];
+  /** With a manual clock, the longest wait for an attempt's answer (default MANUAL_CLOCK_WAIT_MS). */
+  manualWaitMs?: number;
   /** The scenario's callback chaos for a trade, if any. */
   behaviourFor?: (trade: TradeRecord) => CallbackBehaviour | undefined;
   sender?: CallbackSender;
@@ -53,9 +62,12 @@ type NewEvent = Pick<CallbackEvent, 'trade' | 'merchant' | 'url' | 'state' | 'bo
  * after another (the next one is scheduled only when the previous one is delivered or
  * failed); different trades overlap.
  *
- * With a manual clock an attempt job lasts until its answer, so `advance()` returns after
- * every delivery and retry that fell due. With a real clock the job only starts the attempt,
- * so a slow receiver never holds up other trades' callbacks or timeline steps.
+ * With a manual clock an attempt job lasts until its answer, but at most
+ * MANUAL_CLOCK_WAIT_MS, so `advance()` returns after every prompt delivery and retry that
+ * fell due, while a receiver that hangs holds only its own trade's callbacks (the attempt
+ * goes on alone until its answer or the callback timeout; its retry is then scheduled from
+ * the clock's time at that moment). With a real clock the job only starts the attempt, so a
+ * slow receiver never holds up other trades' callbacks or timeline steps.
  */
 export class CallbackDispatcher extends EventEmitter<CallbackNotices> {
   readonly #o: CallbackDispatcherOptions;
@@ -154,7 +166,7 @@ export class CallbackDispatcher extends EventEmitter<CallbackNotices> {
       .catch((error: unknown) => console.error(`deposit-sandbox: callback ${id} attempt failed:`, error))
       .finally(() => this.#inFlight.delete(id));
     this.#inFlight.set(id, work);
-    if (this.#o.clock.mode === 'manual') await work;
+    if (this.#o.clock.mode === 'manual') await settledWithin(work, this.#o.manualWaitMs ?? MANUAL_CLOCK_WAIT_MS);
   }
 
   async #attempt(job: Job): Promise<void> {
@@ -312,4 +324,14 @@ export class CallbackDispatcher extends EventEmitter<CallbackNotices> {
       console.error(`deposit-sandbox: a "${name}" callback listener threw:`, error);
     }
   }
+}
+
+/** Resolves when `work` settles or after `ms`, whichever comes first. */
+function settledWithin(work: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+    timer.unref();
+  });
+  return Promise.race([work, waited]).finally(() => clearTimeout(timer));
 }

@@ -1,9 +1,11 @@
 import { listen } from '../server.js';
 import { createSandbox } from '../sandbox.js';
 import type { SandboxOptionsInput } from '../config/options.js';
+import { handleShutdownSignals } from './shutdown.js';
 import { exposureWarning } from '../security/exposure-warning.js';
+import { formatDuration } from '../clock/duration.js';
 
-/** `deposit-sandbox serve`: start, print the ready line, stop cleanly on SIGINT/SIGTERM. */
+/** `deposit-sandbox serve`: start, print the ready line, stop in bounded time on SIGINT/SIGTERM (./shutdown.ts). */
 export async function serveCommand(options: SandboxOptionsInput): Promise<void> {
   // A reader that closed our stdout (e.g. `| head -1`) must not crash the sandbox before
   // it has flushed the store: ignore EPIPE on the output streams.
@@ -21,21 +23,7 @@ export async function serveCommand(options: SandboxOptionsInput): Promise<void> 
     throw error;
   });
   // Handlers go in before the ready line: a supervisor may signal as soon as it reads it.
-  let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    process.stdout.write(`deposit-sandbox: ${signal} received, finishing requests and saving the store\n`);
-    running.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        process.stderr.write(`deposit-sandbox: could not save the store on exit: ${(error as Error).message}\n`);
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  handleShutdownSignals(running, sandbox);
   process.stdout.write(`deposit-sandbox listening on ${running.url}\n`);
   const warning = exposureWarning(sandbox.options);
   if (warning) process.stderr.write(warning);
@@ -43,7 +31,7 @@ export async function serveCommand(options: SandboxOptionsInput): Promise<void> 
   process.stdout.write(
     [
       `  store:    ${sandbox.store.adapter.location} (${sandbox.store.trades.size} trades)`,
-      `  auth:     ${sandbox.options.auth}; clock: ${sandbox.clock.mode}`,
+      `  auth:     ${sandbox.options.auth}; clock: ${sandbox.clock.mode}${clockLead(sandbox.clock.aheadOfWall())}`,
       `  payments: ${sandbox.publicUrl}/pay/<trade id>`,
       // Never a token or secret in the log: the README and the fixtures file list them.
       demo ? `  merchant: ${demo.name} ${demo.id} (token and secret: see the fixtures file)` : '',
@@ -52,4 +40,10 @@ export async function serveCommand(options: SandboxOptionsInput): Promise<void> 
       .filter((line, index, all) => line !== '' || index === all.length - 1)
       .join('\n'),
   );
+}
+
+/** Says how far the clock runs ahead of the wall clock (advances are kept, also across modes). */
+function clockLead(ahead: number): string {
+  if (Math.abs(ahead) < 1_000) return '';
+  return ` (${formatDuration(Math.abs(ahead))} ${ahead > 0 ? 'ahead of' : 'behind'} the wall clock, kept by this store; a new --data folder starts at the wall clock)`;
 }

@@ -58,4 +58,30 @@ describe('Clock', () => {
     wall = T0 + 99_000;
     expect(clock.now()).toBe(T0 + 50_000);
   });
+
+  it('manual to real keeps the manual lead, so time never goes back across a restart', async () => {
+    const shared = await store();
+    let wall = T0;
+    const manual = new Clock('manual', shared, () => wall);
+    manual.advance(10 * 24 * 3_600_000);
+    const stoppedAt = manual.now();
+    wall = T0 + 60_000; // the restart takes a minute of wall time
+    const real = new Clock('real', shared, () => wall);
+    expect(real.now()).toBe(stoppedAt);
+    expect(real.aheadOfWall()).toBe(10 * 24 * 3_600_000 - 60_000);
+    wall += 1_000;
+    expect(real.now()).toBe(stoppedAt + 1_000);
+    // ... and back to manual: it starts where the real clock is.
+    const again = new Clock('manual', shared, () => wall);
+    expect(again.now()).toBe(stoppedAt + 1_000);
+  });
+
+  it('manual to real never moves a real clock back either when the manual time is behind it', async () => {
+    const shared = await store();
+    let wall = T0;
+    new Clock('real', shared, () => wall).advance(5_000);
+    new Clock('manual', shared, () => wall); // freezes at T0 + 5 s
+    wall = T0 + 3_600_000;
+    expect(new Clock('real', shared, () => wall).now()).toBe(T0 + 3_605_000);
+  });
 });

@@ -6,6 +6,11 @@ export type ClockMode = 'real' | 'manual';
  * The sandbox clock. `real` follows the wall clock plus whatever has been advanced;
  * `manual` stands still until advanced. The offset (real) or the frozen time (manual)
  * is kept in the store, so a restart resumes the same sandbox time.
+ *
+ * Sandbox time never goes backwards, also across a restart in the other mode: a manual
+ * clock starts where the real one was (wall clock plus offset), and a real clock started
+ * on a store whose manual clock stood ahead of the wall clock keeps that lead as its
+ * offset. Only a new store (another --data folder, or --in-memory) starts at the wall clock.
  */
 export class Clock {
   readonly mode: ClockMode;
@@ -19,9 +24,17 @@ export class Clock {
     this.#store = store;
     this.#wall = wall;
     const row = this.#row();
-    if (mode === 'manual' && row.frozen === undefined) {
-      this.#store.meta.put({ ...row, frozen: this.#wall() + (row.offset ?? 0) });
+    if (mode === 'manual') {
+      if (row.frozen === undefined) this.#store.meta.put({ ...row, frozen: this.#wall() + (row.offset ?? 0) });
+    } else if (row.frozen !== undefined) {
+      // From manual to real: carry on from the manual time (never back to the wall clock).
+      this.#store.meta.put({ id: 'clock', offset: Math.max(row.offset ?? 0, row.frozen - this.#wall()) });
     }
+  }
+
+  /** How far sandbox time is ahead of the wall clock, in ms (what advances have added). */
+  aheadOfWall(): number {
+    return this.now() - this.#wall();
   }
 
   now(): number {
@@ -31,8 +44,9 @@ export class Clock {
     }
     const row = this.#row();
     if (row.frozen !== undefined) return row.frozen;
-    // After a reset the frozen time is gone: freeze again at the wall clock.
-    const frozen = this.#wall();
+    // After the store was cleared the frozen time is gone: freeze again at the wall clock
+    // plus any offset still kept.
+    const frozen = this.#wall() + (row.offset ?? 0);
     this.#store.meta.put({ ...row, frozen });
     return frozen;
   }

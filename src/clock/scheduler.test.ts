@@ -171,3 +171,22 @@ describe('Scheduler', () => {
     expect(again.seq).toBeGreaterThan(2);
   });
 });
+
+describe('Scheduler cost', () => {
+  it('an advance over many distinct due times never scans the stored jobs', async () => {
+    const store = await Store.open(new MemoryAdapter());
+    const clock = new Clock('manual', store, () => T0);
+    const scheduler = new Scheduler(store, clock);
+    let ran = 0;
+    scheduler.handle('note', () => void ran++);
+    await scheduler.start();
+    for (let i = 1; i <= 1_000; i++) scheduler.schedule('note', T0 + i * 1_000);
+    for (let i = 0; i < 10_000; i++) scheduler.schedule('note', T0 + 365 * 24 * 3_600_000 + i);
+    const scans = vi.spyOn(store.jobs, 'values');
+    const result = await scheduler.advance(1_000 * 1_000);
+    expect(result.ran).toBe(1_000);
+    expect(ran).toBe(1_000);
+    expect(scans).not.toHaveBeenCalled();
+    expect(store.jobs.size).toBe(10_000);
+  });
+});

@@ -1,5 +1,6 @@
 import type { Store } from '../store/store.js';
 import type { Clock } from './clock.js';
+import { JobQueue } from './job-queue.js';
 import { compareJobs, type Job } from './jobs.js';
 
 export type JobHandler = (job: Job) => Promise<void> | void;
@@ -17,6 +18,8 @@ export class Scheduler {
   readonly #store: Store;
   readonly #clock: Clock;
   readonly #handlers = new Map<string, JobHandler>();
+  /** The stored jobs in due order (the store stays the truth; see JobQueue). */
+  readonly #queue: JobQueue;
   #seq = 0;
   #timer: NodeJS.Timeout | undefined;
   /** Sandbox time the timer is set for. */
@@ -31,6 +34,11 @@ export class Scheduler {
     this.#clock = clock;
     this.#onError = onError;
     for (const job of store.jobs.values()) this.#seq = Math.max(this.#seq, job.seq);
+    this.#queue = new JobQueue(
+      (job) => store.jobs.get(job.id) === job,
+      () => store.jobs.size,
+    );
+    this.#queue.rebuild(store.jobs.values());
   }
 
   handle(kind: string, handler: JobHandler): void {
@@ -41,6 +49,7 @@ export class Scheduler {
   schedule(kind: string, due: number, data: Record<string, unknown> = {}, trade?: string): Job {
     const job: Job = { id: `job_${(++this.#seq).toString(36)}_${Math.floor(due).toString(36)}`, due, seq: this.#seq, kind, data, ...(trade ? { trade } : {}) };
     this.#store.jobs.put(job);
+    this.#queue.push(job);
     this.#armFor(due);
     return job;
   }
@@ -106,19 +115,30 @@ export class Scheduler {
     return run;
   }
 
+  /**
+   * Runs the jobs due by `target`, one due time after another (moving a manual clock to
+   * each), taking them from the queue: O(log n) per job, whatever the number of jobs
+   * stored. Re-arms the timer however it ends.
+   */
   async #runUntil(target: number, moveClock: boolean): Promise<number> {
     let ran = 0;
-    for (;;) {
-      const next = this.#next();
-      if (!next || next.due > target) break;
-      if (moveClock) this.#clock.advanceTo(next.due);
-      const now = this.#clock.now();
-      const batch = this.pending((job) => job.due <= now);
-      ran += batch.length;
-      await this.#runBatch(batch);
-      await this.#store.commit();
+    try {
+      for (;;) {
+        const next = this.#queue.peek();
+        if (!next || next.due > target) break;
+        if (moveClock) this.#clock.advanceTo(next.due);
+        const batch = this.#queue.takeDue(this.#clock.now());
+        ran += batch.length;
+        await this.#runBatch(batch);
+        await this.#store.commit();
+      }
+    } catch (error) {
+      // Jobs taken from the queue but not run are still stored: queue them again.
+      this.#queue.rebuild(this.#store.jobs.values());
+      throw error;
+    } finally {
+      this.#arm();
     }
-    this.#arm();
     return ran;
   }
 
@@ -149,17 +169,10 @@ export class Scheduler {
     this.#store.jobs.delete(job.id);
   }
 
-  /** The job that runs next, found in one pass (no sort). */
-  #next(): Job | undefined {
-    let next: Job | undefined;
-    for (const job of this.#store.jobs.values()) if (!next || compareJobs(job, next) < 0) next = job;
-    return next;
-  }
-
-  /** Sets the timer (or the immediate run) for the job that runs next, found by a scan. */
+  /** Sets the timer (or the immediate run) for the job that runs next. */
   #arm(): void {
     if (!this.#started) return;
-    const next = this.#next();
+    const next = this.#queue.peek();
     clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#timerDue = Number.POSITIVE_INFINITY;

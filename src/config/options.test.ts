@@ -18,6 +18,13 @@ describe('sandbox options', () => {
     expect(defaults.fixtures).toBeUndefined();
   });
 
+  it('--shutdown-timeout takes a duration, 10 s by default', () => {
+    expect(sandboxOptionsSchema.parse({}).shutdownTimeout).toBe(10_000);
+    expect(parseOptions({ shutdownTimeout: '2s' }).shutdownTimeout).toBe(2_000);
+    expect(parseOptions({ shutdownTimeout: '0' }).shutdownTimeout).toBe(0);
+    expect(() => parseOptions({ shutdownTimeout: 'soon' })).toThrow(/--shutdown-timeout: must be a duration such as "500ms", "10s"/);
+  });
+
   it('coerce strings from flags and the environment', () => {
     expect(parseOptions({ port: '0' as unknown as number, seed: '42' as unknown as number })).toMatchObject({ port: 0, seed: 42 });
   });

@@ -29,6 +29,11 @@ export const sandboxOptionsSchema = z.object({
   callbackTimeout: durationSchema.refine((ms) => ms > 0, 'must be longer than 0, e.g. "10s" or "500ms"').default(10_000),
   /** Waits between callback attempts; after the last one the callback is failed. */
   callbackRetries: durationListSchema.default([1_000, 5_000, 30_000, 120_000, 600_000]),
+  /**
+   * After SIGINT/SIGTERM (or close()), how long requests in flight and half-sent requests
+   * may take before every connection is closed; the store is saved either way.
+   */
+  shutdownTimeout: durationSchema.default(10_000),
 });
 
 export type SandboxOptionsInput = z.input<typeof sandboxOptionsSchema>;

@@ -11,6 +11,8 @@ import { SCENARIO_HEADER, type Scenario } from './scenario.js';
 export class ScenarioEngine {
   readonly #entries: readonly LoadedScenario[];
   readonly #byName: ReadonlyMap<string, LoadedScenario>;
+  /** Wall-clock end times of the create delays under way (shutdown reports the longest). */
+  readonly #delays = new Set<{ end: number }>();
 
   constructor(entries: readonly LoadedScenario[]) {
     this.#entries = entries;
@@ -74,6 +76,15 @@ export class ScenarioEngine {
    * imitates a slow provider for the merchant's HTTP client, whose timeouts run in real time.
    */
   wait(ms: number): Promise<void> {
-    return new Promise((resolve) => setTimeout(resolve, ms));
+    const delay = { end: Date.now() + ms };
+    this.#delays.add(delay);
+    return new Promise<void>((resolve) => setTimeout(resolve, ms)).finally(() => this.#delays.delete(delay));
+  }
+
+  /** Create delays under way, and the wall-clock ms until the last of them ends (0 when none). */
+  delaysUnderWay(): { count: number; longestLeftMs: number } {
+    let end = 0;
+    for (const delay of this.#delays) end = Math.max(end, delay.end);
+    return { count: this.#delays.size, longestLeftMs: Math.max(0, end - Date.now()) };
   }
 }

@@ -1,0 +1,155 @@
+/**
+ * SIGINT/SIGTERM on a real process: the wait is bounded by --shutdown-timeout even when
+ * clients hold half-sent requests, the first signal says what it waits for, a second one
+ * exits at once, and the store is saved in every case. Runs the build in dist/.
+ */
+import { writeFileSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { killAll, outputContains, startProcess, tempDir, type SandboxProcess } from './sandbox-process.js';
+import { DEMO } from './support.js';
+
+afterEach(killAll);
+
+const sockets: Socket[] = [];
+afterEach(() => {
+  for (const socket of sockets.splice(0)) socket.destroy();
+});
+
+/** A connection to the sandbox; resolves once connected. */
+function open(port: number): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => resolve(socket));
+    socket.setEncoding('latin1');
+    socket.on('error', reject);
+    sockets.push(socket);
+  });
+}
+
+/** Writes `bytes` and resolves once the answer read so far contains `until`. */
+function exchange(socket: Socket, bytes: string, until: string): Promise<string> {
+  return new Promise((resolve) => {
+    let answer = '';
+    const onData = (chunk: string) => {
+      answer += chunk;
+      if (answer.includes(until)) {
+        socket.off('data', onData);
+        resolve(answer);
+      }
+    };
+    socket.on('data', onData);
+    socket.write(bytes);
+  });
+}
+
+const closed = (socket: Socket) => new Promise<void>((resolve) => (socket.destroyed ? resolve() : socket.once('close', () => resolve())));
+
+const create = (url: string, order: string) =>
+  fetch(`${url}/api/v1/trades/deposit/create`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-Auth': DEMO.token },
+    body: JSON.stringify({ merchant: DEMO.id, order, amount_cents: 31250, amount_currency: 'RUB', type: 'any_bank' }),
+  });
+
+const getTrade = (url: string, id: string) => fetch(`${url}/api/v1/trades/${DEMO.id}/${id}`, { headers: { 'X-Token': DEMO.token } });
+
+/** A scenarios folder whose orders "held-…" wait `delay` (wall clock) before the create answers. */
+function heldScenario(delay: string): string {
+  const dir = tempDir();
+  writeFileSync(
+    join(dir, 'held.yaml'),
+    `scenarios:\n  - name: held-create\n    description: The create answers after ${delay}.\n    match:\n      order: "^held-"\n    delay: ${delay}\n`,
+  );
+  return dir;
+}
+
+/** Polls the health details until a create is waiting out its scenario delay (at most 200 tries). */
+async function untilCreateDelayed(proc: SandboxProcess): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const health = (await (await fetch(`${proc.url}/_sandbox/health`)).json()) as { create_delays?: number };
+    if (health.create_delays === 1) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error('the held create never started its scenario delay');
+}
+
+describe('shutdown of a real process', () => {
+  it('ends within --shutdown-timeout while clients hold half-sent headers and a half-sent body, and exits 0', async () => {
+    // The timeout from the environment, as a container would set it.
+    const proc = await startProcess(['--port', '0', '--data', tempDir()], { DEPOSIT_SANDBOX_SHUTDOWN_TIMEOUT: '1s' });
+    // Half-sent headers, on a connection the server has surely accepted (it answered one request on it).
+    const headers = await open(proc.port);
+    await exchange(headers, 'GET /_sandbox/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n', '"status":"ok"');
+    headers.write('GET /_sandbox/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Half: ');
+    // Half-sent body: "100 Continue" proves the server has parsed the headers and is reading the body.
+    const body = await open(proc.port);
+    await exchange(
+      body,
+      'POST /api/v1/trades/deposit/create HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: 200\r\n\r\n',
+      '100 Continue',
+    );
+    body.write('{"merchant": "');
+    // An idle keep-alive connection is closed at once.
+    const idle = await open(proc.port);
+    await exchange(idle, 'GET /_sandbox/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n', '"status":"ok"');
+
+    proc.child.kill('SIGTERM');
+    await closed(idle);
+    expect(await proc.exited).toBe(0);
+    expect(proc.stdout()).toContain('SIGTERM received: no new connections; waiting for 1 request in flight and 1 connection with half-sent headers for at most 1s (--shutdown-timeout)');
+    expect(proc.stdout()).toContain('the shutdown timeout (1s) ran out: closing 2 connections (1 request left unanswered) and saving the store');
+    await Promise.all([closed(headers), closed(body)]);
+  });
+
+  it('on SIGINT during a slow create says what it waits for, answers that create, and keeps every acknowledged trade', async () => {
+    const data = tempDir();
+    const args = ['--port', '0', '--data', data, '--scenarios', heldScenario('2s'), '--shutdown-timeout', '60s'];
+    const proc = await startProcess(args);
+    const first = await create(proc.url, 'before-signal-1');
+    expect(first.status).toBe(201);
+    const firstId = ((await first.json()) as { id: string }).id;
+
+    const held = create(proc.url, 'held-during-signal-1');
+    await untilCreateDelayed(proc);
+    proc.child.kill('SIGINT');
+    await outputContains(proc, 'SIGINT received');
+    expect(proc.stdout()).toMatch(/SIGINT received: no new connections; waiting for 1 request in flight \(a scenario create delay ends in \d+(ms|s)\) for at most 1m \(--shutdown-timeout\), then saving the store and exiting\./);
+    expect(proc.stdout()).toContain('Press Ctrl-C again (or send another SIGINT/SIGTERM) to exit at once; the store is still saved.');
+
+    const answer = await held;
+    expect(answer.status).toBe(201);
+    const heldId = ((await answer.json()) as { id: string }).id;
+    expect(await proc.exited).toBe(0);
+
+    const again = await startProcess(['--port', '0', '--data', data]);
+    for (const id of [firstId, heldId]) expect((await getTrade(again.url, id)).status).toBe(200);
+    again.child.kill('SIGTERM');
+    expect(await again.exited).toBe(0);
+  });
+
+  it('a second signal exits at once, still saving the store', async () => {
+    const data = tempDir();
+    const proc = await startProcess(['--port', '0', '--data', data, '--scenarios', heldScenario('5m'), '--shutdown-timeout', '10m']);
+    const first = await create(proc.url, 'before-signal-2');
+    expect(first.status).toBe(201);
+    const firstId = ((await first.json()) as { id: string }).id;
+
+    const held = create(proc.url, 'held-during-signal-2').then(
+      (res) => res.status,
+      () => 'no answer',
+    );
+    await untilCreateDelayed(proc);
+    proc.child.kill('SIGINT');
+    await outputContains(proc, 'for at most 10m (--shutdown-timeout)');
+    proc.child.kill('SIGINT');
+    expect(await proc.exited).toBe(0);
+    expect(proc.stdout()).toContain('SIGINT received again: closing every connection now (1 request left unanswered) and saving the store');
+    expect(await held).toBe('no answer');
+
+    const again = await startProcess(['--port', '0', '--data', data]);
+    expect((await getTrade(again.url, firstId)).status).toBe(200);
+    again.child.kill('SIGTERM');
+    expect(await again.exited).toBe(0);
+  });
+});
