@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO, ecomBody, makeSandbox, p2pBody, type TestSandbox } from '../../test/support.js';
 import type { StateChange } from '../lifecycle/lifecycle.js';
+import { CLIENT_DIR } from './client-bundle.js';
 
 /** The text inside the first element with this data-testid (markup inside is dropped). */
 function testid(html: string, id: string): string | undefined {
@@ -115,6 +117,8 @@ describe('GET /pay/:id', () => {
     expect(js.headers.get('content-type')).toMatch(/^text\/javascript/);
     const source = await js.text();
     expect(() => new Function(source)).not.toThrow();
+    // The very file the build wrote and the package ships.
+    expect(source).toBe(readFileSync(`${CLIENT_DIR}pay.js`, 'utf8'));
     const { html } = await page(`/pay/${await create()}`);
     expect(html).not.toMatch(/https?:\/\/(?!127\.0\.0\.1)/);
   });

@@ -5,8 +5,7 @@ import type { ClockAnswer, ScenarioSummary, TradeDetailAnswer, TradesAnswer } fr
 
 /**
  * The dashboard: trades, one trade's detail, the clock, reset, scenarios. Polls the admin
- * API every 1.5 s and redraws only what changed. Runs in the browser as source text
- * (served by dashboard-routes), so it uses nothing from outside its body but its arguments.
+ * API every 1.5 s and redraws only what changed.
  */
 export function dashboardClient(dom: DashboardDom, api: DashboardApi, detail: DashboardDetail): void {
   const { h, fill, byTestId, badge, time, rubles } = dom;

@@ -1,10 +1,11 @@
+import { formatCountdown } from '../format.js';
+
 /**
- * The payment page's browser script, served at /assets/pay.js as
- * `(${payClient})()`. It is type-checked here but runs in the browser, so it must not use
- * anything outside its own body (no imports, no module constants). The page works without
- * it: the forms are plain HTML forms and the server validates everything.
+ * The payment page's browser script: bundled by rolldown into dist/client/pay.js at build
+ * time and served at /assets/pay.js. The page works without it: the forms are plain HTML
+ * forms and the server validates everything.
  */
-export function payClient(): void {
+function payClient(): void {
   const digitsOf = (value: string, max: number): string => value.replace(/\D/g, '').slice(0, max);
 
   const cardNumber = document.querySelector<HTMLInputElement>('[data-testid="card-number"]');
@@ -63,16 +64,9 @@ export function payClient(): void {
   if (countdown && countdown.dataset['clock'] === 'real' && Number.isFinite(remaining)) {
     const value = countdown.querySelector('b') ?? countdown;
     const end = Date.now() + remaining;
-    const format = (ms: number): string => {
-      const total = Math.max(0, Math.ceil(ms / 1000));
-      const h = Math.floor(total / 3600);
-      const m = Math.floor((total % 3600) / 60);
-      const s = String(total % 60).padStart(2, '0');
-      return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
-    };
     const tick = () => {
       const left = end - Date.now();
-      value.textContent = format(left);
+      value.textContent = formatCountdown(left);
       if (left <= 0) {
         clearInterval(timer);
         // The sandbox expires the trade at this moment; show what it decided.
@@ -83,5 +77,4 @@ export function payClient(): void {
   }
 }
 
-/** The script as served: the function above, called once. */
-export const PAY_JS = `"use strict";\n(${payClient.toString()})();\n`;
+payClient();

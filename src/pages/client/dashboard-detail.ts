@@ -3,8 +3,7 @@ import type { CallbackEvent, DetailActions as Actions, TradeDetailAnswer } from 
 
 /**
  * Renders one trade's detail: fields, the transitions it allows, its history, pending
- * steps and every callback attempt. Runs in the browser as source text (nothing from
- * outside its body but the `dom` argument).
+ * steps and every callback attempt.
  */
 export function dashboardDetail(dom: DashboardDom) {
   const { h, badge, time, rubles } = dom;

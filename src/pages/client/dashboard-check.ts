@@ -4,8 +4,7 @@ import type { DashboardDom } from './dashboard-dom.js';
 
 /**
  * The "Check a callback receiver" panel: posts {url, merchant} to /_sandbox/check-callback
- * and shows a verdict per case. Runs in the browser as source text (nothing from outside its
- * body but its arguments).
+ * and shows a verdict per case.
  */
 export function dashboardCheck(dom: DashboardDom, api: DashboardApi): void {
   const { h, fill, byTestId } = dom;

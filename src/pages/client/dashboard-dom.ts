@@ -1,7 +1,8 @@
+import { formatRubles } from '../format.js';
+
 /**
- * DOM helpers of the dashboard script. Like dashboardClient, this runs in the browser as
- * source text, so it must not use anything outside its own body. Text always goes in as
- * text nodes (never innerHTML), so data from trades cannot become markup.
+ * DOM helpers of the dashboard script. Text always goes in as text nodes (never parsed
+ * as markup), so data from trades cannot become markup.
  */
 export function dashboardDom() {
   type Child = Node | string | number | null | undefined | false;
@@ -51,14 +52,7 @@ export function dashboardDom() {
     return h('time', { datetime: date.toISOString(), title: date.toISOString() }, date.toISOString().replace('T', ' ').slice(0, 19));
   }
 
-  /** 31250 → "312,50 ₽" (the payment page's format). */
-  function rubles(cents: number): string {
-    const abs = Math.abs(Math.trunc(cents));
-    const whole = String(Math.floor(abs / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
-    return `${cents < 0 ? '-' : ''}${whole},${String(abs % 100).padStart(2, '0')} ₽`;
-  }
-
-  return { h, append, fill, byTestId, badge, time, rubles };
+  return { h, append, fill, byTestId, badge, time, rubles: formatRubles };
 }
 
 export type DashboardDom = ReturnType<typeof dashboardDom>;

@@ -1,6 +1,5 @@
 /**
- * The dashboard's client for the admin API (runs in the browser as source text: nothing
- * from outside its body). The admin token lives in sessionStorage and goes out as
+ * The dashboard's client for the admin API. The admin token lives in sessionStorage and goes out as
  * `Authorization: Bearer <token>`.
  */
 export function dashboardApi() {
