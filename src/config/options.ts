@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AUTH_MODES } from '../auth/authenticate.js';
 import { durationListSchema, durationSchema } from '../clock/duration.js';
+import { LANGS } from '../pages/i18n/lang.js';
 
 const port = z.coerce
   .number({ error: 'must be a port number from 0 to 65535 (0 picks a free port)' })
@@ -29,6 +30,8 @@ export const sandboxOptionsSchema = z.object({
   callbackTimeout: durationSchema.refine((ms) => ms > 0, 'must be longer than 0, e.g. "10s" or "500ms"').default(10_000),
   /** Waits between callback attempts; after the last one the callback is failed. */
   callbackRetries: durationListSchema.default([1_000, 5_000, 30_000, 120_000, 600_000]),
+  /** The payment and result pages' language when neither `?lang=` nor Accept-Language names ru or en. */
+  pageLang: z.enum(LANGS, { error: `must be one of ${LANGS.join(', ')}` }).default('ru'),
 });
 
 export type SandboxOptionsInput = z.input<typeof sandboxOptionsSchema>;

@@ -12,7 +12,7 @@ function testid(html: string, id: string): string | undefined {
 
 let t: TestSandbox;
 beforeEach(async () => {
-  t = await makeSandbox({ clock: 'manual' });
+  t = await makeSandbox({ clock: 'manual', pageLang: 'en' });
 });
 afterEach(() => t.close());
 
@@ -37,7 +37,7 @@ describe('GET /pay/:id', () => {
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     expect(html).toMatch(/^<!doctype html>/);
     expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1"/>');
-    expect(testid(html, 'amount')).toBe('312,50 ₽');
+    expect(testid(html, 'amount')).toBe('₽312.50');
     expect(testid(html, 'merchant')).toBe('Demo Shop');
     expect(testid(html, 'order')).toBe('order-1001');
     const { number, bank_name, name } = stored(id)!.requisites;
@@ -60,7 +60,7 @@ describe('GET /pay/:id', () => {
     const id = await create({}, 'build');
     const { html } = await page(`/pay/${id}`);
     for (const field of ['card-number', 'card-expiry', 'card-cvc', 'pay', 'cancel', 'amount']) expect(html).toContain(`data-testid="${field}"`);
-    expect(testid(html, 'pay')).toBe('Pay 312,50 ₽');
+    expect(testid(html, 'pay')).toBe('Pay ₽312.50');
     expect(testid(html, 'test-cards')).toContain('4000 0000 0000 0002');
     expect(html).not.toContain('data-testid="requisites-number"');
   });
@@ -146,7 +146,7 @@ describe('POST /pay/:id/pay and /cancel (P2P)', () => {
     expect(result.status).toBe(200);
     expect(testid(html, 'state')).toBe('confirmed');
     expect(testid(html, 'result-title')).toBe('Payment received');
-    expect(testid(html, 'amount')).toBe('312,50 ₽');
+    expect(testid(html, 'amount')).toBe('₽312.50');
   });
 
   it('cancel moves the trade to canceled', async () => {

@@ -43,4 +43,8 @@ input[aria-invalid="true"] { border-color: var(--bad); background: #fffafa; }
   background: #2b2f3a; color: #f2f4f7; font-size: .85rem; text-align: center; padding: .4rem 1rem;
 }
 .sandbox-banner strong { color: #ffd166; }
+.sandbox-banner p { margin: 0; display: inline; }
+.langs { display: inline-flex; gap: .75rem; margin-left: .9rem; }
+.langs a { color: #cfe0ff; }
+.langs [aria-current] { font-weight: 700; text-decoration: none; }
 `;

@@ -1,4 +1,5 @@
 import type { AdminTrade } from '../../admin/admin-trade.js';
+import type { MerchantsAnswer } from '../../admin/merchant-routes.js';
 import type { CallbackEvent } from '../../callbacks/records.js';
 import type { Job } from '../../clock/jobs.js';
 import type { ScenarioSummary } from '../../scenarios/describe-scenario.js';
@@ -30,4 +31,4 @@ export interface DetailActions {
   replay(callbackId: string): void;
 }
 
-export type { AdminTrade, CallbackEvent, HistoryEntry, Job, ScenarioSummary, TradeState };
+export type { AdminTrade, MerchantsAnswer, CallbackEvent, HistoryEntry, Job, ScenarioSummary, TradeState };

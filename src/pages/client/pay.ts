@@ -31,7 +31,7 @@ function payClient(): void {
       const text = button.dataset['copy'] ?? '';
       const done = (ok: boolean) => {
         const label = button.textContent;
-        button.textContent = ok ? 'Copied' : 'Copy failed';
+        button.textContent = (ok ? button.dataset['copied'] : button.dataset['copyFailed']) ?? label;
         setTimeout(() => (button.textContent = label), 1500);
       };
       const fallback = () => {
@@ -59,22 +59,57 @@ function payClient(): void {
     });
   });
 
-  const countdown = document.querySelector<HTMLElement>('[data-testid="countdown"]');
-  const remaining = Number(countdown?.dataset['remainingMs']);
-  if (countdown && countdown.dataset['clock'] === 'real' && Number.isFinite(remaining)) {
-    const value = countdown.querySelector('b') ?? countdown;
-    const end = Date.now() + remaining;
-    const tick = () => {
-      const left = end - Date.now();
-      value.textContent = formatCountdown(left);
-      if (left <= 0) {
-        clearInterval(timer);
-        // The sandbox expires the trade at this moment; show what it decided.
-        setTimeout(() => location.reload(), 1000);
+  deadline();
+}
+
+/** How often the page asks the sandbox whether the trade moved or its clock was advanced. */
+const STATUS_POLL_MS = 2000;
+
+interface Status {
+  state: string;
+  final: boolean;
+  remaining_ms: number | null;
+  clock: 'real' | 'manual';
+}
+
+/**
+ * The deadline box: on a real clock the time left ticks every second; on a manual clock it
+ * shows sandbox time and moves only when the sandbox clock is advanced. Either way the page
+ * asks the sandbox (data-status-url) every 2 s, and reloads into the result once the trade
+ * is final (expired by its step, paid or canceled elsewhere).
+ */
+function deadline(): void {
+  const box = document.querySelector<HTMLElement>('[data-testid="countdown"]');
+  const statusUrl = box?.dataset['statusUrl'];
+  const remaining = Number(box?.dataset['remainingMs']);
+  if (!box || !statusUrl || !Number.isFinite(remaining)) return;
+  const value = box.querySelector<HTMLElement>('[data-testid="time-left"]') ?? box;
+  const ticking = box.dataset['clock'] === 'real';
+  let end = Date.now() + remaining;
+  let left = remaining;
+  const show = () => {
+    value.textContent = formatCountdown(ticking ? end - Date.now() : left);
+  };
+  const check = async () => {
+    try {
+      const response = await fetch(statusUrl, { cache: 'no-store', headers: { Accept: 'application/json' } });
+      if (!response.ok) return;
+      const status = (await response.json()) as Status;
+      if (status.final) {
+        location.reload();
+        return;
       }
-    };
-    const timer = setInterval(tick, 1000);
-  }
+      if (status.remaining_ms !== null) {
+        left = status.remaining_ms;
+        end = Date.now() + status.remaining_ms;
+        show();
+      }
+    } catch {
+      // The sandbox is away for a moment; the next poll tries again.
+    }
+  };
+  if (ticking) setInterval(show, 1000);
+  setInterval(() => void check(), STATUS_POLL_MS);
 }
 
 payClient();
