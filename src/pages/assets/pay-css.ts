@@ -18,7 +18,7 @@ dl.requisites div { border-bottom: 1px solid var(--line); padding-bottom: .6rem;
 dl.requisites div:last-child { border-bottom: 0; padding-bottom: 0; }
 dl.requisites dt { color: var(--muted); font-size: .8rem; text-transform: uppercase; letter-spacing: .04em; }
 dl.requisites dd { margin: .15rem 0 0; display: flex; align-items: center; justify-content: space-between; gap: .75rem; overflow-wrap: anywhere; }
-.number { font-family: var(--mono); font-size: 1.2rem; letter-spacing: .03em; }
+.number { font-family: var(--mono); font-size: 1.2rem; letter-spacing: .03em; white-space: nowrap; }
 button.copy { min-height: 36px; padding: .3em .8em; font-size: .9rem; flex: none; }
 .actions { display: grid; gap: .6rem; margin-top: 1.1rem; }
 .actions button { width: 100%; }

@@ -180,7 +180,7 @@ export function dashboardClient(dom: DashboardDom, api: DashboardApi, detail: Da
     }
     newTrade.setScenarios(answer.scenarios.map((s) => s.name));
     const rows = answer.scenarios.map((s) => h('tr', {}, h('td', { class: 'mono' }, s.name), h('td', {}, s.magic), h('td', {}, s.does), h('td', { class: 'muted' }, s.source)));
-    fill(el.scenarios, rows.length === 0 ? h('p', { class: 'muted' }, t('scenarios.none')) : h('div', { class: 'scroll' }, h('table', {}, h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('col.name')), h('th', { scope: 'col' }, t('col.trigger')), h('th', { scope: 'col' }, t('col.does')), h('th', { scope: 'col' }, t('col.file')))), h('tbody', {}, ...rows))));
+    fill(el.scenarios, rows.length === 0 ? h('p', { class: 'muted' }, t('scenarios.none')) : h('div', { class: 'scroll', tabindex: 0 }, h('table', {}, h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('col.name')), h('th', { scope: 'col' }, t('col.trigger')), h('th', { scope: 'col' }, t('col.does')), h('th', { scope: 'col' }, t('col.file')))), h('tbody', {}, ...rows))));
   }
 
   async function refresh(): Promise<void> {

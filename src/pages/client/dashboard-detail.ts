@@ -15,7 +15,7 @@ export function dashboardDetail(dom: DashboardDom, merchantName: (id: string) =>
   const table = (headings: string[], rows: HTMLTableRowElement[], testid: string, empty: string) =>
     rows.length === 0
       ? h('p', { class: 'muted', testid }, empty)
-      : h('div', { class: 'scroll' }, h('table', { testid }, h('thead', {}, h('tr', {}, ...headings.map((text) => h('th', { scope: 'col' }, text)))), h('tbody', {}, ...rows)));
+      : h('div', { class: 'scroll', tabindex: 0 }, h('table', { testid }, h('thead', {}, h('tr', {}, ...headings.map((text) => h('th', { scope: 'col' }, text)))), h('tbody', {}, ...rows)));
 
   function callback(event: CallbackEvent, actions: Actions): HTMLElement {
     const attempts = event.attempts.map((attempt) =>

@@ -147,7 +147,7 @@ export function DashboardPage(props: { lang: Lang; base: string }) {
                   </select>
                   <input aria-label={t('trades.filterOrder')} placeholder={t('trades.orderPlaceholder')} data-testid="filter-order" />
                 </form>
-                <div class="scroll">
+                <div class="scroll" tabindex={0}>
                   <table class="trades">
                     <thead>
                       <tr>
