@@ -3,7 +3,7 @@ import type { DashboardApi } from './dashboard-api.js';
 import type { DashboardDetail } from './dashboard-detail.js';
 import type { DashboardDom } from './dashboard-dom.js';
 import type { DashboardNewTrade } from './dashboard-new-trade.js';
-import type { ClockAnswer, MerchantsAnswer, ScenarioSummary, TradeDetailAnswer, TradesAnswer } from './dashboard-types.js';
+import type { AdvanceAnswer, CallbackAnswer, ClockAnswer, MerchantsAnswer, ResetAnswer, ScenariosAnswer, TradeDetailAnswer, TradesAnswer } from './dashboard-types.js';
 
 /**
  * The dashboard: trades, one trade's detail, the clock, reset, scenarios, the merchants
@@ -168,9 +168,9 @@ export function dashboardClient(dom: DashboardDom, api: DashboardApi, detail: Da
   }
 
   async function loadScenarios(): Promise<void> {
-    let answer: { scenarios: ScenarioSummary[] };
+    let answer: ScenariosAnswer;
     try {
-      answer = await api.request<{ scenarios: ScenarioSummary[] }>('GET', '/scenarios');
+      answer = await api.request<ScenariosAnswer>('GET', '/scenarios');
     } catch (error) {
       if (error instanceof api.ApiError && error.status === 404) {
         fill(el.scenarios, h('p', { class: 'muted' }, t('scenarios.unlisted')));
@@ -212,7 +212,7 @@ export function dashboardClient(dom: DashboardDom, api: DashboardApi, detail: Da
   }
 
   async function replay(eventId: string): Promise<void> {
-    const answer = await api.request<{ callback: { id: string } }>('POST', `/callbacks/${encodeURIComponent(eventId)}/replay`);
+    const answer = await api.request<CallbackAnswer>('POST', `/callbacks/${encodeURIComponent(eventId)}/replay`);
     say(t('callback.replayed', { id: eventId, replay: answer.callback.id }));
     await refresh();
   }
@@ -248,7 +248,7 @@ export function dashboardClient(dom: DashboardDom, api: DashboardApi, detail: Da
     event.preventDefault();
     const by = el.advanceInput.value.trim() || '10m';
     void attempt(async () => {
-      const answer = await api.request<{ now: string; ran: number }>('POST', '/clock/advance', { by });
+      const answer = await api.request<AdvanceAnswer>('POST', '/clock/advance', { by });
       say(t('clock.advanced', { by, now: formatDateTime(answer.now, dom.lang), count: answer.ran }));
       await refresh();
     });
@@ -257,7 +257,7 @@ export function dashboardClient(dom: DashboardDom, api: DashboardApi, detail: Da
   el.reset.addEventListener('click', () => {
     if (!confirm(t('reset.confirm'))) return;
     void attempt(async () => {
-      const answer = await api.request<{ removed: { trades: number; callbacks: number; jobs: number } }>('POST', '/reset');
+      const answer = await api.request<ResetAnswer>('POST', '/reset');
       say(t('reset.done', { trades: t('reset.trades', { count: answer.removed.trades }), callbacks: t('reset.callbacks', { count: answer.removed.callbacks }), jobs: t('reset.jobs', { count: answer.removed.jobs }) }));
       select(null);
     });

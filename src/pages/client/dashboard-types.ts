@@ -1,29 +1,17 @@
+import type { z } from 'zod';
+import type { AdvanceAnswer, ClockAnswer, ResetAnswer, TradeDetail, TradesAnswer, callbackAnswerSchema, scenariosAnswerSchema } from '../../admin-client/admin-answers.js';
 import type { AdminTrade } from '../../admin/admin-trade.js';
 import type { MerchantsAnswer } from '../../admin/merchant-routes.js';
 import type { CallbackEvent } from '../../callbacks/records.js';
-import type { Job } from '../../clock/jobs.js';
 import type { ScenarioSummary } from '../../scenarios/describe-scenario.js';
-import type { HistoryEntry, TradeState } from '../../trades/trade.js';
 
-/** GET /_sandbox/trades (the answers below follow the admin API's shapes). */
-export interface TradesAnswer {
-  trades: AdminTrade[];
-  total: number;
-}
-
-export interface TradeDetailAnswer {
-  trade: AdminTrade;
-  history: HistoryEntry[];
-  callbacks: CallbackEvent[];
-  pending: Job[];
-}
-
-export interface ClockAnswer {
-  mode: 'real' | 'manual';
-  now: string;
-  pending: number;
-  next_due: string | null;
-}
+/**
+ * The admin API's answers as the dashboard reads them: the z.infer types of the schemas the
+ * admin client and the OpenAPI document use (type-only imports, so nothing of the server is bundled).
+ */
+export type TradeDetailAnswer = TradeDetail;
+export type ScenariosAnswer = z.infer<typeof scenariosAnswerSchema>;
+export type CallbackAnswer = z.infer<typeof callbackAnswerSchema>;
 
 /** What the detail's buttons do. */
 export interface DetailActions {
@@ -31,4 +19,4 @@ export interface DetailActions {
   replay(callbackId: string): void;
 }
 
-export type { AdminTrade, MerchantsAnswer, CallbackEvent, HistoryEntry, Job, ScenarioSummary, TradeState };
+export type { AdminTrade, AdvanceAnswer, CallbackEvent, ClockAnswer, MerchantsAnswer, ResetAnswer, ScenarioSummary, TradesAnswer };
