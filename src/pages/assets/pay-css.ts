@@ -17,7 +17,7 @@ dl.requisites { margin: 0; display: grid; gap: .75rem; }
 dl.requisites div { border-bottom: 1px solid var(--line); padding-bottom: .6rem; }
 dl.requisites div:last-child { border-bottom: 0; padding-bottom: 0; }
 dl.requisites dt { color: var(--muted); font-size: .8rem; text-transform: uppercase; letter-spacing: .04em; }
-dl.requisites dd { margin: .15rem 0 0; display: flex; align-items: center; justify-content: space-between; gap: .75rem; overflow-wrap: anywhere; }
+dl.requisites dd { margin: .15rem 0 0; display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: .5rem .75rem; overflow-wrap: anywhere; }
 .number { font-family: var(--mono); font-size: 1.2rem; letter-spacing: .03em; white-space: nowrap; }
 button.copy { min-height: 36px; padding: .3em .8em; font-size: .9rem; flex: none; }
 .actions { display: grid; gap: .6rem; margin-top: 1.1rem; }
@@ -49,5 +49,6 @@ details.test-cards summary { min-height: 44px; display: flex; align-items: cente
 .result .reason { color: var(--muted); overflow-wrap: anywhere; }
 .back { display: inline-block; margin-top: 1rem; font-weight: 600; overflow-wrap: anywhere; }
 footer { color: var(--muted); font-size: .8rem; text-align: center; margin-top: 1.25rem; overflow-wrap: anywhere; }
+@media (max-width: 420px) { .number { font-size: 1.05rem; letter-spacing: 0; } }
 @media (max-width: 380px) { .amount { font-size: 1.75rem; } .panel { padding: 1rem; } }
 `;
