@@ -78,7 +78,7 @@ export function paymentRoutes(sandbox: Sandbox) {
   /** What pay.js polls to keep the deadline true and to show the result once the trade is final. */
   app.get('/:id/status', (c) => {
     const view = paymentView(sandbox, c.req.param('id'));
-    if (!view) return c.json({ error: { status: 404, code: 'not_found', message: 'No such trade.' } }, 404);
+    if (!view) throw errors.notFound(`No trade with id "${c.req.param('id').slice(0, 100)}". Open the payment_data.url returned when the trade was created.`);
     return c.json({ state: view.trade.state, final: view.final, remaining_ms: view.expiresInMs ?? null, clock: view.clockMode });
   });
 
