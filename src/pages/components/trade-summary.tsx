@@ -29,7 +29,6 @@ export function TradeSummary(props: { view: PaymentView; ctx: PageContext }) {
           data-clock={view.clockMode}
           data-status-url={`${ctx.base}/pay/${view.trade.id}/status`}
           role="timer"
-          aria-label={t('countdown.minutes', { count: Math.ceil(view.expiresInMs / 60_000) })}
         >
           <span data-testid="deadline">{t('summary.payBefore', { time: formatClockTime(view.expiresAt, ctx.lang) })}</span>
           <span>

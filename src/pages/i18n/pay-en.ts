@@ -87,7 +87,6 @@ export const PAY_EN = {
   'notFound.text': 'The sandbox has no trade {id}.',
   'notFound.hint': 'Open the payment_data.url returned when the trade was created. Trades are gone after a reset, or after a restart of a sandbox started with --in-memory.',
   'merchant.unknown': 'Unknown merchant',
-  'countdown.minutes': { one: '{count} minute left', other: '{count} minutes left' },
 } satisfies Catalogue;
 
 export type PayKey = keyof typeof PAY_EN;

@@ -88,5 +88,4 @@ export const PAY_RU: Record<PayKey, Message> = {
   'notFound.text': 'В песочнице нет сделки {id}.',
   'notFound.hint': 'Откройте payment_data.url из ответа на создание сделки. Сделки пропадают после сброса или после перезапуска песочницы, запущенной с --in-memory.',
   'merchant.unknown': 'Неизвестный магазин',
-  'countdown.minutes': { one: 'осталась {count} минута', few: 'осталось {count} минуты', many: 'осталось {count} минут', other: 'осталось {count} минуты' },
 };
