@@ -85,7 +85,7 @@ afterAll(() => {
 
 describe('the packed tarball', () => {
   it('holds the CLI, the build with its types, the fixtures and the scenarios, and nothing from the tests', () => {
-    for (const file of ['package.json', 'bin/deposit-sandbox.js', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/deposit-sandbox.mjs', 'fixtures/merchants.json', 'scenarios/schema.json']) {
+    for (const file of ['package.json', 'bin/deposit-sandbox.js', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/deposit-sandbox.mjs', 'dist/client/pay.js', 'dist/client/dashboard.js', 'fixtures/merchants.json', 'scenarios/schema.json']) {
       expect(files).toContain(file);
     }
     expect(files.filter((f) => f.startsWith('scenarios/') && f.endsWith('.yaml')).length).toBeGreaterThanOrEqual(3);
@@ -122,7 +122,7 @@ try {
     body: JSON.stringify(body),
   });
   const scenarios = await sandbox.admin.scenarios();
-  console.log(JSON.stringify({ status: res.status, merchant: merchant.name, scenarios: scenarios.length, openapi: (await fetch(sandbox.url + '/openapi.json')).status }));
+  console.log(JSON.stringify({ status: res.status, merchant: merchant.name, scenarios: scenarios.length, openapi: (await fetch(sandbox.url + '/openapi.json')).status, scripts: [(await fetch(sandbox.url + '/assets/pay.js')).status, (await fetch(sandbox.url + '/_sandbox/assets/dashboard.js')).status] }));
 } finally {
   await sandbox.close();
 }
@@ -130,8 +130,9 @@ try {
     );
     const smoke = await run(process.execPath, ['smoke.mjs'], app);
     expect(smoke.code, smoke.stderr).toBe(0);
-    const result = JSON.parse(smoke.stdout) as { status: number; merchant: string; scenarios: number; openapi: number };
-    expect(result).toMatchObject({ status: 201, merchant: 'Demo Shop', openapi: 200 });
+    const result = JSON.parse(smoke.stdout) as { status: number; merchant: string; scenarios: number; openapi: number; scripts: number[] };
+    // The browser scripts are served from the installed package's dist/client/.
+    expect(result).toMatchObject({ status: 201, merchant: 'Demo Shop', openapi: 200, scripts: [200, 200] });
     expect(result.scenarios).toBeGreaterThan(0);
     // CommonJS code (Node >= 20.19 loads ES modules with require) finds it too.
     const required = await run(process.execPath, ['-e', "console.log(typeof require('deposit-sandbox').startSandbox)"], app);

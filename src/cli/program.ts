@@ -50,7 +50,8 @@ function addServeOptions(command: Command): Command {
     .addOption(new Option('--admin-token <token>', 'require "Authorization: Bearer <token>" on the /_sandbox admin API').env(env('ADMIN_TOKEN')))
     .addOption(new Option('--callback-timeout <duration>', 'how long a callback receiver has to answer 2xx (default 10s)').env(env('CALLBACK_TIMEOUT')))
     .addOption(new Option('--callback-retries <list>', 'waits between callback attempts, then failed (default 1s,5s,30s,2m,10m)').env(env('CALLBACK_RETRIES')))
-    .addOption(new Option('--shutdown-timeout <duration>', 'on SIGINT/SIGTERM, how long requests in flight may take before every connection is closed (default 10s)').env(env('SHUTDOWN_TIMEOUT')));
+    .addOption(new Option('--shutdown-timeout <duration>', 'on SIGINT/SIGTERM, how long requests in flight may take before every connection is closed (default 10s)').env(env('SHUTDOWN_TIMEOUT')))
+    .addOption(new Option('--page-lang <lang>', 'payment page language when neither ?lang= nor Accept-Language picks one (default ru)').choices(['ru', 'en']).env(env('PAGE_LANG')));
 }
 
 export function createProgram(): Command {

@@ -11,6 +11,7 @@ describe('sandbox options', () => {
       inMemory: false,
       auth: 'either',
       clock: 'real',
+      pageLang: 'ru',
     });
     const defaults = sandboxOptionsSchema.parse({});
     expect(defaults.seed).toBeUndefined();
@@ -38,6 +39,7 @@ describe('sandbox options', () => {
     [{ publicUrl: 'ftp://x' }, '--public-url: must be an absolute http(s) URL'],
     [{ publicUrl: 'localhost:4242' }, '--public-url: must be an absolute http(s) URL'],
     [{ clock: 'fast' }, '--clock: must be real or manual'],
+    [{ pageLang: 'de' }, '--page-lang: must be one of ru, en'],
   ])('%j is refused naming the flag', (input, message) => {
     expect(() => parseOptions(input as never)).toThrow(OptionsError);
     expect(() => parseOptions(input as never)).toThrow(message);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AUTH_MODES } from '../auth/authenticate.js';
 import { durationListSchema, durationSchema } from '../clock/duration.js';
+import { LANGS } from '../pages/i18n/lang.js';
 
 const port = z.coerce
   .number({ error: 'must be a port number from 0 to 65535 (0 picks a free port)' })
@@ -34,6 +35,8 @@ export const sandboxOptionsSchema = z.object({
    * may take before every connection is closed; the store is saved either way.
    */
   shutdownTimeout: durationSchema.default(10_000),
+  /** The payment and result pages' language when neither `?lang=` nor Accept-Language names ru or en. */
+  pageLang: z.enum(LANGS, { error: `must be one of ${LANGS.join(', ')}` }).default('ru'),
 });
 
 export type SandboxOptionsInput = z.input<typeof sandboxOptionsSchema>;

@@ -15,6 +15,7 @@ import {
 import { adminTradeSchema } from '../admin/admin-trade.js';
 import { checkCallbackRequestSchema } from '../admin/check-callback-routes.js';
 import { advanceSchema } from '../admin/clock-routes.js';
+import { merchantsAnswerSchema } from '../admin/merchant-routes.js';
 import { transitionSchema } from '../admin/trade-routes.js';
 import { attemptSchema, callbackEventSchema } from '../callbacks/records.js';
 import { checkReportSchema } from '../check-callback/check-report.js';
@@ -60,6 +61,7 @@ const ANSWERS: Array<[z.ZodType, Meta]> = [
   [clockAnswerSchema, { id: 'ClockAnswer' }],
   [advanceAnswerSchema, { id: 'AdvanceAnswer' }],
   [scenariosAnswerSchema, { id: 'ScenariosAnswer' }],
+  [merchantsAnswerSchema, { id: 'MerchantsAnswer' }],
   [checkReportSchema, { id: 'CheckReport', description: 'The result of a callback receiver check.' }],
 ];
 

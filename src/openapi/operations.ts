@@ -13,6 +13,7 @@ import {
 } from '../admin-client/admin-answers.js';
 import { checkCallbackRequestSchema } from '../admin/check-callback-routes.js';
 import { advanceSchema } from '../admin/clock-routes.js';
+import { merchantsAnswerSchema } from '../admin/merchant-routes.js';
 import { tradeQuerySchema } from '../admin/list-trades.js';
 import { transitionSchema } from '../admin/trade-routes.js';
 import { callbackQuerySchema } from '../callbacks/list-callbacks.js';
@@ -223,6 +224,16 @@ export const OPERATIONS: readonly Operation[] = ([
     summary: 'The loaded scenarios, in match order',
     auth: 'admin',
     responses: { 200: { description: 'Every scenario with its trigger (magic value) and effect.', schema: scenariosAnswerSchema }, 401: ADMIN_401 },
+  },
+  {
+    method: 'get',
+    path: '/_sandbox/merchants',
+    operationId: 'listMerchants',
+    tag: 'sandbox',
+    summary: 'The fixtures\' merchants with their credentials',
+    description: 'Names, ids, tokens and secrets of the merchants, and the --auth mode: what the dashboard\'s New trade form needs to call the provider API as a merchant.',
+    auth: 'admin',
+    responses: { 200: { description: 'The merchants and the auth mode.', schema: merchantsAnswerSchema }, 401: ADMIN_401 },
   },
   {
     method: 'post',

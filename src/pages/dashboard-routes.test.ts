@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CLIENT_DIR } from './client-bundle.js';
 import { DEMO, makeSandbox, p2pBody, type TestSandbox } from '../../test/support.js';
 
 let t: TestSandbox;
@@ -38,6 +40,8 @@ describe('GET /_sandbox/ (dashboard shell)', () => {
     expect(() => new Function(source)).not.toThrow();
     expect(source).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write/);
     expect(source).toContain('Authorization');
+    // The very file the build wrote and the package ships, not a test-time rendering of it.
+    expect(source).toBe(readFileSync(`${CLIENT_DIR}dashboard.js`, 'utf8'));
   });
 
   it('leaves the admin API behind the token', async () => {

@@ -1,16 +1,32 @@
 import { describe, expect, it } from 'vitest';
-import { formatCountdown, formatPhone, formatRubles, groupCard, safeReturnUrl } from './format.js';
+import { formatClockTime, formatCountdown, formatDateTime, formatMoney, formatPhone, formatRubles, groupCard, safeReturnUrl } from './format.js';
 
-describe('formatRubles', () => {
-  it('writes kopecks after a comma and the ruble sign after a space', () => {
-    expect(formatRubles(31250)).toBe('312,50 ₽');
-    expect(formatRubles(1)).toBe('0,01 ₽');
-    expect(formatRubles(100)).toBe('1,00 ₽');
+/** Intl separates with no-break spaces; the tests write them as plain spaces for reading. */
+const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ');
+
+describe('formatMoney and formatRubles (Intl)', () => {
+  it('ru: kopecks after a comma, the ruble sign after a no-break space', () => {
+    expect(formatRubles(31250)).toBe('312,50\u00a0₽');
+    expect(plain(formatMoney(1, 'ru'))).toBe('0,01 ₽');
+    expect(plain(formatMoney(100, 'ru'))).toBe('1,00 ₽');
   });
 
-  it('separates thousands with spaces', () => {
-    expect(formatRubles(123456789)).toBe('1 234 567,89 ₽');
-    expect(formatRubles(100000)).toBe('1 000,00 ₽');
+  it('ru separates thousands with no-break spaces; en writes ₽1,234,567.89', () => {
+    expect(plain(formatRubles(123456789))).toBe('1 234 567,89 ₽');
+    expect(formatRubles(123456789)).not.toContain(' ');
+    expect(plain(formatMoney(100000, 'ru'))).toBe('1 000,00 ₽');
+    expect(formatMoney(123456789, 'en')).toBe('₽1,234,567.89');
+  });
+});
+
+describe('formatClockTime and formatDateTime', () => {
+  const at = Date.UTC(2026, 10, 23, 17, 5, 9);
+  it('name the zone (sandbox time is UTC)', () => {
+    expect(formatClockTime(at, 'ru')).toBe('17:05 UTC');
+    expect(formatClockTime(at, 'en')).toBe('17:05 UTC');
+    expect(formatDateTime(new Date(at).toISOString(), 'ru')).toBe('23.11.2026, 17:05:09 UTC');
+    expect(formatDateTime(new Date(at).toISOString(), 'en')).toBe('23/11/2026, 17:05:09 UTC');
+    expect(formatDateTime('not a time', 'en')).toBe('not a time');
   });
 });
 

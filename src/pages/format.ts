@@ -1,14 +1,51 @@
+import { LOCALES, type Lang } from './i18n/lang.js';
+
 /**
- * Formatting for the payment page and result page. Plain functions, no HTTP.
+ * Formatting for the payment pages and the dashboard (server and browser share this file).
+ * Plain functions over Intl, no HTTP, no DOM.
  */
 
-/** 31250 → "312,50 ₽"; 123456789 → "1 234 567,89 ₽" (spaces between thousands, comma before kopecks). */
+const money = {
+  ru: new Intl.NumberFormat(LOCALES.ru, { style: 'currency', currency: 'RUB' }),
+  en: new Intl.NumberFormat(LOCALES.en, { style: 'currency', currency: 'RUB', currencyDisplay: 'narrowSymbol' }),
+};
+
+/**
+ * Kopecks in the page's language through Intl: ru 31250 → "312,50 ₽", en → "₽312.50".
+ * Intl separates with no-break spaces (U+00A0), so an amount never wraps.
+ */
+export function formatMoney(cents: number, lang: Lang): string {
+  return money[lang].format(Math.trunc(cents) / 100);
+}
+
+/** 31250 → "312,50 ₽" (Russian, as the provider shows amounts). */
 export function formatRubles(cents: number): string {
-  const sign = cents < 0 ? '-' : '';
-  const abs = Math.abs(Math.trunc(cents));
-  const rubles = String(Math.floor(abs / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
-  const kopecks = String(abs % 100).padStart(2, '0');
-  return `${sign}${rubles},${kopecks} ₽`;
+  return formatMoney(cents, 'ru');
+}
+
+/** Sandbox time is UTC; pages name the zone wherever they show a time. */
+export const SANDBOX_TIME_ZONE = 'UTC';
+
+/** Epoch ms → "17:45 UTC": the hour and minute with the zone's name. */
+export function formatClockTime(ms: number, lang: Lang, timeZone: string = SANDBOX_TIME_ZONE): string {
+  return new Intl.DateTimeFormat(LOCALES[lang], { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone, timeZoneName: 'short' }).format(ms);
+}
+
+/** ISO time → "23/11/2026, 17:39:10 UTC" (en) or "23.11.2026, 17:39:10 UTC" (ru). */
+export function formatDateTime(iso: string | number, lang: Lang, timeZone: string = SANDBOX_TIME_ZONE): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return String(iso);
+  return new Intl.DateTimeFormat(LOCALES[lang], {
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+    timeZone,
+    timeZoneName: 'short',
+  }).format(date);
 }
 
 /** "2202201234567890" → "2202 2012 3456 7890" (anything but digits is dropped first). */

@@ -9,7 +9,7 @@ function testid(html: string, id: string): string | undefined {
 let t: TestSandbox;
 let id: string;
 beforeEach(async () => {
-  t = await makeSandbox({ clock: 'manual' });
+  t = await makeSandbox({ clock: 'manual', pageLang: 'en' });
   const res = await t.post('/api/v1/trades/deposit/build', ecomBody());
   id = ((await res.json()) as { id: string }).id;
 });
@@ -37,10 +37,7 @@ describe('the ecom card form (POST /pay/:id/pay)', () => {
     expect(testid(html, 'reason')).toBe('Test card 4000 •••• 0002: Card declined by the issuer (generic decline).');
   });
 
-  it('the other documented cards: insufficient funds, pending, timeout', async () => {
-    expect((await pay({ number: '4000 0000 0000 3220', ...GOOD })).status).toBe(200);
-    expect(trade().state).toBe('ecom');
-    expect(trade().history).toHaveLength(1);
+  it('the other documented cards: insufficient funds, timeout', async () => {
     expect((await pay({ number: '4000 0000 0000 0069', ...GOOD })).status).toBe(303);
     expect(trade().state).toBe('expired');
 
@@ -49,12 +46,6 @@ describe('the ecom card form (POST /pay/:id/pay)', () => {
     await pay({ number: '4000 0000 0000 9995', ...GOOD });
     expect(trade().state).toBe('canceled');
     expect(trade().history.at(-1)?.note).toContain('insufficient funds');
-  });
-
-  it('the pending card says so on the form and keeps the entered number', async () => {
-    const html = await (await pay({ number: '4000 0000 0000 3220', ...GOOD })).text();
-    expect(testid(html, 'notice')).toContain('3-D Secure');
-    expect(html).toContain('value="4000 0000 0000 3220"');
   });
 
   it('an expiry in the past, a bad CVC or a bad number shows the errors and changes nothing', async () => {
@@ -111,5 +102,54 @@ describe('the ecom card form (POST /pay/:id/pay)', () => {
     const res = await t.app.request(`/pay/${id}/cancel`, { method: 'POST', body: new URLSearchParams({ number: 'garbage' }) });
     expect(res.status).toBe(303);
     expect(trade().state).toBe('canceled');
+  });
+});
+
+describe('3-D Secure (4000 0000 0000 3220)', () => {
+  const challenge = (form: Record<string, string>, lang = 'en') => t.app.request(`/pay/${id}/3ds?lang=${lang}`, { method: 'POST', body: new URLSearchParams(form) });
+
+  it('asks for the code on the challenge page and changes nothing yet', async () => {
+    const res = await pay({ number: '4000 0000 0000 3220', ...GOOD });
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    for (const field of ['3ds-code', '3ds-submit', '3ds-cancel']) expect(html).toContain(`data-testid="${field}"`);
+    expect(html).toContain('name="card" value="4000000000003220"');
+    expect(html).toContain('4000 •••• 3220');
+    expect(trade().state).toBe('ecom');
+    expect(trade().history).toHaveLength(1);
+  });
+
+  it('code 1111 confirms: 303 on, history note names the card', async () => {
+    const res = await challenge({ card: '4000000000003220', code: '1111' });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe(`/pay/${id}/result?lang=en`);
+    expect(trade().state).toBe('confirmed');
+    expect(trade().history.at(-1)).toMatchObject({ cause: 'page', note: 'Test card 4000 •••• 3220: 3-D Secure code accepted: payment approved.' });
+    const html = await (await t.app.request(`/pay/${id}/result?lang=ru`)).text();
+    expect(testid(html, 'reason')).toBe('Тестовая карта 4000 •••• 3220: Код 3-D Secure принят: платёж одобрен.');
+  });
+
+  it('any other code declines (canceled)', async () => {
+    expect((await challenge({ card: '4000000000003220', code: '1234' })).status).toBe(303);
+    expect(trade().state).toBe('canceled');
+    expect(trade().history.at(-1)?.note).toContain('Wrong 3-D Secure code');
+  });
+
+  it('cancel declines (canceled) whatever the code field holds', async () => {
+    expect((await challenge({ card: '4000000000003220', code: '1111', action: 'cancel' })).status).toBe(303);
+    expect(trade().state).toBe('canceled');
+    expect(trade().history.at(-1)?.note).toContain('canceled the 3-D Secure check');
+  });
+
+  it('is reached only with the challenged card: another card or none changes nothing (422)', async () => {
+    expect((await challenge({ card: '4242424242424242', code: '1111' })).status).toBe(422);
+    expect((await challenge({ code: '1111' })).status).toBe(422);
+    expect(trade().state).toBe('ecom');
+  });
+
+  it('a final trade is not moved again (409)', async () => {
+    await challenge({ card: '4000000000003220', code: '1111' });
+    expect((await challenge({ card: '4000000000003220', code: '0000' })).status).toBe(409);
+    expect(trade().state).toBe('confirmed');
   });
 });

@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO, ecomBody, makeSandbox, p2pBody, type TestSandbox } from '../../test/support.js';
 import type { StateChange } from '../lifecycle/lifecycle.js';
+import { CLIENT_DIR } from './client-bundle.js';
 
 /** The text inside the first element with this data-testid (markup inside is dropped). */
 function testid(html: string, id: string): string | undefined {
@@ -10,7 +12,7 @@ function testid(html: string, id: string): string | undefined {
 
 let t: TestSandbox;
 beforeEach(async () => {
-  t = await makeSandbox({ clock: 'manual' });
+  t = await makeSandbox({ clock: 'manual', pageLang: 'en' });
 });
 afterEach(() => t.close());
 
@@ -35,7 +37,7 @@ describe('GET /pay/:id', () => {
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     expect(html).toMatch(/^<!doctype html>/);
     expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1"/>');
-    expect(testid(html, 'amount')).toBe('312,50 ₽');
+    expect(testid(html, 'amount')).toBe('₽312.50');
     expect(testid(html, 'merchant')).toBe('Demo Shop');
     expect(testid(html, 'order')).toBe('order-1001');
     const { number, bank_name, name } = stored(id)!.requisites;
@@ -58,7 +60,7 @@ describe('GET /pay/:id', () => {
     const id = await create({}, 'build');
     const { html } = await page(`/pay/${id}`);
     for (const field of ['card-number', 'card-expiry', 'card-cvc', 'pay', 'cancel', 'amount']) expect(html).toContain(`data-testid="${field}"`);
-    expect(testid(html, 'pay')).toBe('Pay 312,50 ₽');
+    expect(testid(html, 'pay')).toBe('Pay ₽312.50');
     expect(testid(html, 'test-cards')).toContain('4000 0000 0000 0002');
     expect(html).not.toContain('data-testid="requisites-number"');
   });
@@ -115,6 +117,8 @@ describe('GET /pay/:id', () => {
     expect(js.headers.get('content-type')).toMatch(/^text\/javascript/);
     const source = await js.text();
     expect(() => new Function(source)).not.toThrow();
+    // The very file the build wrote and the package ships.
+    expect(source).toBe(readFileSync(`${CLIENT_DIR}pay.js`, 'utf8'));
     const { html } = await page(`/pay/${await create()}`);
     expect(html).not.toMatch(/https?:\/\/(?!127\.0\.0\.1)/);
   });
@@ -142,7 +146,7 @@ describe('POST /pay/:id/pay and /cancel (P2P)', () => {
     expect(result.status).toBe(200);
     expect(testid(html, 'state')).toBe('confirmed');
     expect(testid(html, 'result-title')).toBe('Payment received');
-    expect(testid(html, 'amount')).toBe('312,50 ₽');
+    expect(testid(html, 'amount')).toBe('₽312.50');
   });
 
   it('cancel moves the trade to canceled', async () => {

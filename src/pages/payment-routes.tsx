@@ -1,18 +1,26 @@
 import { zValidator } from '@hono/zod-validator';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { z } from 'zod';
 import { errors, SandboxError } from '../errors.js';
 import type { Sandbox } from '../sandbox.js';
 import type { TradeState } from '../trades/trade.js';
 import type { CardFormState } from './components/card-form.js';
-import { NotFoundPage, PaymentPage, ResultPage } from './components/pages.js';
-import { groupCard } from './format.js';
+import { ChallengePage, NotFoundPage, PaymentPage, ResultPage } from './components/pages.js';
+import { pageContext, type PageContext } from './page-context.js';
 import { paymentView, type PaymentView } from './payment-view.js';
 import { page, securityHeaders } from './respond.js';
-import { cardFormSchema, checkCard } from './test-cards.js';
+import { cardFormSchema, cardNote, CHALLENGE_CODE, checkCard, TEST_CARDS } from './test-cards.js';
 
 /** Largest form body the payment page reads, in bytes. */
 export const FORM_BODY_LIMIT = 16 * 1024;
+
+/** The 3-D Secure form: the challenged card (a hidden field), the code, and "cancel" when that button was pressed. */
+const challengeFormSchema = z.object({
+  card: z.string().max(64).optional(),
+  code: z.string().max(64).optional(),
+  action: z.literal('cancel').optional(),
+});
 
 /** The hosted payment page (payment_data.url), mounted at /pay. */
 export function paymentRoutes(sandbox: Sandbox) {
@@ -29,10 +37,13 @@ export function paymentRoutes(sandbox: Sandbox) {
     }),
   );
 
-  const notFound = (c: Context, id: string) => page(c, <NotFoundPage id={id.slice(0, 100)} />, 404);
-  const showForm = (c: Context, view: PaymentView, card: CardFormState, status: 200 | 422) => page(c, <PaymentPage view={view} card={card} />, status);
-  const alreadyFinal = (c: Context, view: PaymentView) =>
-    page(c, <PaymentPage view={view} message={`This trade is already ${view.trade.state}; nothing was changed.`} />, 409);
+  const ctxOf = (c: Context): PageContext => pageContext(c, sandbox.options.pageLang);
+  const notFound = (c: Context, id: string) => page(c, <NotFoundPage id={id.slice(0, 100)} ctx={ctxOf(c)} />, 404);
+  const showForm = (c: Context, view: PaymentView, card: CardFormState, status: 200 | 422) => page(c, <PaymentPage view={view} ctx={ctxOf(c)} card={card} />, status);
+  const alreadyFinal = (c: Context, view: PaymentView) => {
+    const ctx = ctxOf(c);
+    return page(c, <PaymentPage view={view} ctx={ctx} message={ctx.t('notice.alreadyFinal', { state: view.trade.state })} />, 409);
+  };
 
   /** Moves the trade through the lifecycle (history cause "page"), then sends the payer on. */
   const settle = async (c: Context, view: PaymentView, to: TradeState, note: string) => {
@@ -46,21 +57,29 @@ export function paymentRoutes(sandbox: Sandbox) {
       throw error;
     }
     await sandbox.store.commit();
-    return c.redirect(view.returnUrl ?? `/pay/${view.trade.id}/result`, 303);
+    const ctx = ctxOf(c);
+    return c.redirect(view.returnUrl ?? `${ctx.base}/pay/${view.trade.id}/result${ctx.query}`, 303);
   };
 
   app.get('/:id', (c) => {
     const id = c.req.param('id');
     const view = paymentView(sandbox, id);
     if (!view) return notFound(c, id);
-    return page(c, <PaymentPage view={view} />);
+    return page(c, <PaymentPage view={view} ctx={ctxOf(c)} />);
   });
 
   app.get('/:id/result', (c) => {
     const id = c.req.param('id');
     const view = paymentView(sandbox, id);
     if (!view) return notFound(c, id);
-    return page(c, <ResultPage view={view} />);
+    return page(c, <ResultPage view={view} ctx={ctxOf(c)} />);
+  });
+
+  /** What pay.js polls to keep the deadline true and to show the result once the trade is final. */
+  app.get('/:id/status', (c) => {
+    const view = paymentView(sandbox, c.req.param('id'));
+    if (!view) throw errors.notFound(`No trade with id "${c.req.param('id').slice(0, 100)}". Open the payment_data.url returned when the trade was created.`);
+    return c.json({ state: view.trade.state, final: view.final, remaining_ms: view.expiresInMs ?? null, clock: view.clockMode });
   });
 
   app.post(
@@ -71,7 +90,7 @@ export function paymentRoutes(sandbox: Sandbox) {
       const view = paymentView(sandbox, id);
       if (!view) return notFound(c, id);
       if (view.final) return alreadyFinal(c, view);
-      return showForm(c, view, { notice: { kind: 'error', text: 'The form could not be read: each field must be text of at most 64 characters. Nothing was changed.' } }, 422);
+      return showForm(c, view, { notice: { kind: 'error', text: ctxOf(c).t('notice.unreadable') } }, 422);
     }),
     async (c) => {
       const id = c.req.param('id');
@@ -85,14 +104,38 @@ export function paymentRoutes(sandbox: Sandbox) {
       const values = { ...(form.number !== undefined ? { number: form.number } : {}), ...(form.expiry !== undefined ? { expiry: form.expiry } : {}) };
       const check = checkCard(form, sandbox.clock.now());
       if (!check.ok) {
-        return showForm(c, view, { values, errors: check.errors, notice: { kind: 'error', text: 'The card was not charged. Correct the fields marked below; nothing was changed.' } }, 422);
+        return showForm(c, view, { values, errors: check.errors, notice: { kind: 'error', text: ctxOf(c).t('notice.notCharged') } }, 422);
       }
       const { card } = check;
-      const masked = `${groupCard(card.number).slice(0, 4)} •••• ${card.number.slice(-4)}`;
-      if (card.outcome === 'pending') {
-        return showForm(c, view, { values, notice: { kind: 'info', text: `${card.reason} The trade is still ${view.trade.state}; move it from the dashboard, or let its scenario decide.` } }, 200);
+      if (card.outcome === 'challenge') return page(c, <ChallengePage view={view} ctx={ctxOf(c)} card={card.number} />);
+      return settle(c, view, card.outcome, cardNote(card.number, card.reason));
+    },
+  );
+
+  app.post(
+    '/:id/3ds',
+    zValidator('form', challengeFormSchema, (result, c) => {
+      if (result.success) return;
+      const id = c.req.param('id') ?? '';
+      const view = paymentView(sandbox, id);
+      if (!view) return notFound(c, id);
+      if (view.final) return alreadyFinal(c, view);
+      return showForm(c, view, { notice: { kind: 'error', text: ctxOf(c).t('notice.unreadable') } }, 422);
+    }),
+    async (c) => {
+      const id = c.req.param('id');
+      const view = paymentView(sandbox, id);
+      if (!view) return notFound(c, id);
+      if (view.final) return alreadyFinal(c, view);
+      const form = c.req.valid('form');
+      const card = TEST_CARDS.find((candidate) => candidate.outcome === 'challenge' && candidate.number === form.card);
+      if (view.trade.type !== 'ecom' || !card) {
+        // Only a challenged test card reaches this step; anything else starts again at the card form.
+        return showForm(c, view, { notice: { kind: 'error', text: ctxOf(c).t('notice.notCharged') } }, 422);
       }
-      return settle(c, view, card.outcome, `Test card ${masked}: ${card.reason}`);
+      if (form.action === 'cancel') return settle(c, view, 'canceled', cardNote(card.number, '3ds.canceled'));
+      if ((form.code ?? '').trim() === CHALLENGE_CODE) return settle(c, view, 'confirmed', cardNote(card.number, '3ds.confirmed'));
+      return settle(c, view, 'canceled', cardNote(card.number, '3ds.wrongCode'));
     },
   );
 
@@ -106,3 +149,4 @@ export function paymentRoutes(sandbox: Sandbox) {
 
   return app;
 }
+

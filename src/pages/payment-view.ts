@@ -4,6 +4,9 @@ import { isFinal } from '../lifecycle/transitions.js';
 import type { Sandbox } from '../sandbox.js';
 import type { HistoryEntry, TradeRecord } from '../trades/trade.js';
 import { safeReturnUrl } from './format.js';
+import type { Lang } from './i18n/lang.js';
+import { PAY_EN, type PayKey } from './i18n/pay-en.js';
+import type { Translate } from './i18n/translator.js';
 
 /** What the payment and result pages show about one trade. Plain data, no HTTP. */
 export interface PaymentView {
@@ -12,6 +15,8 @@ export interface PaymentView {
   final: boolean;
   /** Sandbox milliseconds until a scheduled step expires the trade, when one is pending. */
   expiresInMs?: number;
+  /** Sandbox time (epoch ms) at which that step expires the trade. */
+  expiresAt?: number;
   clockMode: ClockMode;
   /** The trade's return_url when it is an absolute http(s) URL. */
   returnUrl?: string;
@@ -35,32 +40,32 @@ export function paymentView(sandbox: Sandbox, id: string): PaymentView | undefin
     trade,
     merchantName: sandbox.merchants.get(trade.merchant)?.name ?? 'Unknown merchant',
     final,
-    ...(expiry ? { expiresInMs: Math.max(0, expiry.due - sandbox.clock.now()) } : {}),
+    ...(expiry ? { expiresInMs: Math.max(0, expiry.due - sandbox.clock.now()), expiresAt: expiry.due } : {}),
     clockMode: sandbox.clock.mode,
     ...(returnUrl ? { returnUrl } : {}),
     last: trade.history.at(-1),
   };
 }
 
-/** One sentence on why the trade is in its state, for the result page. */
-export function explainState(view: PaymentView): string {
+/** Catalogue keys whose English text may end a page note ("Test card 4000 •••• 0002: <text>"). */
+const NOTE_REASONS = (Object.keys(PAY_EN) as PayKey[]).filter((key) => key.startsWith('card.reason.') || key.startsWith('3ds.'));
+
+/**
+ * One sentence on why the trade is in its state, for the result page, in the page's
+ * language. A test card's note is said again in that language; any other note (a
+ * scenario's, an admin's) is shown as written in English pages, and summed up by state and
+ * cause in the others.
+ */
+export function explainState(view: PaymentView, t: Translate<typeof PAY_EN>, lang: Lang): string {
   const { trade, last } = view;
-  if (!view.final) return 'This trade is still waiting for payment.';
-  if (last?.note) return last.note;
-  const by =
-    last?.cause === 'admin'
-      ? ' from the sandbox dashboard or admin API'
-      : last?.cause === 'scenario'
-        ? ` by scenario ${trade.scenario ?? ''}`.trimEnd()
-        : last?.cause === 'page'
-          ? ' on this payment page'
-          : '';
-  switch (trade.state) {
-    case 'confirmed':
-      return `The payment was received${by}.`;
-    case 'canceled':
-      return `The payment was canceled${by}.`;
-    default:
-      return `The time to pay ran out${by}.`;
+  if (!view.final) return t('result.waiting');
+  const card = last?.cause === 'page' && last.note ? /^Test card (.+?): (.*)$/.exec(last.note) : null;
+  if (card) {
+    const reason = NOTE_REASONS.find((key) => PAY_EN[key] === card[2]);
+    if (reason) return `${t('result.testCard', { card: card[1] ?? '' })}: ${t(reason)}`;
   }
+  if (lang === 'en' && last?.note) return last.note;
+  const state = trade.state === 'confirmed' || trade.state === 'canceled' ? trade.state : 'expired';
+  const cause = last?.cause === 'admin' || last?.cause === 'scenario' || last?.cause === 'page' ? last.cause : undefined;
+  return t(cause ? `result.${state}.${cause}` : `result.${state}`, { scenario: trade.scenario ?? '' });
 }

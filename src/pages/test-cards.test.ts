@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { isLuhnValid } from '../trades/requisites.js';
-import { checkCard, parseExpiry, TEST_CARDS } from './test-cards.js';
+import { PAY_EN } from './i18n/pay-en.js';
+import { translator } from './i18n/translator.js';
+import { checkCard, parseExpiry, TEST_CARDS, testCardsHint, type CardError } from './test-cards.js';
+
+const en = translator('en', PAY_EN);
+/** A field error as the English page says it. */
+const say = (error: CardError | undefined) => (error ? en(error.key, { ...error.params, cards: testCardsHint(en) }) : undefined);
 
 const NOW = Date.UTC(2026, 4, 20); // 20 May 2026
 
@@ -13,7 +19,7 @@ describe('checkCard', () => {
     expect(outcome('4242 4242 4242 4242')).toBe('confirmed');
     expect(outcome('4000000000000002')).toBe('canceled');
     expect(outcome('4000-0000-0000-9995')).toBe('canceled');
-    expect(outcome('4000 0000 0000 3220')).toBe('pending');
+    expect(outcome('4000 0000 0000 3220')).toBe('challenge');
     expect(outcome('4000 0000 0000 0069')).toBe('expired');
   });
 
@@ -26,9 +32,9 @@ describe('checkCard', () => {
     const result = checkCard({ number: '4111 1111 1111 1111', expiry: '12/30', cvc: '123' }, NOW);
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    expect(result.errors.number).toContain('4111 1111 1111 1111 is not a sandbox test card');
-    expect(result.errors.number).toContain('4242 4242 4242 4242 (pays)');
-    expect(result.errors.number).toContain('4000 0000 0000 0002 (declined)');
+    expect(say(result.errors.number)).toContain('4111 1111 1111 1111 is not a sandbox test card');
+    expect(say(result.errors.number)).toContain('4242 4242 4242 4242 (pays)');
+    expect(say(result.errors.number)).toContain('4000 0000 0000 0002 (declined)');
   });
 
   it('reports every bad field at once', () => {
@@ -36,7 +42,9 @@ describe('checkCard', () => {
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(Object.keys(result.errors).sort()).toEqual(['cvc', 'expiry', 'number']);
-    expect(checkCard({}, NOW)).toMatchObject({ ok: false, errors: { number: expect.stringContaining('Enter a card number'), expiry: expect.any(String), cvc: expect.any(String) } });
+    const empty = checkCard({}, NOW);
+    expect(empty).toMatchObject({ ok: false, errors: { number: { key: 'card.error.numberMissing' }, expiry: { key: 'card.error.expiryShape' }, cvc: { key: 'card.error.cvc' } } });
+    if (!empty.ok) expect(say(empty.errors.number)).toContain('Enter a card number');
   });
 
   it('accepts the current month and refuses the month before it (sandbox time)', () => {

@@ -1,15 +1,17 @@
 import { z } from 'zod';
 import type { TradeState } from '../trades/trade.js';
 import { groupCard } from './format.js';
+import { PAY_EN, type PayKey } from './i18n/pay-en.js';
+import type { Params, Translate } from './i18n/translator.js';
 
-/** What a test card does to an ecom trade. `pending` leaves the trade as it is. */
-export type CardOutcome = Extract<TradeState, 'confirmed' | 'canceled' | 'expired'> | 'pending';
+/** What a test card does to an ecom trade. `challenge` asks for a 3-D Secure code first. */
+export type CardOutcome = Extract<TradeState, 'confirmed' | 'canceled' | 'expired'> | 'challenge';
 
 export interface TestCard {
   number: string;
   outcome: CardOutcome;
-  /** What the payer is told, and the note kept in the trade's history. */
-  reason: string;
+  /** What the payer is told (a catalogue key); its English text is the note kept in the trade's history. */
+  reason: PayKey;
 }
 
 /**
@@ -17,26 +19,29 @@ export interface TestCard {
  * habits of other payment sandboxes so they are easy to remember; all pass the Luhn check.
  */
 export const TEST_CARDS: readonly TestCard[] = [
-  { number: '4242424242424242', outcome: 'confirmed', reason: 'Payment approved.' },
-  { number: '4000000000000002', outcome: 'canceled', reason: 'Card declined by the issuer (generic decline).' },
-  { number: '4000000000009995', outcome: 'canceled', reason: 'Card declined: insufficient funds.' },
-  { number: '4000000000003220', outcome: 'pending', reason: 'The bank is waiting for the payer to confirm (3-D Secure); the trade stays unpaid.' },
-  { number: '4000000000000069', outcome: 'expired', reason: 'The bank did not answer in time; the payment timed out and the trade expired.' },
+  { number: '4242424242424242', outcome: 'confirmed', reason: 'card.reason.approved' },
+  { number: '4000000000000002', outcome: 'canceled', reason: 'card.reason.declined' },
+  { number: '4000000000009995', outcome: 'canceled', reason: 'card.reason.funds' },
+  { number: '4000000000003220', outcome: 'challenge', reason: 'card.reason.challenge' },
+  { number: '4000000000000069', outcome: 'expired', reason: 'card.reason.timeout' },
 ];
 
-export const TEST_CARDS_HINT = TEST_CARDS.map((card) => `${groupCard(card.number)} (${describeOutcome(card.outcome)})`).join(', ');
+/** The 3-D Secure code that confirms a challenged payment; any other code declines it. */
+export const CHALLENGE_CODE = '1111';
 
-export function describeOutcome(outcome: CardOutcome): string {
-  switch (outcome) {
-    case 'confirmed':
-      return 'pays';
-    case 'canceled':
-      return 'declined';
-    case 'pending':
-      return 'stays pending';
-    case 'expired':
-      return 'times out';
-  }
+/** "4242 4242 4242 4242 (pays), …" in the page's language. */
+export function testCardsHint(t: Translate<typeof PAY_EN>): string {
+  return TEST_CARDS.map((card) => `${groupCard(card.number)} (${t(`card.outcome.${card.outcome}`)})`).join(', ');
+}
+
+/** "4000 •••• 0002": how a card is named in notes and on the 3-D Secure page. */
+export function maskCard(number: string): string {
+  return `${number.slice(0, 4)} •••• ${number.slice(-4)}`;
+}
+
+/** The note kept in the trade's history (English, like every history note): "Test card 4000 •••• 0002: Card declined…". */
+export function cardNote(number: string, reason: PayKey): string {
+  return `Test card ${maskCard(number)}: ${PAY_EN[reason]}`;
 }
 
 const MAX_FIELD = 64;
@@ -51,9 +56,15 @@ export type CardForm = z.infer<typeof cardFormSchema>;
 
 export type CardField = 'number' | 'expiry' | 'cvc';
 
+/** A field's problem as a catalogue key and its parameters; the page says it in its language (adding `{cards}`, the test cards). */
+export interface CardError {
+  key: PayKey;
+  params?: Params;
+}
+
 export type CardCheck =
   | { ok: true; card: TestCard }
-  | { ok: false; errors: Partial<Record<CardField, string>> };
+  | { ok: false; errors: Partial<Record<CardField, CardError>> };
 
 /**
  * Checks a card form against the sandbox's rules at sandbox time `now`: a 12-19 digit
@@ -61,34 +72,37 @@ export type CardCheck =
  * CVC. Every problem is reported at once, per field.
  */
 export function checkCard(form: CardForm, now: number): CardCheck {
-  const errors: Partial<Record<CardField, string>> = {};
+  const errors: Partial<Record<CardField, CardError>> = {};
 
   const digits = (form.number ?? '').replace(/[\s-]/g, '');
   if (digits === '') {
-    errors.number = `Enter a card number. Test cards: ${TEST_CARDS_HINT}.`;
+    errors.number = { key: 'card.error.numberMissing' };
   } else if (!/^\d{12,19}$/.test(digits)) {
-    errors.number = `A card number is 12 to 19 digits (spaces allowed), e.g. 4242 4242 4242 4242.`;
+    errors.number = { key: 'card.error.numberShape' };
   }
 
   const expiry = parseExpiry(form.expiry ?? '');
   if (!expiry) {
-    errors.expiry = 'Enter the expiry as MM/YY, e.g. 12/30.';
+    errors.expiry = { key: 'card.error.expiryShape' };
   } else {
     const today = new Date(now);
     const current = today.getUTCFullYear() * 12 + today.getUTCMonth();
     if (expiry.year * 12 + (expiry.month - 1) < current) {
-      errors.expiry = `This card expired (${String(expiry.month).padStart(2, '0')}/${String(expiry.year % 100).padStart(2, '0')}). Use any future MM/YY, e.g. 12/${String((today.getUTCFullYear() + 5) % 100).padStart(2, '0')}.`;
+      errors.expiry = {
+        key: 'card.error.expired',
+        params: { expiry: `${String(expiry.month).padStart(2, '0')}/${String(expiry.year % 100).padStart(2, '0')}`, example: `12/${String((today.getUTCFullYear() + 5) % 100).padStart(2, '0')}` },
+      };
     }
   }
 
   if (!/^\d{3}$/.test((form.cvc ?? '').trim())) {
-    errors.cvc = 'The CVC is the 3 digits on the back of the card; any 3 digits work here, e.g. 123.';
+    errors.cvc = { key: 'card.error.cvc' };
   }
 
   if (errors.number === undefined && digits !== '') {
     const card = TEST_CARDS.find((candidate) => candidate.number === digits);
     if (!card) {
-      errors.number = `${groupCard(digits)} is not a sandbox test card. Use one of: ${TEST_CARDS_HINT}.`;
+      errors.number = { key: 'card.error.notTestCard', params: { number: groupCard(digits) } };
     } else if (Object.keys(errors).length === 0) {
       return { ok: true, card };
     }

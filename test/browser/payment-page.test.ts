@@ -28,7 +28,7 @@ describeBrowser('payment page in Chromium', () => {
     const trade = await sandbox.create({ return_url: `${shop.url}/thanks?order=p2p` });
     const { page } = desktop;
     await page.goto(trade.payment_data.url);
-    await expect.poll(() => page.getByTestId('amount').textContent()).toBe('312,50 ₽');
+    await expect.poll(() => page.getByTestId('amount').textContent()).toBe('₽312.50');
     await expect.poll(() => page.getByTestId('merchant').textContent()).toBe('Demo Shop');
     expect(await page.getByTestId('requisites-number').textContent()).toMatch(/^\d{4} \d{4} \d{4} \d{4}$/);
     await desktop.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: sandbox.url });

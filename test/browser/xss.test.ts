@@ -24,7 +24,7 @@ describeBrowser('merchant-supplied markup runs nowhere (Chromium)', () => {
     await Promise.all([sandbox?.close(), shop?.close()]);
   });
 
-  const hostile = (type: 'any_bank' | 'ecom') =>
+  const hostile = (type: 'any_bank' | 'nspk' | 'ecom') =>
     sandbox.create({ order: `${SCRIPT} ${++n}`, customer: IMG, callback_url: `${shop.url}/cb?${encodeURIComponent(IMG)}`, ...(type === 'ecom' ? {} : { type }) }, type === 'ecom' ? 'build' : 'create');
 
   it('on the payment page and the result page', async () => {
@@ -69,6 +69,61 @@ describeBrowser('merchant-supplied markup runs nowhere (Chromium)', () => {
     await page.getByTestId('attempt-response').filter({ hasText: IMG }).waitFor();
     expect(await page.getByTestId('history').textContent()).toContain(IMG);
     await screenshot(page, 'xss-dashboard-desktop');
+    await expectClean(watched);
+  });
+
+  it('on the Russian nspk page with its QR code and deadline, and its result page', async () => {
+    const { page } = watched;
+    const trade = await hostile('nspk');
+    sandbox.sandbox.scheduler.schedule('transition', sandbox.sandbox.clock.now() + 600_000, { state: 'expired' }, trade.id);
+    await page.goto(`${trade.payment_data.url}?lang=ru`);
+    expect(await page.getByTestId('order').textContent()).toBe(trade.order);
+    expect(await page.getByTestId('sbp-qr').locator('svg').count()).toBe(1);
+    expect(await page.getByTestId('deadline').textContent()).toMatch(/^Оплатите до \d{2}:\d{2} UTC$/);
+    expect(await page.title()).not.toContain('<');
+    await screenshot(page, 'xss-nspk-ru-desktop');
+    await expectClean(watched);
+    sandbox.sandbox.lifecycle.transition(trade.id, 'canceled', 'admin', IMG);
+    await page.goto(`${trade.payment_data.url}/result?lang=en`);
+    expect(await page.getByTestId('reason').textContent()).toBe(IMG);
+    await page.goto(`${trade.payment_data.url}/result?lang=ru`);
+    expect(await page.getByTestId('reason').textContent()).toBe('Оплата отменена из панели песочницы или admin API.');
+    await expectClean(watched);
+  });
+
+  it('on the 3-D Secure step, including a forged card field', async () => {
+    const { page } = watched;
+    const trade = await hostile('ecom');
+    await page.goto(`${trade.payment_data.url}?lang=ru`);
+    await page.getByTestId('card-number').fill('4000 0000 0000 3220');
+    await page.getByTestId('card-expiry').fill('12/40');
+    await page.getByTestId('card-cvc').fill('123');
+    await page.getByTestId('pay').click();
+    await page.getByTestId('3ds-code').waitFor();
+    expect(await page.getByTestId('order').textContent()).toBe(trade.order);
+    await screenshot(page, 'xss-3ds-ru-desktop');
+    await expectClean(watched);
+    await page.locator('input[name="card"]').evaluate((input: HTMLInputElement, value) => (input.value = value), `"><${SCRIPT.slice(1)}`);
+    await page.getByTestId('3ds-code').fill(IMG);
+    await page.getByTestId('3ds-submit').click();
+    await page.getByTestId('notice').waitFor();
+    expect(sandbox.sandbox.store.trades.get(trade.id)?.state).toBe('ecom');
+    await expectClean(watched);
+  });
+
+  it('through the dashboard New trade form', async () => {
+    const { page } = watched;
+    const order = `${IMG} new ${++n}`;
+    await page.goto(`${sandbox.url}/_sandbox/?lang=ru`);
+    await page.getByTestId('new-merchant').locator('option').first().waitFor({ state: 'attached' });
+    await page.getByTestId('new-order').fill(order);
+    await page.getByTestId('new-callback').fill(`${shop.url}/cb?${encodeURIComponent(SCRIPT)}`);
+    await page.getByTestId('new-submit').click();
+    await page.getByTestId('new-created').waitFor();
+    expect(await page.getByTestId('new-created').textContent()).toContain(order);
+    const row = page.getByTestId('trade-row').filter({ hasText: order });
+    await row.waitFor();
+    expect(await row.getByTestId('trade-order').textContent()).toBe(order);
     await expectClean(watched);
   });
 });

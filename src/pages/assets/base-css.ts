@@ -1,9 +1,9 @@
 /** Styles shared by the payment page and the dashboard: system fonts, no external resources. */
 export const BASE_CSS = `
 :root {
-  --bg: #f4f5f7; --panel: #fff; --text: #1d2330; --muted: #5f6b7a; --line: #dfe3e8;
-  --accent: #2454d6; --accent-text: #fff; --ok: #1b7f4b; --ok-bg: #e3f5eb; --bad: #b3261e; --bad-bg: #fdeceb;
-  --warn: #8a5a00; --warn-bg: #fff4d6; --radius: 10px;
+  --bg: #f4f5f7; --panel: #fff; --text: #1d2330; --muted: #525d6b; --line: #dfe3e8;
+  --accent: #2454d6; --accent-text: #fff; --ok: #136b3c; --ok-bg: #e3f5eb; --bad: #a01f18; --bad-bg: #fdeceb;
+  --warn: #6f4800; --warn-bg: #fff4d6; --radius: 10px;
   --mono: ui-monospace, SFMono-Regular, "SF Mono", Menlo, Consolas, "Liberation Mono", monospace;
   color-scheme: light;
 }
@@ -43,4 +43,8 @@ input[aria-invalid="true"] { border-color: var(--bad); background: #fffafa; }
   background: #2b2f3a; color: #f2f4f7; font-size: .85rem; text-align: center; padding: .4rem 1rem;
 }
 .sandbox-banner strong { color: #ffd166; }
+.sandbox-banner p { margin: 0; display: inline; }
+.langs { display: inline-flex; gap: .75rem; margin-left: .9rem; }
+.langs a { color: #cfe0ff; }
+.langs [aria-current] { font-weight: 700; text-decoration: none; }
 `;

@@ -16,9 +16,18 @@ header.top button { min-height: 36px; padding: .3em .8em; }
 .message.error { background: var(--bad-bg); color: var(--bad); }
 .layout {
   display: grid; gap: 1rem; padding: 1rem 1.25rem 2rem; align-items: start;
-  grid-template-columns: minmax(0, 1.15fr) minmax(0, 1fr); grid-template-rows: auto auto 1fr;
-  grid-template-areas: "trades detail" "check detail" "scenarios detail";
+  grid-template-columns: minmax(0, 1.3fr) minmax(0, 1fr); grid-template-rows: auto auto auto 1fr;
+  grid-template-areas: "new new" "trades trades" "detail check" "detail scenarios";
 }
+.new-panel { grid-area: new; }
+form.new-trade { display: grid; grid-template-columns: repeat(auto-fill, minmax(11rem, 1fr)); gap: .5rem .75rem; align-items: end; }
+form.new-trade label { display: block; font-size: .8rem; color: var(--muted); margin-bottom: .2rem; }
+form.new-trade input, form.new-trade select, form.new-trade button { min-height: 38px; padding: .35em .6em; }
+form.new-trade button { width: 100%; }
+.header-actions .langs { align-self: center; margin: 0 .5rem 0 0; }
+.header-actions .langs a { color: var(--accent); }
+td.nowrap, th { white-space: nowrap; }
+table.trades td.order { overflow-wrap: normal; word-break: normal; min-width: 10rem; }
 .trades-panel { grid-area: trades; }
 .detail-panel { grid-area: detail; }
 .scenarios-panel { grid-area: scenarios; }
@@ -28,20 +37,21 @@ form.check-form input, form.check-form button { min-height: 38px; padding: .35em
 @media (max-width: 560px) { form.check-form { grid-template-columns: 1fr; } }
 .ok-text { color: var(--ok); margin: .2rem 0 .4rem; font-size: .9rem; }
 @media (max-width: 980px) {
-  .layout { grid-template-columns: minmax(0, 1fr); grid-template-rows: none; grid-template-areas: "trades" "detail" "check" "scenarios"; padding: .75rem; }
+  .layout { grid-template-columns: minmax(0, 1fr); grid-template-rows: none; grid-template-areas: "new" "trades" "detail" "check" "scenarios"; padding: .75rem; }
 }
 .panel { background: var(--panel); border: 1px solid var(--line); border-radius: var(--radius); padding: 1rem; min-width: 0; }
 h2 { font-size: 1.05rem; margin: 0 0 .75rem; overflow-wrap: anywhere; }
 h3 { font-size: .95rem; margin: 1.25rem 0 .5rem; }
 form.filters { display: grid; grid-template-columns: 2fr 1fr 1.5fr; gap: .5rem; margin-bottom: .6rem; }
-@media (max-width: 560px) { form.filters { grid-template-columns: 1fr; } .wide-only { display: none; } }
+@media (max-width: 560px) { form.filters { grid-template-columns: 1fr; } .wide-only { display: none; } table.trades td.order { min-width: 0; overflow-wrap: anywhere; } }
 form.filters input, form.filters select { min-height: 38px; padding: .35em .6em; }
 .scroll { overflow-x: auto; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; font-size: .9rem; }
 th { color: var(--muted); font-weight: 600; font-size: .8rem; white-space: nowrap; }
+th.num { text-align: right; }
 td.num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
-td.order { max-width: 16rem; overflow-wrap: anywhere; }
+td.order { overflow-wrap: anywhere; }
 td.empty { text-align: center; padding: 1.5rem; }
 tbody tr[data-testid="trade-row"] { cursor: pointer; }
 tbody tr[data-testid="trade-row"]:hover { background: #f7f9fc; }

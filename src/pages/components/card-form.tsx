@@ -1,16 +1,18 @@
-import { formatRubles, groupCard } from '../format.js';
+import { formatMoney, groupCard } from '../format.js';
+import type { PageContext } from '../page-context.js';
 import type { PaymentView } from '../payment-view.js';
-import { describeOutcome, TEST_CARDS, type CardField, type CardForm as CardFormValues } from '../test-cards.js';
+import { TEST_CARDS, testCardsHint, type CardError, type CardField, type CardForm as CardFormValues } from '../test-cards.js';
 
 export interface CardFormState {
   values?: CardFormValues;
-  errors?: Partial<Record<CardField, string>>;
-  /** A message over the form: an error, or what a "pending" test card did. */
+  errors?: Partial<Record<CardField, CardError>>;
+  /** A message over the form, already in the page's language. */
   notice?: { kind: 'error' | 'info'; text: string };
 }
 
-function Field(props: { name: CardField; label: string; state: CardFormState; placeholder: string; autocomplete: string; maxlength: number; value?: string | undefined }) {
-  const error = props.state.errors?.[props.name];
+function Field(props: { name: CardField; label: string; state: CardFormState; ctx: PageContext; placeholder: string; autocomplete: string; maxlength: number; value?: string | undefined }) {
+  const problem = props.state.errors?.[props.name];
+  const error = problem && props.ctx.t(problem.key, { ...problem.params, cards: testCardsHint(props.ctx.t) });
   const id = `card-${props.name}`;
   return (
     <div class="field">
@@ -36,55 +38,65 @@ function Field(props: { name: CardField; label: string; state: CardFormState; pl
   );
 }
 
+/** The test cards and what each does, under the card form. */
+export function TestCardsTable(props: { ctx: PageContext }) {
+  const { t } = props.ctx;
+  return (
+    <details class="test-cards" data-testid="test-cards">
+      <summary>{t('card.testCards')}</summary>
+      <p class="muted">{t('card.testCardsHint')}</p>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">{t('card.number')}</th>
+            <th scope="col">{t('card.result')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {TEST_CARDS.map((card) => (
+            <tr data-testid="test-card" data-outcome={card.outcome}>
+              <td class="mono card-number">{groupCard(card.number)}</td>
+              <td>
+                <b>{t(`card.outcome.${card.outcome}`)}</b>: {t(card.reason)}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </details>
+  );
+}
+
 /** Ecom trades: a card form checked on the server against the test cards. */
-export function CardForm(props: { view: PaymentView; state?: CardFormState }) {
+export function CardForm(props: { view: PaymentView; ctx: PageContext; state?: CardFormState }) {
   const { trade } = props.view;
+  const { ctx } = props;
+  const { t, base, query } = ctx;
   const state = props.state ?? {};
   return (
     <section class="panel" aria-labelledby="pay-title">
-      <h1 id="pay-title">Pay by card</h1>
+      <h1 id="pay-title">{t('card.title')}</h1>
       {state.notice && (
         <div class={`notice ${state.notice.kind}`} data-testid="notice" role={state.notice.kind === 'error' ? 'alert' : 'status'}>
           {state.notice.text}
         </div>
       )}
-      <form method="post" action={`/pay/${trade.id}/pay`} novalidate>
-        <Field name="number" label="Card number" state={state} placeholder="4242 4242 4242 4242" autocomplete="cc-number" maxlength={23} value={state.values?.number} />
+      <form method="post" action={`${base}/pay/${trade.id}/pay${query}`} novalidate>
+        <Field name="number" label={t('card.number')} state={state} ctx={ctx} placeholder="4242 4242 4242 4242" autocomplete="cc-number" maxlength={23} value={state.values?.number} />
         <div class="row">
-          <Field name="expiry" label="Expiry (MM/YY)" state={state} placeholder="12/30" autocomplete="cc-exp" maxlength={7} value={state.values?.expiry} />
-          <Field name="cvc" label="CVC" state={state} placeholder="123" autocomplete="cc-csc" maxlength={4} />
+          <Field name="expiry" label={t('card.expiry')} state={state} ctx={ctx} placeholder="12/30" autocomplete="cc-exp" maxlength={7} value={state.values?.expiry} />
+          <Field name="cvc" label={t('card.cvc')} state={state} ctx={ctx} placeholder="123" autocomplete="cc-csc" maxlength={4} />
         </div>
         <div class="actions">
           <button type="submit" class="primary" data-testid="pay">
-            Pay {formatRubles(trade.amount_cents)}
+            {t('card.pay', { amount: formatMoney(trade.amount_cents, ctx.lang) })}
           </button>
-          <button type="submit" class="danger" data-testid="cancel" formaction={`/pay/${trade.id}/cancel`}>
-            Cancel
+          <button type="submit" class="danger" data-testid="cancel" formaction={`${base}/pay/${trade.id}/cancel${query}`}>
+            {t('action.cancel')}
           </button>
         </div>
       </form>
-      <details class="test-cards" data-testid="test-cards">
-        <summary>Test cards</summary>
-        <p class="muted">Any future expiry (MM/YY) and any 3-digit CVC.</p>
-        <table>
-          <thead>
-            <tr>
-              <th>Card number</th>
-              <th>Result</th>
-            </tr>
-          </thead>
-          <tbody>
-            {TEST_CARDS.map((card) => (
-              <tr>
-                <td class="mono">{groupCard(card.number)}</td>
-                <td>
-                  {describeOutcome(card.outcome)}: {card.reason}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </details>
+      <TestCardsTable ctx={ctx} />
     </section>
   );
 }

@@ -1,29 +1,33 @@
+import type { PageContext } from '../page-context.js';
 import type { PaymentView } from '../payment-view.js';
 import { explainState } from '../payment-view.js';
 import { CardForm, type CardFormState } from './card-form.js';
+import { ChallengeForm } from './challenge-form.js';
+import { Icon } from './icons.js';
 import { Layout } from './layout.js';
 import { P2pForm } from './p2p-form.js';
 import { TradeSummary } from './trade-summary.js';
 
 const HEADINGS = {
-  created: { icon: '⏳', text: 'Waiting for payment' },
-  ecom: { icon: '⏳', text: 'Waiting for payment' },
-  confirmed: { icon: '✅', text: 'Payment received' },
-  canceled: { icon: '✖', text: 'Payment canceled' },
-  expired: { icon: '⌛', text: 'Time to pay has expired' },
+  created: { icon: 'waiting', key: 'heading.waiting' },
+  ecom: { icon: 'waiting', key: 'heading.waiting' },
+  confirmed: { icon: 'confirmed', key: 'heading.confirmed' },
+  canceled: { icon: 'canceled', key: 'heading.canceled' },
+  expired: { icon: 'expired', key: 'heading.expired' },
 } as const;
 
-function Footer(props: { view: PaymentView }) {
+function Footer(props: { view: PaymentView; ctx: PageContext }) {
   return (
     <footer>
-      Trade <span class="mono">{props.view.trade.id}</span> · {props.view.trade.type}
+      {props.ctx.t('footer.trade')} <span class="mono">{props.view.trade.id}</span> · {props.view.trade.type}
     </footer>
   );
 }
 
 /** The state of a trade and a way back: the result page, and the payment page of a final trade. */
-function Outcome(props: { view: PaymentView; message?: string | undefined }) {
-  const { view } = props;
+function Outcome(props: { view: PaymentView; ctx: PageContext; message?: string | undefined }) {
+  const { view, ctx } = props;
+  const { t } = ctx;
   const heading = HEADINGS[view.trade.state];
   return (
     <section class="panel result" aria-live="polite">
@@ -32,25 +36,23 @@ function Outcome(props: { view: PaymentView; message?: string | undefined }) {
           {props.message}
         </div>
       )}
-      <div class="icon" aria-hidden="true">
-        {heading.icon}
-      </div>
-      <h1 data-testid="result-title">{heading.text}</h1>
+      <Icon name={heading.icon} />
+      <h1 data-testid="result-title">{t(heading.key)}</h1>
       <p>
-        State <span class={`badge ${view.trade.state}`} data-testid="state">{view.trade.state}</span>
+        {t('result.state')} <span class={`badge ${view.trade.state}`} data-testid="state">{view.trade.state}</span>
       </p>
       <p class="reason" data-testid="reason">
-        {explainState(view)}
+        {explainState(view, t, ctx.lang)}
       </p>
       {view.returnUrl ? (
         <a class="back" href={view.returnUrl} data-testid="back">
-          Return to {view.merchantName}
+          {t('result.return', { merchant: view.merchantName })}
         </a>
       ) : view.final ? (
-        <p class="muted">You can close this page.</p>
+        <p class="muted">{t('result.close')}</p>
       ) : (
-        <a class="back" href={`/pay/${view.trade.id}`} data-testid="back">
-          Go to the payment page
+        <a class="back" href={`${ctx.base}/pay/${view.trade.id}${ctx.query}`} data-testid="back">
+          {t('result.toPayment')}
         </a>
       )}
     </section>
@@ -58,45 +60,62 @@ function Outcome(props: { view: PaymentView; message?: string | undefined }) {
 }
 
 /** GET /pay/:id: the form for a trade waiting for payment, its outcome once it is final. */
-export function PaymentPage(props: { view: PaymentView; card?: CardFormState; message?: string }) {
-  const { view } = props;
+export function PaymentPage(props: { view: PaymentView; ctx: PageContext; card?: CardFormState; message?: string }) {
+  const { view, ctx } = props;
   return (
-    <Layout title={`Pay ${view.merchantName}`}>
+    <Layout title={ctx.t('title.pay', { merchant: view.merchantName })} ctx={ctx}>
       <section class="panel">
-        <TradeSummary view={view} />
+        <TradeSummary view={view} ctx={ctx} />
       </section>
-      {view.final ? <Outcome view={view} message={props.message} /> : view.trade.type === 'ecom' ? <CardForm view={view} state={props.card ?? {}} /> : <P2pForm view={view} />}
-      <Footer view={view} />
+      {view.final ? (
+        <Outcome view={view} ctx={ctx} message={props.message} />
+      ) : view.trade.type === 'ecom' ? (
+        <CardForm view={view} ctx={ctx} state={props.card ?? {}} />
+      ) : (
+        <P2pForm view={view} ctx={ctx} />
+      )}
+      <Footer view={view} ctx={ctx} />
+    </Layout>
+  );
+}
+
+/** The answer to a challenged test card: the bank's 3-D Secure code prompt. */
+export function ChallengePage(props: { view: PaymentView; ctx: PageContext; card: string }) {
+  const { view, ctx } = props;
+  return (
+    <Layout title={ctx.t('title.challenge', { merchant: view.merchantName })} ctx={ctx} switcher={false}>
+      <section class="panel">
+        <TradeSummary view={view} ctx={ctx} />
+      </section>
+      <ChallengeForm view={view} ctx={ctx} card={props.card} />
+      <Footer view={view} ctx={ctx} />
     </Layout>
   );
 }
 
 /** GET /pay/:id/result: where the payer lands when the trade has no return_url. */
-export function ResultPage(props: { view: PaymentView }) {
+export function ResultPage(props: { view: PaymentView; ctx: PageContext }) {
+  const { view, ctx } = props;
   return (
-    <Layout title={`${HEADINGS[props.view.trade.state].text} · ${props.view.merchantName}`}>
+    <Layout title={`${ctx.t(HEADINGS[view.trade.state].key)} · ${view.merchantName}`} ctx={ctx}>
       <section class="panel">
-        <TradeSummary view={props.view} />
+        <TradeSummary view={view} ctx={ctx} />
       </section>
-      <Outcome view={props.view} />
-      <Footer view={props.view} />
+      <Outcome view={view} ctx={ctx} />
+      <Footer view={view} ctx={ctx} />
     </Layout>
   );
 }
 
 /** An unknown trade id. */
-export function NotFoundPage(props: { id: string }) {
+export function NotFoundPage(props: { id: string; ctx: PageContext }) {
+  const { t } = props.ctx;
   return (
-    <Layout title="Trade not found">
+    <Layout title={t('title.notFound')} ctx={props.ctx}>
       <section class="panel" data-testid="not-found">
-        <h1>Trade not found</h1>
-        <p>
-          The sandbox has no trade <span class="mono">{props.id}</span>.
-        </p>
-        <p class="muted">
-          Open the payment_data.url returned when the trade was created. Trades are gone after a reset, or after a restart of a sandbox started with
-          --in-memory.
-        </p>
+        <h1>{t('title.notFound')}</h1>
+        <p>{t('notFound.text', { id: props.id })}</p>
+        <p class="muted">{t('notFound.hint')}</p>
       </section>
     </Layout>
   );

@@ -1,15 +1,17 @@
+import { formatDateTime } from '../format.js';
 import type { DashboardApi } from './dashboard-api.js';
 import type { DashboardDetail } from './dashboard-detail.js';
 import type { DashboardDom } from './dashboard-dom.js';
-import type { ClockAnswer, ScenarioSummary, TradeDetailAnswer, TradesAnswer } from './dashboard-types.js';
+import type { DashboardNewTrade } from './dashboard-new-trade.js';
+import type { AdvanceAnswer, CallbackAnswer, ClockAnswer, MerchantsAnswer, ResetAnswer, ScenariosAnswer, TradeDetailAnswer, TradesAnswer } from './dashboard-types.js';
 
 /**
- * The dashboard: trades, one trade's detail, the clock, reset, scenarios. Polls the admin
- * API every 1.5 s and redraws only what changed. Runs in the browser as source text
- * (served by dashboard-routes), so it uses nothing from outside its body but its arguments.
+ * The dashboard: trades, one trade's detail, the clock, reset, scenarios, the merchants
+ * for names and the New trade form. Polls the admin API every 1.5 s and redraws only what
+ * changed.
  */
-export function dashboardClient(dom: DashboardDom, api: DashboardApi, detail: DashboardDetail): void {
-  const { h, fill, byTestId, badge, time, rubles } = dom;
+export function dashboardClient(dom: DashboardDom, api: DashboardApi, detail: DashboardDetail, newTrade: DashboardNewTrade, names: Map<string, string>): { select(id: string): void } {
+  const { h, fill, byTestId, badge, time, rubles, t } = dom;
   const POLL_MS = 1500;
 
   const el = {
@@ -28,7 +30,7 @@ export function dashboardClient(dom: DashboardDom, api: DashboardApi, detail: Da
     reset: byTestId<HTMLButtonElement>('reset'),
     signout: byTestId<HTMLButtonElement>('signout'),
     filters: byTestId<HTMLFormElement>('filters'),
-    filterMerchant: byTestId<HTMLInputElement>('filter-merchant'),
+    filterMerchant: byTestId<HTMLSelectElement>('filter-merchant'),
     filterState: byTestId<HTMLSelectElement>('filter-state'),
     filterOrder: byTestId<HTMLInputElement>('filter-order'),
     trades: byTestId('trades'),
@@ -73,11 +75,26 @@ export function dashboardClient(dom: DashboardDom, api: DashboardApi, detail: Da
       if (error instanceof api.ApiError && error.status === 401) {
         const had = api.token.get();
         api.token.clear();
-        showLogin(had ? 'The sandbox refused this token. Enter the --admin-token the sandbox was started with.' : 'This sandbox was started with --admin-token. Enter the token to continue.');
+        showLogin(had ? t('login.refused') : t('login.needed'));
         return;
       }
       say(error instanceof Error ? error.message : String(error), 'error');
     }
+  }
+
+  function merchantName(id: string): string {
+    return names.get(id.toLowerCase()) ?? id.slice(0, 8);
+  }
+
+  /** The merchants once per sign-in: names for the table and the filter, credentials for New trade. */
+  async function loadMerchants(): Promise<void> {
+    const answer = await api.request<MerchantsAnswer>('GET', '/merchants');
+    names.clear();
+    for (const m of answer.merchants) names.set(m.id.toLowerCase(), m.name);
+    const chosen = el.filterMerchant.value;
+    fill(el.filterMerchant, h('option', { value: '' }, t('trades.anyMerchant')), ...answer.merchants.map((m) => h('option', { value: m.id, selected: m.id === chosen }, m.name)));
+    newTrade.setMerchants(answer);
+    shown.trades = shown.detail = '';
   }
 
   async function loadClock(): Promise<void> {
@@ -85,7 +102,8 @@ export function dashboardClient(dom: DashboardDom, api: DashboardApi, detail: Da
     const key = JSON.stringify(clock);
     if (key === shown.clock) return;
     shown.clock = key;
-    el.clockMode.textContent = clock.mode;
+    el.clockMode.textContent = t(`clock.mode.${clock.mode}`);
+    el.clockMode.dataset['mode'] = clock.mode;
     fill(el.clockNow, time(clock.now));
     el.clockPending.textContent = String(clock.pending);
     fill(el.clockNext, time(clock.next_due));
@@ -93,7 +111,7 @@ export function dashboardClient(dom: DashboardDom, api: DashboardApi, detail: Da
 
   async function loadTrades(): Promise<void> {
     const query = new URLSearchParams({ limit: '100' });
-    const merchant = el.filterMerchant.value.trim();
+    const merchant = el.filterMerchant.value;
     const order = el.filterOrder.value;
     if (merchant) query.set('merchant', merchant);
     if (el.filterState.value) query.set('state', el.filterState.value);
@@ -102,9 +120,9 @@ export function dashboardClient(dom: DashboardDom, api: DashboardApi, detail: Da
     const key = JSON.stringify([answer, selected]);
     if (key === shown.trades) return;
     shown.trades = key;
-    el.total.textContent = answer.total === answer.trades.length ? `${answer.total} trade${answer.total === 1 ? '' : 's'}` : `${answer.trades.length} of ${answer.total} trades`;
+    el.total.textContent = answer.total === answer.trades.length ? t('trades.count', { count: answer.total }) : t('trades.someOf', { count: answer.total, shown: answer.trades.length });
     if (answer.trades.length === 0) {
-      fill(el.trades, h('tr', {}, h('td', { colspan: 6, class: 'muted empty' }, 'No trades match. Create one with POST /api/v1/trades/deposit/create or /deposit/build.')));
+      fill(el.trades, h('tr', {}, h('td', { colspan: 6, class: 'muted empty' }, t('trades.empty'))));
       return;
     }
     fill(
@@ -113,10 +131,10 @@ export function dashboardClient(dom: DashboardDom, api: DashboardApi, detail: Da
         h(
           'tr',
           { testid: 'trade-row', 'data-id': trade.id, class: trade.id === selected ? 'selected' : undefined, onclick: () => select(trade.id) },
-          h('td', { class: 'wide-only' }, time(trade.created_at)),
+          h('td', { class: 'wide-only nowrap' }, time(trade.created_at)),
           h('td', { class: 'order' }, h('a', { href: `#trade=${trade.id}`, testid: 'trade-order' }, trade.order)),
-          h('td', { class: 'mono wide-only', title: trade.merchant }, trade.merchant.slice(0, 8)),
-          h('td', { class: 'wide-only' }, trade.type),
+          h('td', { class: 'wide-only nowrap', title: trade.merchant, testid: 'trade-merchant' }, merchantName(trade.merchant)),
+          h('td', { class: 'wide-only nowrap' }, trade.type),
           h('td', { class: 'num' }, rubles(trade.amount_cents)),
           h('td', {}, badge(trade.state, 'trade-state')),
         ),
@@ -127,7 +145,7 @@ export function dashboardClient(dom: DashboardDom, api: DashboardApi, detail: Da
   async function loadDetail(): Promise<void> {
     const id = selected;
     if (!id) {
-      if (shown.detail !== 'none') fill(el.detail, h('p', { class: 'muted' }, 'Select a trade to see its history, pending steps and callbacks.'));
+      if (shown.detail !== 'none') fill(el.detail, h('p', { class: 'muted' }, t('detail.select')));
       shown.detail = 'none';
       return;
     }
@@ -136,7 +154,7 @@ export function dashboardClient(dom: DashboardDom, api: DashboardApi, detail: Da
       answer = await api.request<TradeDetailAnswer>('GET', `/trades/${encodeURIComponent(id)}`);
     } catch (error) {
       if (error instanceof api.ApiError && error.status === 404) {
-        say(`Trade ${id} no longer exists.`, 'error');
+        say(t('detail.gone', { id }), 'error');
         select(null);
         return;
       }
@@ -150,18 +168,19 @@ export function dashboardClient(dom: DashboardDom, api: DashboardApi, detail: Da
   }
 
   async function loadScenarios(): Promise<void> {
-    let answer: { scenarios: ScenarioSummary[] };
+    let answer: ScenariosAnswer;
     try {
-      answer = await api.request<{ scenarios: ScenarioSummary[] }>('GET', '/scenarios');
+      answer = await api.request<ScenariosAnswer>('GET', '/scenarios');
     } catch (error) {
       if (error instanceof api.ApiError && error.status === 404) {
-        fill(el.scenarios, h('p', { class: 'muted' }, 'This sandbox does not list its scenarios.'));
+        fill(el.scenarios, h('p', { class: 'muted' }, t('scenarios.unlisted')));
         return;
       }
       throw error;
     }
+    newTrade.setScenarios(answer.scenarios.map((s) => s.name));
     const rows = answer.scenarios.map((s) => h('tr', {}, h('td', { class: 'mono' }, s.name), h('td', {}, s.magic), h('td', {}, s.does), h('td', { class: 'muted' }, s.source)));
-    fill(el.scenarios, rows.length === 0 ? h('p', { class: 'muted' }, 'No scenarios loaded.') : h('div', { class: 'scroll' }, h('table', {}, h('thead', {}, h('tr', {}, h('th', {}, 'Name'), h('th', {}, 'Trigger'), h('th', {}, 'Does'), h('th', {}, 'File'))), h('tbody', {}, ...rows))));
+    fill(el.scenarios, rows.length === 0 ? h('p', { class: 'muted' }, t('scenarios.none')) : h('div', { class: 'scroll', tabindex: 0 }, h('table', {}, h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('col.name')), h('th', { scope: 'col' }, t('col.trigger')), h('th', { scope: 'col' }, t('col.does')), h('th', { scope: 'col' }, t('col.file')))), h('tbody', {}, ...rows))));
   }
 
   async function refresh(): Promise<void> {
@@ -188,13 +207,13 @@ export function dashboardClient(dom: DashboardDom, api: DashboardApi, detail: Da
 
   async function move(id: string, state: string): Promise<void> {
     await api.request('POST', `/trades/${encodeURIComponent(id)}/transition`, { state });
-    say(`Trade moved to ${state}.`);
+    say(t('detail.moved', { state }));
     await refresh();
   }
 
   async function replay(eventId: string): Promise<void> {
-    const answer = await api.request<{ callback: { id: string } }>('POST', `/callbacks/${encodeURIComponent(eventId)}/replay`);
-    say(`Callback ${eventId} replayed as ${answer.callback.id}.`);
+    const answer = await api.request<CallbackAnswer>('POST', `/callbacks/${encodeURIComponent(eventId)}/replay`);
+    say(t('callback.replayed', { id: eventId, replay: answer.callback.id }));
     await refresh();
   }
 
@@ -202,7 +221,7 @@ export function dashboardClient(dom: DashboardDom, api: DashboardApi, detail: Da
     event.preventDefault();
     const value = el.tokenInput.value.trim();
     if (!value) {
-      el.loginError.textContent = 'Enter the token the sandbox was started with (--admin-token).';
+      el.loginError.textContent = t('login.empty');
       return;
     }
     api.token.set(value);
@@ -212,6 +231,7 @@ export function dashboardClient(dom: DashboardDom, api: DashboardApi, detail: Da
     el.signout.hidden = false;
     shown.trades = shown.detail = shown.clock = '';
     void attempt(async () => {
+      await loadMerchants();
       await refresh();
       await loadScenarios();
     });
@@ -221,30 +241,31 @@ export function dashboardClient(dom: DashboardDom, api: DashboardApi, detail: Da
   el.signout.addEventListener('click', () => {
     api.token.clear();
     el.signout.hidden = true;
-    showLogin('Token forgotten. Enter it again to continue.');
+    showLogin(t('login.forgotten'));
   });
 
   el.advanceForm.addEventListener('submit', (event) => {
     event.preventDefault();
     const by = el.advanceInput.value.trim() || '10m';
     void attempt(async () => {
-      const answer = await api.request<{ now: string; ran: number }>('POST', '/clock/advance', { by });
-      say(`Clock advanced by ${by} to ${answer.now.replace('T', ' ').slice(0, 19)}; ${answer.ran} step${answer.ran === 1 ? '' : 's'} ran.`);
+      const answer = await api.request<AdvanceAnswer>('POST', '/clock/advance', { by });
+      say(t('clock.advanced', { by, now: formatDateTime(answer.now, dom.lang), count: answer.ran }));
       await refresh();
     });
   });
 
   el.reset.addEventListener('click', () => {
-    if (!confirm('Reset the sandbox? Every trade, callback and pending step is deleted.')) return;
+    if (!confirm(t('reset.confirm'))) return;
     void attempt(async () => {
-      const answer = await api.request<{ removed: { trades: number; callbacks: number; jobs: number } }>('POST', '/reset');
-      say(`Reset: removed ${answer.removed.trades} trades, ${answer.removed.callbacks} callbacks and ${answer.removed.jobs} pending steps.`);
+      const answer = await api.request<ResetAnswer>('POST', '/reset');
+      say(t('reset.done', { trades: t('reset.trades', { count: answer.removed.trades }), callbacks: t('reset.callbacks', { count: answer.removed.callbacks }), jobs: t('reset.jobs', { count: answer.removed.jobs }) }));
       select(null);
     });
   });
 
   let filterTimer: ReturnType<typeof setTimeout> | undefined;
   el.filters.addEventListener('submit', (event) => event.preventDefault());
+  el.filters.addEventListener('change', () => void attempt(loadTrades));
   el.filters.addEventListener('input', () => {
     clearTimeout(filterTimer);
     filterTimer = setTimeout(() => void attempt(loadTrades), 250);
@@ -255,8 +276,11 @@ export function dashboardClient(dom: DashboardDom, api: DashboardApi, detail: Da
   });
 
   void attempt(async () => {
+    await loadMerchants();
+    if (locked) return;
     await refresh();
     if (!locked) await loadScenarios();
   });
   poll();
+  return { select: (id: string) => select(id) };
 }

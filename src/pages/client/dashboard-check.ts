@@ -4,11 +4,10 @@ import type { DashboardDom } from './dashboard-dom.js';
 
 /**
  * The "Check a callback receiver" panel: posts {url, merchant} to /_sandbox/check-callback
- * and shows a verdict per case. Runs in the browser as source text (nothing from outside its
- * body but its arguments).
+ * and shows a verdict per case.
  */
 export function dashboardCheck(dom: DashboardDom, api: DashboardApi): void {
-  const { h, fill, byTestId } = dom;
+  const { h, fill, byTestId, t } = dom;
   const form = byTestId<HTMLFormElement>('check-form');
   const url = byTestId<HTMLInputElement>('check-url');
   const merchant = byTestId<HTMLInputElement>('check-merchant');
@@ -23,19 +22,19 @@ export function dashboardCheck(dom: DashboardDom, api: DashboardApi): void {
         { testid: 'check-case', 'data-case': c.case },
         h('td', {}, h('span', { class: `badge ${VERDICT_CLASS[c.verdict] ?? ''}`, testid: 'check-verdict' }, c.verdict)),
         h('td', {}, c.title),
-        h('td', { class: 'num', testid: 'check-status' }, c.status === null ? (c.verdict === 'skipped' ? '—' : 'no answer') : `${c.status} · ${Math.round(c.duration_ms)} ms`),
+        h('td', { class: 'num', testid: 'check-status' }, c.status === null ? (c.verdict === 'skipped' ? '—' : t('callback.noAnswer')) : `${c.status} · ${Math.round(c.duration_ms)} ms`),
         h('td', {}, c.verdict === 'ok' && c.case !== 'older_state' ? '' : h('p', { class: c.verdict === 'ok' ? 'small muted' : c.verdict === 'warning' ? 'warn-text' : 'error-text' }, c.message)),
       ),
     );
-    const warned = report.warnings > 0 ? ` (${report.warnings} warning${report.warnings === 1 ? '' : 's'})` : '';
+    const warned = report.warnings > 0 ? t('check.warnings', { count: report.warnings }) : '';
     fill(
       result,
       h(
         'p',
         { testid: 'check-summary', class: report.passed ? 'ok-text' : 'error-text' },
-        report.passed ? `Passed all ${report.cases.length} checks${warned}.` : `${report.flagged} of ${report.cases.length} checks flagged${warned}.`,
+        report.passed ? t('check.passed', { count: report.cases.length, warned }) : t('check.flagged', { count: report.cases.length, flagged: report.flagged, warned }),
       ),
-      h('div', { class: 'scroll' }, h('table', {}, h('thead', {}, h('tr', {}, h('th', {}, 'Verdict'), h('th', {}, 'Sent'), h('th', {}, 'Answer'), h('th', {}, 'What to fix'))), h('tbody', {}, ...rows))),
+      h('div', { class: 'scroll', tabindex: 0 }, h('table', {}, h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('check.verdict')), h('th', { scope: 'col' }, t('check.sent')), h('th', { scope: 'col' }, t('col.answer')), h('th', { scope: 'col' }, t('check.fix')))), h('tbody', {}, ...rows))),
     );
   }
 
@@ -43,13 +42,13 @@ export function dashboardCheck(dom: DashboardDom, api: DashboardApi): void {
     event.preventDefault();
     const target = url.value.trim();
     if (!target) {
-      fill(result, h('p', { class: 'error-text', testid: 'check-summary' }, 'Enter your callback URL, e.g. http://127.0.0.1:3000/deposit-callback.'));
+      fill(result, h('p', { class: 'error-text', testid: 'check-summary' }, t('check.enterUrl')));
       return;
     }
     const body: { url: string; merchant?: string } = { url: target };
     if (merchant.value.trim()) body.merchant = merchant.value.trim();
     run.disabled = true;
-    fill(result, h('p', { class: 'muted', testid: 'check-running' }, `Sending five callbacks to ${target}…`));
+    fill(result, h('p', { class: 'muted', testid: 'check-running' }, t('check.running', { url: target })));
     api
       .request<CheckReport>('POST', '/check-callback', body)
       .then(render, (error: unknown) => fill(result, h('p', { class: 'error-text', testid: 'check-summary' }, error instanceof Error ? error.message : String(error))))

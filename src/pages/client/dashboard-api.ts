@@ -1,9 +1,12 @@
 /**
- * The dashboard's client for the admin API (runs in the browser as source text: nothing
- * from outside its body). The admin token lives in sessionStorage and goes out as
+ * The dashboard's client for the admin API. The admin token lives in sessionStorage and goes out as
  * `Authorization: Bearer <token>`.
  */
-export function dashboardApi() {
+import { basePath, type DashboardI18n } from './dashboard-i18n.js';
+
+export function dashboardApi(i18n: DashboardI18n) {
+  const { t } = i18n;
+  const base = basePath();
   const KEY = 'deposit-sandbox.admin-token';
 
   class ApiError extends Error {
@@ -22,7 +25,7 @@ export function dashboardApi() {
     clear: (): void => sessionStorage.removeItem(KEY),
   };
 
-  /** Calls /_sandbox<path>; throws ApiError with the envelope's message when the answer is not 2xx. */
+  /** Calls <base>/_sandbox<path>; throws ApiError with the envelope's message when the answer is not 2xx. */
   async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
     const headers: Record<string, string> = { Accept: 'application/json' };
     const bearer = token.get();
@@ -32,9 +35,9 @@ export function dashboardApi() {
     if (body !== undefined) init.body = JSON.stringify(body);
     let response: Response;
     try {
-      response = await fetch(`/_sandbox${path}`, init);
+      response = await fetch(`${base}/_sandbox${path}`, init);
     } catch {
-      throw new ApiError('The sandbox does not answer. Is it still running?', 0, 'unreachable');
+      throw new ApiError(t('api.unreachable'), 0, 'unreachable');
     }
     const text = await response.text();
     let data: unknown = null;
@@ -45,8 +48,8 @@ export function dashboardApi() {
     }
     if (!response.ok) {
       const error = (data as { error?: { message?: unknown; code?: unknown; allowed?: unknown } } | null)?.error;
-      const allowed = Array.isArray(error?.allowed) ? ` Allowed: ${error.allowed.join(', ') || 'none'}.` : '';
-      const message = typeof error?.message === 'string' ? error.message + (error.message.includes('Allowed') ? '' : allowed) : `${method} /_sandbox${path} answered ${response.status}.`;
+      const allowed = Array.isArray(error?.allowed) ? ` ${t('api.allowed', { states: error.allowed.join(', ') || t('api.none') })}` : '';
+      const message = typeof error?.message === 'string' ? error.message + (error.message.includes('Allowed') ? '' : allowed) : t('api.answered', { request: `${method} ${base}/_sandbox${path}`, status: response.status });
       throw new ApiError(message, response.status, typeof error?.code === 'string' ? error.code : undefined);
     }
     return data as T;

@@ -1,9 +1,10 @@
+import type { DashboardI18n } from './dashboard-i18n.js';
+
 /**
- * DOM helpers of the dashboard script. Like dashboardClient, this runs in the browser as
- * source text, so it must not use anything outside its own body. Text always goes in as
- * text nodes (never innerHTML), so data from trades cannot become markup.
+ * DOM helpers of the dashboard script. Text always goes in as text nodes (never parsed
+ * as markup), so data from trades cannot become markup.
  */
-export function dashboardDom() {
+export function dashboardDom(i18n: DashboardI18n) {
   type Child = Node | string | number | null | undefined | false;
   type Attrs = Record<string, string | number | boolean | undefined | ((event: Event) => void)>;
 
@@ -43,22 +44,15 @@ export function dashboardDom() {
     return h('span', { class: `badge ${value.replace(/[^a-z_]/g, '')}`, testid }, value);
   }
 
-  /** "2025-01-02T10:11:12.345Z" → "2025-01-02 10:11:12" (sandbox time is UTC). */
+  /** "2025-01-02T10:11:12.345Z" → "02/01/2025, 10:11:12 UTC" (en) or "02.01.2025, 10:11:12 UTC" (ru): sandbox time, zone named. */
   function time(iso: string | null | undefined): HTMLElement | string {
     if (!iso) return '—';
     const date = new Date(iso);
     if (Number.isNaN(date.getTime())) return String(iso);
-    return h('time', { datetime: date.toISOString(), title: date.toISOString() }, date.toISOString().replace('T', ' ').slice(0, 19));
+    return h('time', { datetime: date.toISOString(), title: date.toISOString() }, i18n.dateTime(iso));
   }
 
-  /** 31250 → "312,50 ₽" (the payment page's format). */
-  function rubles(cents: number): string {
-    const abs = Math.abs(Math.trunc(cents));
-    const whole = String(Math.floor(abs / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
-    return `${cents < 0 ? '-' : ''}${whole},${String(abs % 100).padStart(2, '0')} ₽`;
-  }
-
-  return { h, append, fill, byTestId, badge, time, rubles };
+  return { h, append, fill, byTestId, badge, time, rubles: i18n.money, t: i18n.t, lang: i18n.lang };
 }
 
 export type DashboardDom = ReturnType<typeof dashboardDom>;

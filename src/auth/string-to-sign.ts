@@ -1,0 +1,40 @@
+/* Pure (no node:crypto), so the dashboard's browser script signs with the same code. */
+
+/**
+ * The signature parameters of each endpoint, in the interface document's order.
+ * The document spells the payer slot `cusotmer`; its value is the body's `customer`
+ * (or `cusotmer`, when the merchant sends that spelling).
+ */
+export const SIGNATURE_FIELDS = {
+  create: ['amount_cents', 'amount_currency', 'callback_url', 'cusotmer', 'merchant', 'order', 'return_url', 'type'],
+  build: ['amount_cents', 'amount_currency', 'callback_url', 'cusotmer', 'merchant', 'order', 'return_url', 'type'],
+  get: ['merchant', 'uuid'],
+} as const;
+
+export type SignedEndpoint = keyof typeof SIGNATURE_FIELDS;
+
+function slot(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch {
+    return '(nested too deeply to sign)'; // the body is refused by validation anyway
+  }
+}
+
+/**
+ * The string to sign: the endpoint's signature parameters joined with `::`, an absent
+ * field being an empty slot. `customer` fills the `cusotmer` slot when `cusotmer` is absent.
+ *
+ *   stringToSign('get', { merchant: 'm', uuid: 'u' }) === 'm::u'
+ */
+export function stringToSign(endpoint: SignedEndpoint, values: Readonly<Record<string, unknown>>): string {
+  return SIGNATURE_FIELDS[endpoint]
+    .map((field) => {
+      if (field === 'cusotmer') return slot(values['cusotmer'] ?? values['customer']);
+      return slot(values[field]);
+    })
+    .join('::');
+}

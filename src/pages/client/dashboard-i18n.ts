@@ -1,0 +1,24 @@
+import { formatDateTime, formatMoney } from '../format.js';
+import { DASHBOARD_EN } from '../i18n/dashboard-en.js';
+import { DASHBOARD_RU } from '../i18n/dashboard-ru.js';
+import { isLang } from '../i18n/lang.js';
+import { translator } from '../i18n/translator.js';
+
+/** The dashboard's language (the `<html lang>` the server rendered, English by default), its texts and formats. */
+export function dashboardI18n() {
+  const asked = document.documentElement.lang;
+  const lang = isLang(asked) ? asked : 'en';
+  return {
+    lang,
+    t: translator(lang, lang === 'ru' ? DASHBOARD_RU : DASHBOARD_EN),
+    money: (cents: number) => formatMoney(cents, lang),
+    dateTime: (iso: string | number) => formatDateTime(iso, lang),
+  };
+}
+
+export type DashboardI18n = ReturnType<typeof dashboardI18n>;
+
+/** The path prefix the sandbox serves this dashboard under ("" when unprefixed), rendered as `<html data-base>`. */
+export function basePath(): string {
+  return document.documentElement.dataset['base'] ?? '';
+}

@@ -1,0 +1,115 @@
+import type { MerchantsAnswer } from '../../admin/merchant-routes.js';
+import { stringToSign } from '../../auth/string-to-sign.js';
+import type { DashboardDom } from './dashboard-dom.js';
+import { basePath } from './dashboard-i18n.js';
+
+type Merchant = MerchantsAnswer['merchants'][number];
+
+/** "312.50", "312,50", "1 000" → 31250 kopecks; undefined when it is not a positive ruble amount with at most 2 decimals. */
+export function rublesToCents(text: string): number | undefined {
+  const match = /^(\d{1,12})(?:[.,](\d{1,2}))?$/.exec(text.replace(/[\s\u00a0]/g, ''));
+  if (!match) return undefined;
+  const cents = Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
+  return cents > 0 ? cents : undefined;
+}
+
+async function hmacHex(secret: string, message: string): Promise<string> {
+  const encoder = new TextEncoder();
+  const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const signature = new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(message)));
+  return Array.from(signature, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * The "New trade" form. It creates through the provider API itself (POST
+ * /api/v1/trades/deposit/create, or /build for ecom) with the chosen merchant's credentials:
+ * its token, or an HMAC-SHA256 signature over the same string to sign the server checks
+ * when the sandbox runs with --auth signature. The answer, or the provider's error, is shown.
+ */
+export function dashboardNewTrade(dom: DashboardDom, onCreated: (id: string) => void) {
+  const { h, fill, byTestId, t } = dom;
+  const el = {
+    form: byTestId<HTMLFormElement>('new-trade'),
+    merchant: byTestId<HTMLSelectElement>('new-merchant'),
+    type: byTestId<HTMLSelectElement>('new-type'),
+    amount: byTestId<HTMLInputElement>('new-amount'),
+    order: byTestId<HTMLInputElement>('new-order'),
+    callback: byTestId<HTMLInputElement>('new-callback'),
+    returnUrl: byTestId<HTMLInputElement>('new-return'),
+    scenario: byTestId<HTMLSelectElement>('new-scenario'),
+    submit: byTestId<HTMLButtonElement>('new-submit'),
+    result: byTestId('new-result'),
+    hint: byTestId('new-hint'),
+  };
+  let merchants: Merchant[] = [];
+  let auth: MerchantsAnswer['auth'] = 'either';
+
+  const freshOrder = () => `qa-${new Date().toISOString().replace(/\D/g, '').slice(2, 14)}-${Math.floor(Math.random() * 1000)}`;
+  const endpointOf = () => (el.type.value === 'ecom' ? 'build' : 'create');
+  const showHint = () => {
+    el.hint.textContent = t('new.hint', { endpoint: `POST /api/v1/trades/deposit/${endpointOf()}`, auth: auth === 'signature' ? t('new.bySignature') : t('new.byToken') });
+  };
+  const error = (text: string) => fill(el.result, h('p', { class: 'error-text', role: 'alert', testid: 'new-error' }, text));
+
+  function setMerchants(answer: MerchantsAnswer): void {
+    merchants = answer.merchants;
+    auth = answer.auth;
+    const chosen = el.merchant.value;
+    fill(el.merchant, ...merchants.map((m) => h('option', { value: m.id, selected: m.id === chosen }, m.name)));
+    showHint();
+  }
+
+  function setScenarios(names: string[]): void {
+    fill(el.scenario, h('option', { value: '' }, t('new.noScenario')), ...names.map((name) => h('option', { value: name }, name)));
+  }
+
+  el.type.addEventListener('change', showHint);
+  el.order.value = freshOrder();
+
+  el.form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const merchant = merchants.find((m) => m.id === el.merchant.value);
+    if (!merchant) return error(t('new.noMerchant'));
+    const cents = rublesToCents(el.amount.value);
+    if (cents === undefined) {
+      el.amount.setAttribute('aria-invalid', 'true');
+      return error(t('new.badAmount'));
+    }
+    el.amount.removeAttribute('aria-invalid');
+    const body: Record<string, string | number> = { merchant: merchant.id, order: el.order.value.trim(), amount_cents: cents, amount_currency: 'RUB', type: el.type.value };
+    if (el.callback.value.trim()) body['callback_url'] = el.callback.value.trim();
+    if (el.returnUrl.value.trim()) body['return_url'] = el.returnUrl.value.trim();
+    const endpoint = endpointOf();
+    el.submit.disabled = true;
+    void (async () => {
+      try {
+        let credential = merchant.token;
+        if (auth === 'signature') {
+          if (!globalThis.crypto?.subtle) return error(t('new.noCrypto'));
+          credential = await hmacHex(merchant.secret, stringToSign(endpoint, body));
+        }
+        const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json', 'X-Auth': credential };
+        if (el.scenario.value) headers['X-Sandbox-Scenario'] = el.scenario.value;
+        let response: Response;
+        try {
+          response = await fetch(`${basePath()}/api/v1/trades/deposit/${endpoint}`, { method: 'POST', headers, body: JSON.stringify(body), cache: 'no-store' });
+        } catch {
+          return error(t('api.unreachable'));
+        }
+        const answer = (await response.json().catch(() => null)) as { id?: string; order?: string; state?: string; error?: { message?: string } } | null;
+        if (response.status !== 201 || !answer?.id) {
+          return error(t('new.refused', { status: response.status, message: answer?.error?.message ?? '' }));
+        }
+        fill(el.result, h('p', { class: 'ok-text', role: 'status', testid: 'new-created' }, t('new.created', { order: answer.order ?? '', state: answer.state ?? '' })));
+        el.order.value = freshOrder();
+        onCreated(answer.id);
+      } finally {
+        el.submit.disabled = false;
+      }
+    })();
+  });
+
+  return { setMerchants, setScenarios };
+}
+
+export type DashboardNewTrade = ReturnType<typeof dashboardNewTrade>;

@@ -1,0 +1,21 @@
+import { dashboardApi } from './dashboard-api.js';
+import { dashboardCheck } from './dashboard-check.js';
+import { dashboardClient } from './dashboard-client.js';
+import { dashboardDetail } from './dashboard-detail.js';
+import { dashboardDom } from './dashboard-dom.js';
+import { dashboardI18n } from './dashboard-i18n.js';
+import { dashboardNewTrade } from './dashboard-new-trade.js';
+
+/**
+ * The dashboard's browser script: bundled by rolldown into dist/client/dashboard.js at build
+ * time and served at /_sandbox/assets/dashboard.js.
+ */
+const i18n = dashboardI18n();
+const dom = dashboardDom(i18n);
+const api = dashboardApi(i18n);
+const names = new Map<string, string>();
+const detail = dashboardDetail(dom, (id) => names.get(id.toLowerCase()) ?? id);
+let select: (id: string) => void = () => undefined;
+const newTrade = dashboardNewTrade(dom, (id) => select(id));
+select = dashboardClient(dom, api, detail, newTrade, names).select;
+dashboardCheck(dom, api);

@@ -1,0 +1,28 @@
+import { LOCALES, type Lang } from './lang.js';
+
+/**
+ * One message: a text with `{name}` placeholders, or one text per plural category of the
+ * language (Intl.PluralRules decides which, from the `count` parameter).
+ */
+export type Message = string | Readonly<Partial<Record<Intl.LDMLPluralRule, string>> & { other: string }>;
+export type Catalogue = Readonly<Record<string, Message>>;
+export type Params = Readonly<Record<string, string | number>>;
+
+/** `t(key, params)` over one catalogue: plural forms by Intl.PluralRules, then `{name}` filled in. */
+export function translator<C extends Catalogue>(lang: Lang, catalogue: C) {
+  const plurals = new Intl.PluralRules(LOCALES[lang]);
+  const numbers = new Intl.NumberFormat(LOCALES[lang]);
+  return function t(key: keyof C & string, params: Params = {}): string {
+    const message: Message | undefined = catalogue[key];
+    if (message === undefined) return key;
+    const count = params['count'];
+    const text = typeof message === 'string' ? message : (message[plurals.select(typeof count === 'number' ? count : 0)] ?? message.other);
+    return text.replace(/\{(\w+)\}/g, (whole, name: string) => {
+      const value = params[name];
+      if (value === undefined) return whole;
+      return typeof value === 'number' && name === 'count' ? numbers.format(value) : String(value);
+    });
+  };
+}
+
+export type Translate<C extends Catalogue> = ReturnType<typeof translator<C>>;

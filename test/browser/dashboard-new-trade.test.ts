@@ -1,0 +1,93 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { SECOND } from '../support.js';
+import { describeBrowser, DESKTOP, expectClean, launchBrowser, openPage, PHONE, screenshot } from './browser.js';
+import { serveSandbox, startShop, type ServedSandbox, type Shop } from './servers.js';
+
+const TOKEN = 'qa-admin-token';
+
+/** Opens the dashboard and signs in. */
+async function open(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await page.getByTestId('token-input').fill(TOKEN);
+  await page.getByTestId('token-submit').click();
+  await page.getByTestId('trades-total').filter({ hasText: /\d/ }).waitFor();
+}
+
+/** Fills and sends the New trade form; waits for its answer. */
+async function createTrade(page: Page, fields: { merchant: string; type: string; amount: string; order: string; callback?: string; scenario?: string }): Promise<void> {
+  await page.getByTestId('new-merchant').selectOption({ label: fields.merchant });
+  await page.getByTestId('new-type').selectOption(fields.type);
+  await page.getByTestId('new-amount').fill(fields.amount);
+  await page.getByTestId('new-order').fill(fields.order);
+  if (fields.callback) await page.getByTestId('new-callback').fill(fields.callback);
+  if (fields.scenario) await page.getByTestId('new-scenario').selectOption(fields.scenario);
+  await page.getByTestId('new-submit').click();
+  await page.getByTestId('new-result').filter({ hasText: /./ }).waitFor();
+}
+
+/**
+ * The dashboard's "New trade" form creates through the provider API with the chosen
+ * merchant's credentials (a signature when the sandbox insists on one); the table shows the
+ * merchant's name, times with their zone, and no order wrapped mid-word at 1280 px.
+ */
+describeBrowser('dashboard New trade in Chromium', () => {
+  let browser: Browser;
+  let sandbox: ServedSandbox;
+  let shop: Shop;
+
+  beforeAll(async () => {
+    [browser, sandbox, shop] = await Promise.all([launchBrowser(), serveSandbox({ adminToken: TOKEN, auth: 'signature' }), startShop()]);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await Promise.all([sandbox?.close(), shop?.close()]);
+  });
+
+  it('en, 1280 px: creates signed trades as the picked merchant, shows names and zones, wraps no order mid-word', async () => {
+    const watched = await openPage(browser, DESKTOP);
+    const { page } = watched;
+    await open(page, `${sandbox.url}/_sandbox/`);
+    expect(await page.getByTestId('new-hint').textContent()).toContain('HMAC-SHA256');
+    await createTrade(page, { merchant: 'Second Shop', type: 'nspk', amount: '1 234,5', order: 'qa-checkout-with-a-long-order-number-20261123-000001', callback: `${shop.url}/cb` });
+    expect(await page.getByTestId('new-created').textContent()).toBe('Created trade qa-checkout-with-a-long-order-number-20261123-000001 (created).');
+    const stored = [...sandbox.sandbox.store.trades.values()].find((t) => t.order === 'qa-checkout-with-a-long-order-number-20261123-000001');
+    expect(stored).toMatchObject({ merchant: SECOND.id, type: 'nspk', amount_cents: 123450, callback_url: `${shop.url}/cb` });
+    expect(stored?.history[0]?.cause).toBe('create');
+
+    await createTrade(page, { merchant: 'Demo Shop', type: 'ecom', amount: '312.50', order: 'qa-ecom-1', scenario: 'confirm' });
+    const ecom = [...sandbox.sandbox.store.trades.values()].find((t) => t.order === 'qa-ecom-1');
+    expect(ecom).toMatchObject({ type: 'ecom', amount_cents: 31250, scenario: 'confirm' });
+
+    const row = page.getByTestId('trade-row').filter({ hasText: 'qa-checkout-with-a-long-order-number' });
+    await row.waitFor();
+    expect(await row.getByTestId('trade-merchant').textContent()).toBe('Second Shop');
+    expect(await row.locator('time').first().textContent()).toMatch(/^\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}:\d{2} UTC$/);
+    // An inline link broken over two lines has two client rectangles.
+    const lines = await page.getByTestId('trade-order').evaluateAll((links) => links.map((link) => link.getClientRects().length));
+    expect(lines.every((n) => n === 1), `lines per order: ${lines.join(',')}`).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    await screenshot(page, 'dashboard-new-trade-en-desktop');
+    await expectClean(watched);
+    await watched.context.close();
+  });
+
+  it('ru, phone: the form speaks Russian and a refused create shows the provider\'s message', async () => {
+    const watched = await openPage(browser, PHONE);
+    const { page } = watched;
+    await open(page, `${sandbox.url}/_sandbox/?lang=ru`);
+    expect(await page.getAttribute('html', 'lang')).toBe('ru');
+    expect(await page.getByTestId('new-submit').textContent()).toBe('Создать');
+    await createTrade(page, { merchant: 'Demo Shop', type: 'any_bank', amount: '0', order: 'qa-ru-1' });
+    expect(await page.getByTestId('new-error').textContent()).toContain('312,50');
+    await createTrade(page, { merchant: 'Demo Shop', type: 'any_bank', amount: '312,50', order: 'qa-ru-1' });
+    await createTrade(page, { merchant: 'Demo Shop', type: 'any_bank', amount: '312,50', order: 'qa-ru-1' });
+    expect(await page.getByTestId('new-error').textContent()).toMatch(/^API провайдера ответил 422: .*qa-ru-1/);
+    await page.getByTestId('trade-row').filter({ hasText: 'qa-ru-1' }).waitFor();
+    expect(await page.getByTestId('trades-total').textContent()).toMatch(/^\d+ сдел(ка|ки|ок)$/);
+    await screenshot(page, 'dashboard-new-trade-ru-phone');
+    await expectClean(watched);
+    await watched.context.close();
+  });
+});
