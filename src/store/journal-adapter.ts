@@ -1,10 +1,12 @@
-import { closeSync, constants, fdatasync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, write, writeSync } from 'node:fs';
+import { accessSync, closeSync, constants, fdatasync, fsyncSync, ftruncate, ftruncateSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, write } from 'node:fs';
 import { join } from 'node:path';
 import type { StoreAdapter, StoreSink } from './adapter.js';
 import { DocumentSink } from './document-sink.js';
 import { replayJournals } from './journal-replay.js';
 import { encodeRecord } from './journal-record.js';
 import { loadSnapshotFile, writeSnapshotFile } from './snapshot-file.js';
+import { StorageError } from './storage-error.js';
+import { StoreError } from './store-loader.js';
 import type { Change } from './table.js';
 
 export interface JournalAdapterOptions {
@@ -62,7 +64,11 @@ export class JournalAdapter implements StoreAdapter {
   #retryAfter = 0;
 
   constructor(dir: string, options: JournalAdapterOptions = {}) {
-    mkdirSync(dir, { recursive: true });
+    try {
+      mkdirSync(dir, { recursive: true });
+    } catch (error) {
+      throw new StoreError(notWritable(dir, 'the data folder', error));
+    }
     this.dir = dir;
     this.location = join(dir, 'db.json');
     this.#fsync = options.fsync ?? false;
@@ -112,13 +118,28 @@ export class JournalAdapter implements StoreAdapter {
         );
       }
     });
+    const older = found.filter((generation) => generation < (base as number));
+    const newestOlder = older.at(-1);
+    if (newestOlder !== undefined && live[0] !== base) {
+      // A compaction that stopped after writing db.json leaves the older journals beside the new
+      // (maybe empty) journal of db.json's generation; without that journal, db.json does not
+      // continue from these journals, and removing them would lose their changes.
+      throw new Error(
+        `db.json says generation ${base} but the newest journal is ${journalName(newestOlder)} (and there is no ${journalName(base as number)}): ` +
+          `db.json does not continue from the journals (a damaged or restored db.json). Nothing was loaded, changed or deleted. ` +
+          `Restore the db.json that goes with ${journalName(newestOlder)}, or move the journal files away to start from db.json alone`,
+      );
+    }
     this.#journals = new Set(found);
     this.#obsolete = [
       ...found.filter((generation) => generation < (base as number)).map((generation) => join(this.dir, journalName(generation))),
       join(this.dir, '.db.json.tmp'),
     ];
     this.#generation = live.at(-1) ?? base;
-    if (live.length === 0) return snapshotBytes !== null;
+    if (live.length === 0) {
+      this.#checkWritable(snapshotBytes !== null);
+      return snapshotBytes !== null;
+    }
 
     const replay = await replayJournals(
       live.map((generation) => ({ generation, path: join(this.dir, journalName(generation)) })),
@@ -129,17 +150,27 @@ export class JournalAdapter implements StoreAdapter {
     this.#size = replay.validBytes;
     this.#fileBytes = replay.fileBytes;
     this.#dirty = replay.records > 0;
+    this.#checkWritable(snapshotBytes !== null);
     return snapshotBytes !== null || replay.records > 0;
   }
 
   write(changes: readonly Change[], snapshot: () => unknown): Promise<void> {
     if (changes.length === 0) return Promise.resolve();
-    const fd = this.#fd ?? this.#open();
+    let fd: number;
+    try {
+      fd = this.#fd ?? this.#open();
+    } catch (error) {
+      return Promise.reject(StorageError.from(error, this.dir, join(this.dir, journalName(this.#generation))));
+    }
     const line = encodeRecord(changes);
+    const threshold = Math.max(this.#compactBytes, this.#snapshotBytes);
+    const compact = this.#size + line.length >= threshold || changes.some((change) => change.op === 'clear');
+    // The snapshot of this moment, when memory holds exactly what this write makes durable
+    // (later changes are still the store's, and undone if their own write fails).
+    const data = compact && !this.#compacting && Date.now() >= this.#retryAfter ? snapshot() : undefined;
     return this.#append(fd, line).then(() => {
       this.#dirty = true;
-      const threshold = Math.max(this.#compactBytes, this.#snapshotBytes);
-      if (this.#size >= threshold || changes.some((change) => change.op === 'clear')) this.#compactInBackground(snapshot);
+      if (data !== undefined) this.#compactInBackground(() => data);
     });
   }
 
@@ -168,6 +199,12 @@ export class JournalAdapter implements StoreAdapter {
   #open(): number {
     for (const path of this.#obsolete) rmSync(path, { force: true });
     this.#obsolete = [];
+    if (this.#damaged.has(this.#generation)) {
+      // Never write into a damaged journal: it is kept byte for byte; changes go to the next one.
+      this.#generation += 1;
+      this.#size = 0;
+      this.#fileBytes = 0;
+    }
     // Not O_APPEND: records go at #size with positional writes, over a cut-off record if any.
     const active = openSync(join(this.dir, journalName(this.#generation)), constants.O_RDWR | constants.O_CREAT);
     if (this.#fileBytes > this.#size) ftruncateSync(active, this.#size);
@@ -179,36 +216,46 @@ export class JournalAdapter implements StoreAdapter {
   }
 
   /**
-   * Writes one record at the end of the valid part of the journal. Without fsync, one
-   * synchronous write(2) into the page cache: a few microseconds for a group commit, and
-   * cheaper than a thread-pool round trip when the CPUs are busy. With fsync, the write and
-   * the fdatasync go to the thread pool so the event loop never waits for the disk.
-   * A failed write leaves #size where it was: the next record overwrites any partial one.
+   * Writes one record at the end of the valid part of the journal, off the event loop (the
+   * thread pool), so a slow or frozen disk never stalls reads; with fsync, fdatasync follows.
+   * The store sends one write at a time (group commit). A failed write leaves #size where it
+   * was and cuts off what it left behind: the next record goes there.
    */
   #append(fd: number, line: Buffer): Promise<void> {
     const position = this.#size;
-    const failed = (error: unknown) => new Error(`could not write to ${journalName(this.#generation)} in ${this.dir}: ${(error as Error).message}`);
-    if (!this.#fsync) {
-      try {
-        for (let done = 0; done < line.length; ) done += writeSync(fd, line, done, line.length - done, position + done);
-      } catch (error) {
-        return Promise.reject(failed(error));
-      }
-      this.#size = position + line.length;
-      return Promise.resolve();
-    }
+    const path = join(this.dir, journalName(this.#generation));
     return new Promise<void>((resolve, reject) => {
       let done = 0;
+      const fail = (error: NodeJS.ErrnoException) => ftruncate(fd, position, () => reject(StorageError.from(error, this.dir, path)));
       const next = (error: NodeJS.ErrnoException | null, written: number) => {
-        if (error) return reject(failed(error));
+        if (error) return fail(error);
         done += written;
         if (done < line.length) write(fd, line, done, line.length - done, position + done, next);
-        else fdatasync(fd, (syncError) => (syncError ? reject(failed(syncError)) : resolve()));
+        else if (this.#fsync) fdatasync(fd, (syncError) => (syncError ? fail(syncError) : resolve()));
+        else resolve();
       };
       write(fd, line, 0, line.length, position, next);
     }).then(() => {
       this.#size = position + line.length;
     });
+  }
+
+  /**
+   * Refuses to start when a file the sandbox will write is not writable (a read-only mount,
+   * `chattr +i`, permissions): better than starting and then refusing every change.
+   */
+  #checkWritable(snapshot: boolean): void {
+    const files: Array<[string, string]> = [[this.dir, 'the data folder']];
+    if (snapshot) files.push([this.location, 'the snapshot']);
+    const active = join(this.dir, journalName(this.#generation));
+    if (this.#journals.has(this.#generation) && !this.#damaged.has(this.#generation)) files.push([active, 'the journal']);
+    for (const [path, what] of files) {
+      try {
+        accessSync(path, constants.W_OK);
+      } catch (error) {
+        throw new StoreError(notWritable(path, what, error));
+      }
+    }
   }
 
   #compactInBackground(snapshot: () => unknown): void {
@@ -272,4 +319,21 @@ function syncFolderSync(folder: string): void {
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+/** The start-up refusal for a path the sandbox must write and may not. */
+function notWritable(path: string, what: string, error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code ?? 'error';
+  const why =
+    code === 'EROFS'
+      ? 'the file system is mounted read-only'
+      : code === 'EPERM'
+        ? 'the operation is not permitted: the file or folder is probably immutable (chattr +i) or append-only'
+        : code === 'EACCES'
+          ? 'permission denied: the user running the sandbox may not write there'
+          : (error as Error).message;
+  return (
+    `Cannot write ${what} ${path} (${code}: ${why}). The sandbox saves every change there, so it does not start rather than lose writes. ` +
+    `Make it writable (chmod u+w, chattr -i, a read-write mount), or start with --data <another folder>, or --in-memory.`
+  );
 }
