@@ -5,7 +5,7 @@ import { DocumentSink } from './document-sink.js';
 import { replayJournals } from './journal-replay.js';
 import { encodeRecord } from './journal-record.js';
 import { loadSnapshotFile, writeSnapshotFile } from './snapshot-file.js';
-import { StorageError } from './storage-error.js';
+import { notWritable, StorageError } from './storage-error.js';
 import { StoreError } from './store-loader.js';
 import type { Change } from './table.js';
 
@@ -321,19 +321,3 @@ function syncFolderSync(folder: string): void {
   }
 }
 
-/** The start-up refusal for a path the sandbox must write and may not. */
-function notWritable(path: string, what: string, error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code ?? 'error';
-  const why =
-    code === 'EROFS'
-      ? 'the file system is mounted read-only'
-      : code === 'EPERM'
-        ? 'the operation is not permitted: the file or folder is probably immutable (chattr +i) or append-only'
-        : code === 'EACCES'
-          ? 'permission denied: the user running the sandbox may not write there'
-          : (error as Error).message;
-  return (
-    `Cannot write ${what} ${path} (${code}: ${why}). The sandbox saves every change there, so it does not start rather than lose writes. ` +
-    `Make it writable (chmod u+w, chattr -i, a read-write mount), or start with --data <another folder>, or --in-memory.`
-  );
-}

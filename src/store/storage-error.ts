@@ -59,3 +59,20 @@ function describeFailure(kind: StorageFailureKind, folder: string, path: string,
       return `Writing to the data folder ${folder} failed (${detail}). ${notMade} Check the disk; the next change tries again.`;
   }
 }
+
+/** The start-up refusal for a path the sandbox must write and may not (`what`: "the data folder"...). */
+export function notWritable(path: string, what: string, error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code ?? 'error';
+  const why =
+    code === 'EROFS'
+      ? 'the file system is mounted read-only'
+      : code === 'EPERM'
+        ? 'operation not permitted: it is probably immutable or append-only (chattr +i / +a)'
+        : code === 'EACCES'
+          ? 'permission denied: the user running the sandbox may not write there'
+          : (error as Error).message;
+  return (
+    `Cannot write ${what} ${path} (${code}: ${why}). The sandbox saves every change there, so it does not start rather than lose writes. ` +
+    `Make it writable (chmod u+w, chattr -i, a read-write mount), or start with --data <another folder>, or --in-memory.`
+  );
+}
