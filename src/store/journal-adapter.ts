@@ -41,6 +41,10 @@ export class JournalAdapter implements StoreAdapter {
   /** The snapshot file, `<dir>/db.json`. */
   readonly location: string;
   readonly dir: string;
+  /** The data folder (same as dir). */
+  get folder(): string {
+    return this.dir;
+  }
   readonly #fsync: boolean;
   readonly #compactBytes: number;
   readonly #warn: (message: string) => void;

@@ -157,7 +157,7 @@ export class Store {
       .then(
         () => this.#succeeded(),
         (error: unknown) => {
-          const failure = StorageError.from(error, this.adapter.location, this.adapter.location);
+          const failure = StorageError.from(error, this.adapter.folder ?? this.adapter.location, this.adapter.location);
           this.#revertPending();
           for (let i = undo.length - 1; i >= 0; i--) undo[i]?.();
           this.#notifyRevert();
@@ -194,6 +194,6 @@ export class Store {
   #succeeded(): void {
     if (!this.#failure) return;
     this.#failure = undefined;
-    this.#warn(`writes to ${this.adapter.location} work again; changes are saved as before.`);
+    this.#warn(`writes to ${this.adapter.folder ?? this.adapter.location} work again; changes are saved as before.`);
   }
 }
