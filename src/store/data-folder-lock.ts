@@ -22,6 +22,16 @@ interface Holder {
 
 /** Folders this process holds (a second startSandbox() on the same folder is refused too). */
 const held = new Set<string>();
+let exitHook = false;
+
+/** A process that exits without close() (proper-lockfile removes `.lock/` then): remove lock.json too. */
+function removeHoldersOnExit(): void {
+  if (exitHook) return;
+  exitHook = true;
+  process.once('exit', () => {
+    for (const folder of held) rmSync(join(folder, HOLDER_NAME), { force: true });
+  });
+}
 
 /**
  * One process per data folder. The first process holds `<folder>/.lock` for as long as it
@@ -82,6 +92,7 @@ export class DataFolderLock {
       notice(`took over a stale lock on the data folder ${folder} left by process ${previous.pid}${previous.hostname === hostname() ? '' : ` on ${previous.hostname}`}, which stopped without releasing it.`);
     }
     held.add(folder);
+    removeHoldersOnExit();
     const self = new DataFolderLock(folder, release, { pid: process.pid, hostname: hostname(), since: new Date().toISOString() });
     self.#write();
     return self;
