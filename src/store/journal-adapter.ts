@@ -1,11 +1,12 @@
-import { accessSync, closeSync, constants, fdatasync, fsyncSync, ftruncate, ftruncateSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, write } from 'node:fs';
+import { closeSync, constants, fdatasync, fsyncSync, ftruncate, ftruncateSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, write } from 'node:fs';
 import { join } from 'node:path';
 import type { StoreAdapter, StoreSink } from './adapter.js';
 import { DocumentSink } from './document-sink.js';
 import { replayJournals } from './journal-replay.js';
 import { encodeRecord } from './journal-record.js';
 import { loadSnapshotFile, writeSnapshotFile } from './snapshot-file.js';
-import { notWritable, StorageError } from './storage-error.js';
+import { assertWritable, notWritable, StorageError } from './storage-error.js';
+import { journalName, matchJournals } from './journal-generations.js';
 import { StoreError } from './store-loader.js';
 import type { Change } from './table.js';
 
@@ -21,7 +22,7 @@ export interface JournalAdapterOptions {
 const JOURNAL = /^journal\.(\d+)\.ndjson$/;
 const RETRY_MS = 30_000;
 
-export const journalName = (generation: number): string => `journal.${generation}.ndjson`;
+export { journalName } from './journal-generations.js';
 
 /**
  * The file store: a snapshot (`db.json`) plus an append-only journal of changes
@@ -111,34 +112,9 @@ export class JournalAdapter implements StoreAdapter {
     this.#snapshotBytes = snapshotBytes ?? 0;
 
     const found = this.#listJournals();
-    const live = found.filter((generation) => generation >= (base as number));
-    live.forEach((generation, index) => {
-      const expected = (base as number) + index;
-      if (generation !== expected) {
-        const snapshot = snapshotBytes === null ? 'there is no db.json' : `db.json is generation ${base}`;
-        throw new Error(
-          `${snapshot} but the next journal is ${journalName(generation)} (${journalName(expected)} is missing), so changes in between are lost. ` +
-            `db.json was probably removed or replaced by an older copy: restore the matching db.json, or move the journal.*.ndjson files away to start from db.json alone`,
-        );
-      }
-    });
-    const older = found.filter((generation) => generation < (base as number));
-    const newestOlder = older.at(-1);
-    if (newestOlder !== undefined && live[0] !== base) {
-      // A compaction that stopped after writing db.json leaves the older journals beside the new
-      // (maybe empty) journal of db.json's generation; without that journal, db.json does not
-      // continue from these journals, and removing them would lose their changes.
-      throw new Error(
-        `db.json says generation ${base} but the newest journal is ${journalName(newestOlder)} (and there is no ${journalName(base as number)}): ` +
-          `db.json does not continue from the journals (a damaged or restored db.json). Nothing was loaded, changed or deleted. ` +
-          `Restore the db.json that goes with ${journalName(newestOlder)}, or move the journal files away to start from db.json alone`,
-      );
-    }
+    const { live, older } = matchJournals(found, base, snapshotBytes !== null);
     this.#journals = new Set(found);
-    this.#obsolete = [
-      ...found.filter((generation) => generation < (base as number)).map((generation) => join(this.dir, journalName(generation))),
-      join(this.dir, '.db.json.tmp'),
-    ];
+    this.#obsolete = [...older.map((generation) => join(this.dir, journalName(generation))), join(this.dir, '.db.json.tmp')];
     this.#generation = live.at(-1) ?? base;
     if (live.length === 0) {
       this.#checkWritable(snapshotBytes !== null);
@@ -249,16 +225,10 @@ export class JournalAdapter implements StoreAdapter {
    * `chattr +i`, permissions): better than starting and then refusing every change.
    */
   #checkWritable(snapshot: boolean): void {
-    const files: Array<[string, string]> = [[this.dir, 'the data folder']];
-    if (snapshot) files.push([this.location, 'the snapshot']);
-    const active = join(this.dir, journalName(this.#generation));
-    if (this.#journals.has(this.#generation) && !this.#damaged.has(this.#generation)) files.push([active, 'the journal']);
-    for (const [path, what] of files) {
-      try {
-        accessSync(path, constants.W_OK);
-      } catch (error) {
-        throw new StoreError(notWritable(path, what, error));
-      }
+    assertWritable(this.dir, 'the data folder');
+    if (snapshot) assertWritable(this.location, 'the snapshot');
+    if (this.#journals.has(this.#generation) && !this.#damaged.has(this.#generation)) {
+      assertWritable(join(this.dir, journalName(this.#generation)), 'the journal');
     }
   }
 

@@ -1,3 +1,6 @@
+import { accessSync, constants } from 'node:fs';
+import { StoreError } from './store-loader.js';
+
 /**
  * A write to the data folder that failed, classified by what the user can do about it:
  *
@@ -57,6 +60,15 @@ function describeFailure(kind: StorageFailureKind, folder: string, path: string,
       return `The sandbox may not write to ${path} in the data folder ${folder} (${detail}). ${notMade} Make the folder and its files writable again (chmod, chattr -i, a read-write mount).`;
     default:
       return `Writing to the data folder ${folder} failed (${detail}). ${notMade} Check the disk; the next change tries again.`;
+  }
+}
+
+/** Throws a StoreError (start-up refusal) when `path` may not be written. */
+export function assertWritable(path: string, what: string): void {
+  try {
+    accessSync(path, constants.W_OK);
+  } catch (error) {
+    throw new StoreError(notWritable(path, what, error));
   }
 }
 
