@@ -83,6 +83,9 @@ export function notWritable(path: string, what: string, error: unknown): string 
         : code === 'EACCES'
           ? 'permission denied: the user running the sandbox may not write there'
           : (error as Error).message;
+  if (FULL.has(code)) {
+    return `Cannot write ${what} ${path}: the disk is full (${why}). Free space there and start again, or start with --data <another folder>, or --in-memory.`;
+  }
   return (
     `Cannot write ${what} ${path} (${code}: ${why}). The sandbox saves every change there, so it does not start rather than lose writes. ` +
     `Make it writable (chmod u+w, chattr -i, a read-write mount), or start with --data <another folder>, or --in-memory.`
