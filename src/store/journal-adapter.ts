@@ -179,14 +179,15 @@ export class JournalAdapter implements StoreAdapter {
   #open(): number {
     for (const path of this.#obsolete) rmSync(path, { force: true });
     this.#obsolete = [];
-    if (this.#damaged.has(this.#generation)) {
-      // Never write into a damaged journal: it is kept byte for byte; changes go to the next one.
-      this.#generation += 1;
+    // Never write into a damaged journal: it is kept byte for byte; changes go to the next one.
+    const generation = this.#damaged.has(this.#generation) ? this.#generation + 1 : this.#generation;
+    // Not O_APPEND: records go at #size with positional writes, over a cut-off record if any.
+    const active = openSync(join(this.dir, journalName(generation)), constants.O_RDWR | constants.O_CREAT);
+    if (generation !== this.#generation) {
+      this.#generation = generation;
       this.#size = 0;
       this.#fileBytes = 0;
     }
-    // Not O_APPEND: records go at #size with positional writes, over a cut-off record if any.
-    const active = openSync(join(this.dir, journalName(this.#generation)), constants.O_RDWR | constants.O_CREAT);
     if (this.#fileBytes > this.#size) ftruncateSync(active, this.#size);
     if (this.#fsync) syncFolderSync(this.dir);
     this.#fileBytes = this.#size;
