@@ -2,7 +2,8 @@ import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { adminRoutes } from './admin/routes.js';
 import { providerRoutes } from './api/provider.js';
-import { SandboxError } from './errors.js';
+import { errors, SandboxError } from './errors.js';
+import { StorageError } from './store/storage-error.js';
 import { openApiRoutes } from './openapi/openapi-routes.js';
 import { dashboardRoutes } from './pages/dashboard-routes.js';
 import { assetRoutes } from './pages/asset-routes.js';
@@ -42,6 +43,11 @@ export function createApp(sandbox: Sandbox) {
   app.onError((error, c) => {
     if (error instanceof SandboxError) {
       return c.json(error.toJSON(), error.status as 400, error.headers);
+    }
+    if (error instanceof StorageError) {
+      const admin = c.req.path.startsWith('/_sandbox') || c.req.path.includes('/_sandbox/');
+      const refused = errors.storage(error, admin);
+      return c.json(refused.toJSON(), refused.status as 503, refused.headers);
     }
     if (error instanceof HTTPException) {
       const wrapped = new SandboxError(error.status, error.status === 413 ? 'body_too_large' : 'bad_request', error.message || 'The request could not be read.');

@@ -1,3 +1,5 @@
+import type { StorageError } from './store/storage-error.js';
+
 /**
  * One error type, one envelope, rendered in one place (`app.onError`).
  *
@@ -82,6 +84,18 @@ export const errors = {
   },
   conflict(code: string, message: string, allowed?: string[]): SandboxError {
     return new SandboxError(409, code, message, allowed ? { extra: { allowed } } : {});
+  },
+  /**
+   * A change refused because the data folder could not be written (nothing was saved or
+   * changed). Disk full: 507 Insufficient Storage on the admin API; 503 Service Unavailable
+   * with Retry-After elsewhere, the status a merchant's client already retries, because the
+   * provider's document has no status for an outage and it is not the merchant's mistake
+   * (a 4xx would say it is). Other write failures: 503 `storage_error`.
+   */
+  storage(error: StorageError, admin: boolean): SandboxError {
+    const full = error.kind === 'full';
+    const status = full && admin ? 507 : 503;
+    return new SandboxError(status, full ? 'storage_full' : 'storage_error', error.message, { headers: { 'Retry-After': '5' } });
   },
   tooLarge(limit: number): SandboxError {
     return new SandboxError(413, 'body_too_large', `The request body is larger than ${limit} bytes. Send a smaller JSON body.`);

@@ -8,8 +8,9 @@ import { Lifecycle } from './lifecycle/lifecycle.js';
 import { registerTimeline } from './lifecycle/timeline.js';
 import { loadFixtures, MerchantDirectory } from './merchants/fixtures.js';
 import { MemoryAdapter, type StoreAdapter } from './store/adapter.js';
+import { DataFolderLock } from './store/data-folder-lock.js';
 import { JournalAdapter } from './store/journal-adapter.js';
-import { Store } from './store/store.js';
+import { StorageError, Store } from './store/store.js';
 import { createRandom, type Random } from './trades/random.js';
 import { ScenarioEngine } from './scenarios/scenario-engine.js';
 
@@ -30,6 +31,8 @@ export interface Sandbox {
   readonly scenarios: ScenarioEngine;
   /** Sends, logs and replays callbacks; emits 'queued', 'attempt', 'delivered', 'failed'. */
   readonly callbacks: CallbackDispatcher;
+  /** The lock on the data folder (none in memory or with a given adapter); told the URL once listening. */
+  readonly dataFolder?: DataFolderLock;
   /** Base of payment_data.url; set from --public-url, or from the address once listening. */
   publicUrl: string;
   /** Stops the scheduler, waits for running jobs, flushes the store. */
@@ -53,6 +56,23 @@ export async function createSandbox(input: SandboxOptionsInput = {}, adapter?: S
   const options = parseOptions(input);
   const merchants = new MerchantDirectory(loadFixtures(options.fixtures ? resolve(options.fixtures) : undefined));
   const scenarios = ScenarioEngine.load(options.scenarios ? resolve(options.scenarios) : undefined);
+  // One process per data folder: the lock comes first, before anything is read or written.
+  const dataFolder = adapter || options.inMemory ? undefined : await DataFolderLock.acquire(resolve(options.data));
+  try {
+    return await assemble(options, merchants, scenarios, adapter, dataFolder);
+  } catch (error) {
+    await dataFolder?.release();
+    throw error;
+  }
+}
+
+async function assemble(
+  options: SandboxOptions,
+  merchants: MerchantDirectory,
+  scenarios: ScenarioEngine,
+  adapter: StoreAdapter | undefined,
+  dataFolder: DataFolderLock | undefined,
+): Promise<Sandbox> {
   const store = await Store.open(adapter ?? (options.inMemory ? new MemoryAdapter() : new JournalAdapter(resolve(options.data))));
   const clock = new Clock(options.clock, store);
   const lifecycle = new Lifecycle(store, clock);
@@ -82,6 +102,7 @@ export async function createSandbox(input: SandboxOptionsInput = {}, adapter?: S
     scheduler,
     scenarios,
     callbacks,
+    ...(dataFolder ? { dataFolder } : {}),
     publicUrl: options.publicUrl ?? `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${options.port}`,
     close() {
       closed ??= (async () => {
@@ -89,13 +110,26 @@ export async function createSandbox(input: SandboxOptionsInput = {}, adapter?: S
         callbacks.stop();
         await scheduler.idle();
         await callbacks.idle();
-        await store.close();
+        try {
+          await store.close();
+        } finally {
+          await dataFolder?.release();
+        }
       })();
       return closed;
     },
   };
-  callbacks.resume();
-  await scheduler.start();
-  await store.commit();
+  try {
+    callbacks.resume();
+    await scheduler.start();
+    await store.commit();
+  } catch (error) {
+    // A full disk at start-up does not stop the sandbox: reads work, the store logged it, and
+    // the scheduler tries the due jobs again by itself.
+    if (!(error instanceof StorageError)) {
+      scheduler.stop();
+      throw error;
+    }
+  }
   return sandbox;
 }

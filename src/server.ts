@@ -47,6 +47,7 @@ export function listen(sandbox: Sandbox, options: ListenOptions = {}): Promise<R
     const server = serve({ fetch: app.fetch, port, hostname: host, createServer: makeServer as typeof createServer }, (info: AddressInfo) => {
       server.off('error', reject);
       const url = formatUrl(host, info.port);
+      sandbox.dataFolder?.listening(url);
       if (!sandbox.options.publicUrl) {
         const wildcard = host === '0.0.0.0' || host === '::';
         sandbox.publicUrl = formatUrl(wildcard ? '127.0.0.1' : host, info.port);

@@ -6,7 +6,7 @@ import type { Scheduler } from '../clock/scheduler.js';
 import { errors } from '../errors.js';
 import type { StateChange } from '../lifecycle/lifecycle.js';
 import type { MerchantDirectory } from '../merchants/fixtures.js';
-import type { Store } from '../store/store.js';
+import { StorageError, type Store } from '../store/store.js';
 import type { TradeRecord } from '../trades/trade.js';
 import { tradeJson } from '../trades/trade-json.js';
 import type { CallbackBehaviour } from './behaviour.js';
@@ -163,7 +163,10 @@ export class CallbackDispatcher extends EventEmitter<CallbackNotices> {
     const work = this.#attempt(job)
       // A detached attempt (real clock) ends after the scheduler's own commit: make it durable.
       .then(() => this.#o.store.commit())
-      .catch((error: unknown) => console.error(`deposit-sandbox: callback ${id} attempt failed:`, error))
+      // A failed save is the store's to report (once per episode); the attempt is undone and runs again.
+      .catch((error: unknown) => {
+        if (!(error instanceof StorageError)) console.error(`deposit-sandbox: callback ${id} attempt failed:`, error);
+      })
       .finally(() => this.#inFlight.delete(id));
     this.#inFlight.set(id, work);
     if (this.#o.clock.mode === 'manual') await settledWithin(work, this.#o.manualWaitMs ?? MANUAL_CLOCK_WAIT_MS);

@@ -11,7 +11,14 @@ export class CallbackIndex {
 
   constructor(store: Store) {
     this.#store = store;
-    const sorted = [...store.callbacks.values()].sort((a, b) => a.seq - b.seq);
+    this.#build();
+    // A failed save puts rows back (even after a reset emptied this index): index them again.
+    store.onRevert(() => this.#build());
+  }
+
+  #build(): void {
+    this.#byTrade.clear();
+    const sorted = [...this.#store.callbacks.values()].sort((a, b) => a.seq - b.seq);
     for (const event of sorted) this.add(event);
   }
 

@@ -1,4 +1,4 @@
-import type { Store } from '../store/store.js';
+import { StorageError, type Store } from '../store/store.js';
 import type { Clock } from './clock.js';
 import { JobQueue } from './job-queue.js';
 import { compareJobs, type Job } from './jobs.js';
@@ -6,6 +6,8 @@ import { compareJobs, type Job } from './jobs.js';
 export type JobHandler = (job: Job) => Promise<void> | void;
 
 const MAX_TIMER = 2 ** 31 - 1;
+/** After a run failed to save (disk full...), due jobs are tried again this much later (real ms). */
+const RETRY_MS = 1000;
 
 /**
  * Runs stored jobs when the sandbox clock reaches them. Jobs live in the store (so a
@@ -27,6 +29,8 @@ export class Scheduler {
   #kick: NodeJS.Immediate | undefined;
   #chain: Promise<unknown> = Promise.resolve();
   #started = false;
+  /** Real time (Date.now) before which due jobs wait, after a run could not save. */
+  #retryAt = 0;
   #onError: (error: unknown, job: Job) => void;
 
   constructor(store: Store, clock: Clock, onError: (error: unknown, job: Job) => void = (error, job) => console.error(`deposit-sandbox: job ${job.kind} ${job.id} failed:`, error)) {
@@ -118,28 +122,40 @@ export class Scheduler {
   /**
    * Runs the jobs due by `target`, one due time after another (moving a manual clock to
    * each), taking them from the queue: O(log n) per job, whatever the number of jobs
-   * stored. Re-arms the timer however it ends.
+   * stored. Only saved jobs run: each batch starts once the store has committed (a job whose
+   * save failed was undone and is gone). A failed save ends the run, leaves the jobs due
+   * (their changes were undone) and retries them RETRY_MS later; the timer is set again
+   * however it ends.
    */
   async #runUntil(target: number, moveClock: boolean): Promise<number> {
     let ran = 0;
     try {
       for (;;) {
+        await this.#store.commit();
         const next = this.#queue.peek();
         if (!next || next.due > target) break;
         if (moveClock) this.#clock.advanceTo(next.due);
         const batch = this.#queue.takeDue(this.#clock.now());
         ran += batch.length;
         await this.#runBatch(batch);
-        await this.#store.commit();
       }
+      this.#retryAt = 0;
     } catch (error) {
-      // Jobs taken from the queue but not run are still stored: queue them again.
+      // Jobs taken from the queue but not run, or restored by an undo, are stored: queue them again.
       this.#queue.rebuild(this.#store.jobs.values());
+      this.#retryAt = Date.now() + RETRY_MS;
       throw error;
     } finally {
       this.#arm();
     }
     return ran;
+  }
+
+  /** A run started by the timer: a failure is the store's to report (it logs once per episode). */
+  #runInBackground(): void {
+    this.runDue().catch((error: unknown) => {
+      if (!(error instanceof StorageError)) console.error('deposit-sandbox: running due jobs failed:', error);
+    });
   }
 
   async #runBatch(batch: Job[]): Promise<void> {
@@ -187,19 +203,29 @@ export class Scheduler {
   #armFor(due: number): void {
     if (!this.#started || this.#kick !== undefined) return;
     const wait = due - this.#clock.now();
-    if (wait <= 0) {
+    const pause = this.#retryAt - Date.now();
+    if (wait <= 0 && pause <= 0) {
       this.#kick = setImmediate(() => {
         this.#kick = undefined;
-        void this.runDue();
+        this.#runInBackground();
       });
       return;
     }
+    if (wait <= 0) {
+      // Due, but the last run could not save: try again after the pause (any clock mode).
+      this.#setTimer(due, pause);
+      return;
+    }
     if (this.#clock.mode === 'manual' || due >= this.#timerDue) return;
+    this.#setTimer(due, wait);
+  }
+
+  #setTimer(due: number, wait: number): void {
     clearTimeout(this.#timer);
     this.#timerDue = due;
     this.#timer = setTimeout(() => {
       this.#timerDue = Number.POSITIVE_INFINITY;
-      void this.runDue();
+      this.#runInBackground();
     }, Math.min(wait, MAX_TIMER));
     this.#timer.unref();
   }

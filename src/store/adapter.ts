@@ -27,6 +27,8 @@ export interface StoreSink {
 export interface StoreAdapter {
   /** Where the data lives, for messages. */
   readonly location: string;
+  /** The folder holding the data, if any: named in storage errors. */
+  readonly folder?: string;
   read(): Promise<unknown>;
   /** Streams the persisted data into `sink`; resolves false when there is none (first run). */
   load?(sink: StoreSink): Promise<boolean>;

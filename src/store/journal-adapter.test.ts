@@ -98,7 +98,7 @@ describe('JournalAdapter: writes and restarts', () => {
     expect(files(dir)).toEqual(['db.json', 'journal.1.ndjson']);
     expect(readFileSync(journal(dir, 1), 'utf8')).toBe('');
     const data = await new JSONFile<Record<string, unknown>>(join(dir, 'db.json')).read();
-    expect(data).toEqual({ ...store.snapshot(), generation: 1 });
+    expect(data).toEqual({ ...store.snapshot(), generation: 1, checksum: expect.stringMatching(/^crc32:[0-9a-f]{8}$/) });
     expect(readFileSync(join(dir, 'db.json'), 'utf8').split('\n').slice(0, 5)).toEqual([
       '{',
       '  "version": 1,',
@@ -206,7 +206,7 @@ describe('JournalAdapter: crashes and damage', () => {
 
     const second = await open(dir);
     expect(trades(second.store)).toEqual([trade(1)]);
-    expect(second.notes).toEqual([expect.stringMatching(/^journal\.0\.ndjson: dropped an incomplete record at its end \(90 bytes from byte \d+: no line end\)/)]);
+    expect(second.notes).toEqual([expect.stringMatching(/^journal\.0\.ndjson: dropped an incomplete last record \(90 bytes with no line end, from byte \d+\), a write cut short/)]);
     second.store.trades.put(trade(3));
     await second.store.commit();
     expect(readFileSync(journal(dir, 0), 'utf8').slice(whole)).toBe(encodeRecord([{ op: 'put', table: 'trades', record: trade(3) }]).toString());
@@ -216,15 +216,23 @@ describe('JournalAdapter: crashes and damage', () => {
     expect(third.notes).toEqual([]);
   });
 
-  it('a last record with a checksum mismatch is dropped like a torn one', async () => {
+  it('a complete last record with a checksum mismatch is damage, not a torn write: kept byte for byte, never cut off', async () => {
     const dir = tempDir();
     const { store } = await open(dir);
     store.trades.put(trade(1));
     await store.commit();
     appendFileSync(journal(dir, 0), encodeRecord([{ op: 'put', table: 'trades', record: trade(2) }]).toString().replace('order-2', 'order-X'));
+    const bytes = readFileSync(journal(dir, 0));
     const again = await open(dir);
     expect(trades(again.store)).toEqual([trade(1)]);
-    expect(again.notes).toEqual([expect.stringContaining('checksum mismatch')]);
+    expect(again.notes).toEqual([expect.stringMatching(/skipped 1 damaged record .*checksum mismatch.*nothing is cut off/)]);
+    again.store.trades.put(trade(3));
+    await again.store.commit();
+    expect(readFileSync(journal(dir, 0))).toEqual(bytes);
+    expect(files(dir)).toEqual(['journal.0.ndjson', 'journal.1.ndjson']);
+    await again.store.close();
+    expect(readFileSync(join(dir, 'journal.0.damaged.ndjson'))).toEqual(bytes);
+    expect(trades((await open(dir)).store)).toEqual([trade(1), trade(3)]);
   });
 
   it('a damaged record in the middle is skipped, the rest loads, and the file is kept aside on compaction', async () => {
@@ -233,7 +241,7 @@ describe('JournalAdapter: crashes and damage', () => {
     writeFileSync(journal(dir, 0), records[0]! + records[1]!.replace('order-2', 'order-X') + records[2]!);
     const { store, notes } = await open(dir);
     expect(trades(store)).toEqual([trade(1), trade(3)]);
-    expect(notes).toEqual([expect.stringMatching(/^journal\.0\.ndjson: skipped 1 damaged record in the middle of the file .*checksum mismatch/)]);
+    expect(notes).toEqual([expect.stringMatching(/^journal\.0\.ndjson: skipped 1 damaged record \(first at byte \d+: checksum mismatch\); 2 valid records loaded\..*left byte for byte/)]);
     await store.close();
     expect(files(dir)).toEqual(['db.json', 'journal.0.damaged.ndjson', 'journal.1.ndjson']);
     const again = await open(dir);

@@ -1,10 +1,13 @@
-import { closeSync, constants, fdatasync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, write, writeSync } from 'node:fs';
+import { closeSync, constants, fdatasync, fsyncSync, ftruncate, ftruncateSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, write } from 'node:fs';
 import { join } from 'node:path';
 import type { StoreAdapter, StoreSink } from './adapter.js';
 import { DocumentSink } from './document-sink.js';
 import { replayJournals } from './journal-replay.js';
 import { encodeRecord } from './journal-record.js';
 import { loadSnapshotFile, writeSnapshotFile } from './snapshot-file.js';
+import { assertWritable, notWritable, StorageError } from './storage-error.js';
+import { journalName, matchJournals } from './journal-generations.js';
+import { StoreError } from './store-loader.js';
 import type { Change } from './table.js';
 
 export interface JournalAdapterOptions {
@@ -19,7 +22,7 @@ export interface JournalAdapterOptions {
 const JOURNAL = /^journal\.(\d+)\.ndjson$/;
 const RETRY_MS = 30_000;
 
-export const journalName = (generation: number): string => `journal.${generation}.ndjson`;
+export { journalName } from './journal-generations.js';
 
 /**
  * The file store: a snapshot (`db.json`) plus an append-only journal of changes
@@ -39,6 +42,10 @@ export class JournalAdapter implements StoreAdapter {
   /** The snapshot file, `<dir>/db.json`. */
   readonly location: string;
   readonly dir: string;
+  /** The data folder (same as dir). */
+  get folder(): string {
+    return this.dir;
+  }
   readonly #fsync: boolean;
   readonly #compactBytes: number;
   readonly #warn: (message: string) => void;
@@ -62,7 +69,11 @@ export class JournalAdapter implements StoreAdapter {
   #retryAfter = 0;
 
   constructor(dir: string, options: JournalAdapterOptions = {}) {
-    mkdirSync(dir, { recursive: true });
+    try {
+      mkdirSync(dir, { recursive: true });
+    } catch (error) {
+      throw new StoreError(notWritable(dir, 'the data folder', error));
+    }
     this.dir = dir;
     this.location = join(dir, 'db.json');
     this.#fsync = options.fsync ?? false;
@@ -101,24 +112,14 @@ export class JournalAdapter implements StoreAdapter {
     this.#snapshotBytes = snapshotBytes ?? 0;
 
     const found = this.#listJournals();
-    const live = found.filter((generation) => generation >= (base as number));
-    live.forEach((generation, index) => {
-      const expected = (base as number) + index;
-      if (generation !== expected) {
-        const snapshot = snapshotBytes === null ? 'there is no db.json' : `db.json is generation ${base}`;
-        throw new Error(
-          `${snapshot} but the next journal is ${journalName(generation)} (${journalName(expected)} is missing), so changes in between are lost. ` +
-            `db.json was probably removed or replaced by an older copy: restore the matching db.json, or move the journal.*.ndjson files away to start from db.json alone`,
-        );
-      }
-    });
+    const { live, older } = matchJournals(found, base, snapshotBytes !== null);
     this.#journals = new Set(found);
-    this.#obsolete = [
-      ...found.filter((generation) => generation < (base as number)).map((generation) => join(this.dir, journalName(generation))),
-      join(this.dir, '.db.json.tmp'),
-    ];
+    this.#obsolete = [...older.map((generation) => join(this.dir, journalName(generation))), join(this.dir, '.db.json.tmp')];
     this.#generation = live.at(-1) ?? base;
-    if (live.length === 0) return snapshotBytes !== null;
+    if (live.length === 0) {
+      this.#checkWritable(snapshotBytes !== null);
+      return snapshotBytes !== null;
+    }
 
     const replay = await replayJournals(
       live.map((generation) => ({ generation, path: join(this.dir, journalName(generation)) })),
@@ -129,17 +130,27 @@ export class JournalAdapter implements StoreAdapter {
     this.#size = replay.validBytes;
     this.#fileBytes = replay.fileBytes;
     this.#dirty = replay.records > 0;
+    this.#checkWritable(snapshotBytes !== null);
     return snapshotBytes !== null || replay.records > 0;
   }
 
   write(changes: readonly Change[], snapshot: () => unknown): Promise<void> {
     if (changes.length === 0) return Promise.resolve();
-    const fd = this.#fd ?? this.#open();
+    let fd: number;
+    try {
+      fd = this.#fd ?? this.#open();
+    } catch (error) {
+      return Promise.reject(StorageError.from(error, this.dir, join(this.dir, journalName(this.#generation))));
+    }
     const line = encodeRecord(changes);
+    const threshold = Math.max(this.#compactBytes, this.#snapshotBytes);
+    const compact = this.#size + line.length >= threshold || changes.some((change) => change.op === 'clear');
+    // The snapshot of this moment, when memory holds exactly what this write makes durable
+    // (later changes are still the store's, and undone if their own write fails).
+    const data = compact && !this.#compacting && Date.now() >= this.#retryAfter ? snapshot() : undefined;
     return this.#append(fd, line).then(() => {
       this.#dirty = true;
-      const threshold = Math.max(this.#compactBytes, this.#snapshotBytes);
-      if (this.#size >= threshold || changes.some((change) => change.op === 'clear')) this.#compactInBackground(snapshot);
+      if (data !== undefined) this.#compactInBackground(() => data);
     });
   }
 
@@ -168,8 +179,15 @@ export class JournalAdapter implements StoreAdapter {
   #open(): number {
     for (const path of this.#obsolete) rmSync(path, { force: true });
     this.#obsolete = [];
+    // Never write into a damaged journal: it is kept byte for byte; changes go to the next one.
+    const generation = this.#damaged.has(this.#generation) ? this.#generation + 1 : this.#generation;
     // Not O_APPEND: records go at #size with positional writes, over a cut-off record if any.
-    const active = openSync(join(this.dir, journalName(this.#generation)), constants.O_RDWR | constants.O_CREAT);
+    const active = openSync(join(this.dir, journalName(generation)), constants.O_RDWR | constants.O_CREAT);
+    if (generation !== this.#generation) {
+      this.#generation = generation;
+      this.#size = 0;
+      this.#fileBytes = 0;
+    }
     if (this.#fileBytes > this.#size) ftruncateSync(active, this.#size);
     if (this.#fsync) syncFolderSync(this.dir);
     this.#fileBytes = this.#size;
@@ -179,36 +197,40 @@ export class JournalAdapter implements StoreAdapter {
   }
 
   /**
-   * Writes one record at the end of the valid part of the journal. Without fsync, one
-   * synchronous write(2) into the page cache: a few microseconds for a group commit, and
-   * cheaper than a thread-pool round trip when the CPUs are busy. With fsync, the write and
-   * the fdatasync go to the thread pool so the event loop never waits for the disk.
-   * A failed write leaves #size where it was: the next record overwrites any partial one.
+   * Writes one record at the end of the valid part of the journal, off the event loop (the
+   * thread pool), so a slow or frozen disk never stalls reads; with fsync, fdatasync follows.
+   * The store sends one write at a time (group commit). A failed write leaves #size where it
+   * was and cuts off what it left behind: the next record goes there.
    */
   #append(fd: number, line: Buffer): Promise<void> {
     const position = this.#size;
-    const failed = (error: unknown) => new Error(`could not write to ${journalName(this.#generation)} in ${this.dir}: ${(error as Error).message}`);
-    if (!this.#fsync) {
-      try {
-        for (let done = 0; done < line.length; ) done += writeSync(fd, line, done, line.length - done, position + done);
-      } catch (error) {
-        return Promise.reject(failed(error));
-      }
-      this.#size = position + line.length;
-      return Promise.resolve();
-    }
+    const path = join(this.dir, journalName(this.#generation));
     return new Promise<void>((resolve, reject) => {
       let done = 0;
+      const fail = (error: NodeJS.ErrnoException) => ftruncate(fd, position, () => reject(StorageError.from(error, this.dir, path)));
       const next = (error: NodeJS.ErrnoException | null, written: number) => {
-        if (error) return reject(failed(error));
+        if (error) return fail(error);
         done += written;
         if (done < line.length) write(fd, line, done, line.length - done, position + done, next);
-        else fdatasync(fd, (syncError) => (syncError ? reject(failed(syncError)) : resolve()));
+        else if (this.#fsync) fdatasync(fd, (syncError) => (syncError ? fail(syncError) : resolve()));
+        else resolve();
       };
       write(fd, line, 0, line.length, position, next);
     }).then(() => {
       this.#size = position + line.length;
     });
+  }
+
+  /**
+   * Refuses to start when a file the sandbox will write is not writable (a read-only mount,
+   * `chattr +i`, permissions): better than starting and then refusing every change.
+   */
+  #checkWritable(snapshot: boolean): void {
+    assertWritable(this.dir, 'the data folder');
+    if (snapshot) assertWritable(this.location, 'the snapshot');
+    if (this.#journals.has(this.#generation) && !this.#damaged.has(this.#generation)) {
+      assertWritable(join(this.dir, journalName(this.#generation)), 'the journal');
+    }
   }
 
   #compactInBackground(snapshot: () => unknown): void {
@@ -273,3 +295,4 @@ function syncFolderSync(folder: string): void {
     if (fd !== undefined) closeSync(fd);
   }
 }
+

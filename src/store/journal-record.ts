@@ -28,6 +28,21 @@ export type DecodedRecord = { ok: true; changes: Change[] } | { ok: false; reaso
 
 const PREFIX = /^\{"len":(\d{1,12}),"crc":"([0-9a-f]{8})","changes":/;
 
+/**
+ * Whether `bytes`, the last line of a journal with no `\n` after it, is the start of a record
+ * cut short (a torn write): it begins with a record's header and is shorter than the record
+ * says it is. Anything else there is damage, not a write that stopped.
+ */
+export function isTornRecord(bytes: Buffer): boolean {
+  if (bytes.length === 0) return true;
+  const head = PREFIX.exec(bytes.toString('latin1', 0, Math.min(bytes.length, 48)));
+  // No whole header yet: torn only while short enough to be a header cut short.
+  if (!head) return bytes.length < 48 && PREFIX_START.startsWith(bytes.toString('latin1', 0, Math.min(bytes.length, PREFIX_START.length)));
+  return bytes.length < head[0].length + Number(head[1]) + 1;
+}
+
+const PREFIX_START = '{"len":';
+
 /** Checks and decodes one journal line (without its `\n`). */
 export function decodeRecord(line: Buffer): DecodedRecord {
   const head = PREFIX.exec(line.toString('latin1', 0, Math.min(line.length, 48)));

@@ -1,5 +1,5 @@
 import { readLines } from './read-lines.js';
-import { decodeRecord } from './journal-record.js';
+import { decodeRecord, isTornRecord } from './journal-record.js';
 import type { Change } from './table.js';
 
 export interface JournalFileRef {
@@ -14,7 +14,11 @@ export interface JournalReplay {
   validBytes: number;
   /** Bytes of the last journal on disk. */
   fileBytes: number;
-  /** Generations whose files hold damaged records followed by valid ones. */
+  /**
+   * Generations whose files hold damage: complete lines that fail their check (anywhere), or
+   * bytes at the end that are not a record cut short. Such a file is never written to or
+   * cut: it is kept aside as it is.
+   */
   damaged: number[];
   /** What was dropped or skipped, for the log. */
   notes: string[];
@@ -25,49 +29,56 @@ interface Bad {
   reason: string;
 }
 
+const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
+
 /**
  * Reads journals, oldest first, and passes every change of every valid record to `apply`.
- * Invalid records at a file's end (a write cut short) are dropped; invalid records
- * followed by valid ones are skipped and reported.
+ *
+ * - A torn write: the last line of the last journal has no line end and is the start of a
+ *   record cut short. It is dropped (the next record overwrites it).
+ * - Damage: a complete line that fails its length or checksum check (a write that stopped
+ *   cannot end a line), anywhere in any journal, or bytes at a file's end that are not a
+ *   record cut short. Skipped; the file is reported and kept byte for byte.
  */
 export async function replayJournals(journals: readonly JournalFileRef[], apply: (change: Change) => void): Promise<JournalReplay> {
   const result: JournalReplay = { records: 0, validBytes: 0, fileBytes: 0, damaged: [], notes: [] };
-  for (const { generation, path } of journals) {
+  for (const [index, { generation, path }] of journals.entries()) {
     const name = `journal.${generation}.ndjson`;
+    const last = index === journals.length - 1;
     let validEnd = 0;
     let end = 0;
-    let pending: Bad[] = [];
-    let skipped = 0;
-    let firstSkipped: Bad | undefined;
+    let records = 0;
+    const bad: Bad[] = [];
+    let torn: Bad | undefined;
     await readLines(path, (bytes, offset, complete) => {
       end = offset + bytes.length + (complete ? 1 : 0);
-      const decoded = complete ? decodeRecord(bytes) : ({ ok: false, reason: 'no line end' } as const);
-      if (!decoded.ok) {
-        pending.push({ offset, reason: decoded.reason });
+      if (!complete) {
+        if (last && isTornRecord(bytes)) torn = { offset, reason: `${bytes.length} bytes with no line end` };
+        else bad.push({ offset, reason: `${bytes.length} bytes at the end of the file with no line end that do not start a record` });
         return;
       }
-      if (pending.length > 0) {
-        skipped += pending.length;
-        firstSkipped ??= pending[0];
-        pending = [];
+      const decoded = decodeRecord(bytes);
+      if (!decoded.ok) {
+        bad.push({ offset, reason: decoded.reason });
+        return;
       }
       for (const change of decoded.changes) apply(change);
-      result.records++;
+      records++;
       validEnd = end;
     });
-    const torn = pending[0];
-    if (torn) {
+    result.records += records;
+    const first = bad[0];
+    if (first) {
+      result.damaged.push(generation);
+      const mostly = bad.length > records ? ` The file is mostly not journal records (${bad.length} damaged, ${records} valid): it was probably overwritten.` : '';
       result.notes.push(
-        `${name}: dropped ${pending.length === 1 ? 'an incomplete record' : `${pending.length} invalid records`} at its end (${end - torn.offset} bytes from byte ${torn.offset}: ${torn.reason}), ` +
-          'written as the sandbox stopped. Everything before it is loaded.',
+        `${name}: skipped ${plural(bad.length, 'damaged record')} (first at byte ${first.offset}: ${first.reason}); ${plural(records, 'valid record')} loaded.${mostly} ` +
+          `Damage is not a write cut short, so nothing is cut off: the file is left byte for byte as it is, new changes go to a new journal, ` +
+          `and it is kept as journal.${generation}.damaged.ndjson when the journal is next compacted.`,
       );
     }
-    if (firstSkipped) {
-      result.damaged.push(generation);
-      result.notes.push(
-        `${name}: skipped ${skipped} damaged record${skipped === 1 ? '' : 's'} in the middle of the file (first at byte ${firstSkipped.offset}: ${firstSkipped.reason}); the records after ${skipped === 1 ? 'it' : 'them'} are loaded. ` +
-          `The file will be kept as journal.${generation}.damaged.ndjson when the journal is next compacted.`,
-      );
+    if (torn) {
+      result.notes.push(`${name}: dropped an incomplete last record (${torn.reason}, from byte ${torn.offset}), a write cut short as the sandbox stopped. Everything before it is loaded.`);
     }
     result.validBytes = validEnd;
     result.fileBytes = end;

@@ -1,4 +1,6 @@
+import { createReadStream } from 'node:fs';
 import { open, rename, rm, stat } from 'node:fs/promises';
+import { crc32 } from 'node:zlib';
 import { basename, dirname, join } from 'node:path';
 import { JSONFile } from 'lowdb/node';
 import type { StoreSink } from './adapter.js';
@@ -14,8 +16,12 @@ import { readTextChunks } from './read-text-chunks.js';
  *       {"id":"...","order":"..."},
  *       {"id":"...","order":"..."}
  *     ],
- *     "jobs": []
+ *     "jobs": [],
+ *     "checksum": "crc32:0a1b2c3d"
  *   }
+ *
+ * `checksum` (always last) is the CRC-32 of every byte before its line; a file whose bytes
+ * do not match is refused at start-up.
  *
  * Any JSON reader (lowdb's JSONFile, jq, an editor) reads it. Written to a temp file that
  * is renamed over the old one, so a crash leaves either the old file or the new one.
@@ -38,6 +44,7 @@ export async function loadSnapshotFile(path: string, visitor: SnapshotVisitor): 
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
   }
+  await verifyChecksum(path);
   if (!(await streamRows(path, visitor))) {
     visitor.reset();
     visitor.document(await new JSONFile<unknown>(path).read());
@@ -114,6 +121,43 @@ async function streamRows(path: string, visitor: SnapshotVisitor): Promise<boole
 
 const CHUNK_CHARS = 128 * 1024;
 
+/** The last member of a snapshot written by the sandbox: the CRC-32 of every byte before its line. */
+const CHECKSUM_TAIL = /,\n {2}"checksum": "crc32:([0-9a-f]{8})"\s*\}\s*$/;
+const TAIL_BYTES = 64;
+
+/**
+ * Checks a snapshot's checksum member, if it has one (files written by older versions, by
+ * lowdb or by hand have none and are read unchecked). Throws when the bytes do not match:
+ * a flipped bit in a row, an id or the generation is refused, never loaded as data.
+ */
+async function verifyChecksum(path: string): Promise<void> {
+  let crc = 0;
+  let held = Buffer.alloc(0);
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
+    const joined = Buffer.concat([held, chunk as Buffer]);
+    const keep = Math.min(joined.length, TAIL_BYTES);
+    crc = crc32(joined.subarray(0, joined.length - keep), crc);
+    held = joined.subarray(joined.length - keep);
+  }
+  const tail = held.toString('latin1');
+  const match = CHECKSUM_TAIL.exec(tail);
+  if (!match) {
+    if (tail.includes('"checksum"') || tail.includes('crc32:')) {
+      throw new Error(`the "checksum" line at the end of ${basename(path)} is damaged, so its content cannot be trusted. Nothing was loaded or changed; restore ${basename(path)} from a copy`);
+    }
+    return;
+  }
+  crc = crc32(held.subarray(0, match.index + 2), crc);
+  const stored = match[1] ?? '';
+  const actual = crc.toString(16).padStart(8, '0');
+  if (stored !== actual) {
+    throw new Error(
+      `${basename(path)} does not match its checksum (stored crc32:${stored}, the bytes give crc32:${actual}): it changed after the sandbox wrote it (a damaged disk, a partial copy, or an edit by hand). ` +
+        `Nothing was loaded or changed. Restore it from a copy; if you edited it on purpose, delete its "checksum" line`,
+    );
+  }
+}
+
 export interface WriteSnapshotOptions {
   /** fsync the file before the rename and the folder after it. */
   fsync: boolean;
@@ -128,15 +172,17 @@ export async function writeSnapshotFile(path: string, data: Readonly<Record<stri
   const temp = join(dirname(path), `.${basename(path)}.tmp`);
   const handle = await open(temp, 'w');
   let bytes = 0;
+  let crc = 0;
   let buffer = '{\n';
   const flush = async () => {
-    bytes += (await handle.write(buffer)).bytesWritten;
+    const chunk = Buffer.from(buffer);
+    crc = crc32(chunk, crc);
+    bytes += (await handle.write(chunk)).bytesWritten;
     buffer = '';
   };
   try {
     const entries = Object.entries(data);
-    for (const [index, [key, value]] of entries.entries()) {
-      const last = index === entries.length - 1;
+    for (const [key, value] of entries) {
       buffer += `  ${JSON.stringify(key)}: `;
       if (Array.isArray(value) && value.length > 0) {
         buffer += '[\n';
@@ -148,10 +194,12 @@ export async function writeSnapshotFile(path: string, data: Readonly<Record<stri
       } else {
         buffer += JSON.stringify(value);
       }
-      buffer += last ? '\n' : ',\n';
+      buffer += ',\n';
     }
-    buffer += '}\n';
     await flush();
+    // The checksum covers every byte before its own line.
+    buffer = `  "checksum": "crc32:${crc.toString(16).padStart(8, '0')}"\n}\n`;
+    bytes += (await handle.write(buffer)).bytesWritten;
     if (options.fsync) await handle.sync();
     await handle.close();
     await rename(temp, path);

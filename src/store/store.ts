@@ -4,10 +4,12 @@ import type { TradeRecord } from '../trades/trade.js';
 import type { StoreAdapter } from './adapter.js';
 import { SNAPSHOT_VERSION, type MetaRow, type Snapshot } from './snapshot.js';
 import { StoreError, StoreLoader } from './store-loader.js';
+import { StorageError } from './storage-error.js';
 import { Table, type Change, type Row } from './table.js';
 
 export { metaRowSchema, SNAPSHOT_VERSION, snapshotSchema, type MetaRow, type Snapshot } from './snapshot.js';
 export { StoreError } from './store-loader.js';
+export { StorageError } from './storage-error.js';
 
 /** setImmediate as it was at start-up: a test's fake timers must not stall the store. */
 const nextTurn: (callback: () => void) => unknown = setImmediate;
@@ -21,6 +23,22 @@ export const orderKey = (merchant: string, order: string): string => `${merchant
  * made durable by `commit()`, which batches every change made since the last write
  * into one adapter call (group commit).
  */
+export interface StoreOptions {
+  /** Where the store reports that writes fail, and that they work again. Default: stderr. */
+  warn?: (message: string) => void;
+}
+
+/**
+ * All sandbox state, in memory, with indexes; persisted through an adapter.
+ * Writes are synchronous on the tables (so checks and inserts cannot interleave) and
+ * made durable by `commit()`, which batches every change made since the last write
+ * into one adapter call (group commit).
+ *
+ * Save before acknowledge: a caller answers (or queues anything) only once `commit()`
+ * resolved. Every change keeps its undo; when a write fails, the store undoes the changes
+ * of that batch and of every later one not yet written, newest first, so memory is exactly
+ * what is on disk, and `commit()` rejects with a StorageError for every caller concerned.
+ */
 export class Store {
   readonly trades: Table<TradeRecord>;
   readonly jobs: Table<Job>;
@@ -28,20 +46,29 @@ export class Store {
   readonly meta: Table<MetaRow>;
   readonly adapter: StoreAdapter;
   #pending: Change[] = [];
+  #undo: Array<() => void> = [];
   #writing: Promise<void> | undefined;
   #queued: Promise<void> | undefined;
+  readonly #warn: (message: string) => void;
+  readonly #reverted: Array<() => void> = [];
+  /** The failure of the current episode of failing writes (logged once), if writes fail. */
+  #failure: StorageError | undefined;
 
-  private constructor(adapter: StoreAdapter) {
+  private constructor(adapter: StoreAdapter, options: StoreOptions) {
     this.adapter = adapter;
-    const record = (change: Change) => this.#pending.push(change);
+    this.#warn = options.warn ?? ((message) => process.stderr.write(`deposit-sandbox: ${message}\n`));
+    const record = (change: Change, undo: () => void) => {
+      this.#pending.push(change);
+      this.#undo.push(undo);
+    };
     this.trades = new Table<TradeRecord>('trades', record, (t) => [t.merchant.toLowerCase(), t.order]);
     this.jobs = new Table<Job>('jobs', record);
     this.callbacks = new Table<CallbackEvent>('callbacks', record);
     this.meta = new Table<MetaRow>('meta', record);
   }
 
-  static async open(adapter: StoreAdapter): Promise<Store> {
-    const store = new Store(adapter);
+  static async open(adapter: StoreAdapter, options: StoreOptions = {}): Promise<Store> {
+    const store = new Store(adapter, options);
     const loader = new StoreLoader({ trades: store.trades, jobs: store.jobs, callbacks: store.callbacks, meta: store.meta }, adapter.location);
     try {
       if (adapter.load) {
@@ -68,27 +95,50 @@ export class Store {
     };
   }
 
+  /** Whether writes are failing right now (the last write failed and none succeeded since). */
+  get failing(): StorageError | undefined {
+    return this.#failure;
+  }
+
+  /** Called after a failed write put memory back, so indexes kept outside the tables can rebuild. */
+  onRevert(listener: () => void): void {
+    this.#reverted.push(listener);
+  }
+
   /** Empties every table (admin reset). */
   clear(): void {
-    for (const table of this.#tables()) table.drop();
+    const restore = this.#tables().map((table) => table.dropSaving());
     this.#pending.push({ op: 'clear' });
+    this.#undo.push(() => restore.forEach((put) => put()));
   }
 
   /**
-   * Resolves once every change made so far is durable. The write starts on the next turn of
-   * the event loop (after every request that arrived with this one has made its changes),
-   * or once the write in flight is done, so concurrent callers share one write.
+   * Resolves once every change made so far is durable; rejects with a StorageError when
+   * the write failed (those changes are undone). The write starts on the next turn of the
+   * event loop (after every request that arrived with this one has made its changes), or
+   * once the write in flight is done, so concurrent callers share one write.
    */
   commit(): Promise<void> {
     if (this.#queued) return this.#queued;
     if (this.#pending.length === 0) return this.#writing ?? Promise.resolve();
-    const run = () => {
-      this.#queued = undefined;
-      return this.#flush();
-    };
-    const ready = this.#writing ?? new Promise<void>((resolve) => nextTurn(resolve));
-    this.#queued = ready.then(run, run);
+    const ahead = this.#writing ?? new Promise<void>((resolve) => nextTurn(resolve));
+    this.#queued = ahead.then(
+      () => {
+        this.#queued = undefined;
+        return this.#flush();
+      },
+      (error: unknown) => {
+        // The write ahead failed and undid everything pending then; undo what came since.
+        this.#queued = undefined;
+        this.#revertPending();
+        throw error;
+      },
+    );
     return this.#queued;
+  }
+
+  #tables(): Array<Pick<Table<Row>, 'dropSaving'>> {
+    return [this.trades, this.jobs, this.callbacks, this.meta];
   }
 
   async close(): Promise<void> {
@@ -96,17 +146,54 @@ export class Store {
     await this.adapter.close?.(() => this.snapshot());
   }
 
-  #tables(): Array<Pick<Table<Row>, 'drop'>> {
-    return [this.trades, this.jobs, this.callbacks, this.meta];
-  }
-
   #flush(): Promise<void> {
     const changes = this.#pending;
+    const undo = this.#undo;
     this.#pending = [];
-    const writing = this.adapter.write(changes, () => this.snapshot()).finally(() => {
-      if (this.#writing === writing) this.#writing = undefined;
-    });
+    this.#undo = [];
+    if (changes.length === 0) return Promise.resolve();
+    const writing = this.adapter
+      .write(changes, () => this.snapshot())
+      .then(
+        () => this.#succeeded(),
+        (error: unknown) => {
+          const failure = StorageError.from(error, this.adapter.folder ?? this.adapter.location, this.adapter.location);
+          this.#revertPending();
+          for (let i = undo.length - 1; i >= 0; i--) undo[i]?.();
+          this.#notifyRevert();
+          this.#failed(failure);
+          throw failure;
+        },
+      )
+      .finally(() => {
+        if (this.#writing === writing) this.#writing = undefined;
+      });
     this.#writing = writing;
     return writing;
+  }
+
+  /** Undoes every change not yet handed to the adapter, newest first. */
+  #revertPending(): void {
+    const undo = this.#undo;
+    this.#pending = [];
+    this.#undo = [];
+    for (let i = undo.length - 1; i >= 0; i--) undo[i]?.();
+    if (undo.length > 0) this.#notifyRevert();
+  }
+
+  #notifyRevert(): void {
+    for (const listener of this.#reverted) listener();
+  }
+
+  #failed(failure: StorageError): void {
+    if (this.#failure?.kind === failure.kind) return;
+    this.#failure = failure;
+    this.#warn(`${failure.message} Every change is refused until a write succeeds; this is logged once.`);
+  }
+
+  #succeeded(): void {
+    if (!this.#failure) return;
+    this.#failure = undefined;
+    this.#warn(`writes to ${this.adapter.folder ?? this.adapter.location} work again; changes are saved as before.`);
   }
 }

@@ -7,6 +7,9 @@ export type Change =
   | { op: 'delete'; table: string; id: string }
   | { op: 'clear' };
 
+/** Receives each change with the function that undoes it in memory (see Store). */
+export type ChangeRecorder = (change: Change, undo: () => void) => void;
+
 /**
  * A unique secondary key in two parts (e.g. merchant and order), addressed as one string
  * `${first}\u0000${second}`; the first part must not contain \u0000. Kept as a map of maps,
@@ -25,9 +28,9 @@ export class Table<T extends Row> {
   readonly #rows = new Map<string, T>();
   readonly #unique = new Map<string, Map<string, string>>();
   readonly #uniqueKey: UniqueKey<T> | undefined;
-  readonly #record: (change: Change) => void;
+  readonly #record: ChangeRecorder;
 
-  constructor(name: string, record: (change: Change) => void, uniqueKey?: UniqueKey<T>) {
+  constructor(name: string, record: ChangeRecorder, uniqueKey?: UniqueKey<T>) {
     this.name = name;
     this.#record = record;
     this.#uniqueKey = uniqueKey;
@@ -59,15 +62,33 @@ export class Table<T extends Row> {
 
   /** Inserts or replaces a row (the caller passes a fresh object; rows are not mutated in place). */
   put(row: T): T {
+    const previous = this.#rows.get(row.id);
     this.#index(row);
-    this.#record({ op: 'put', table: this.name, record: row });
+    this.#record({ op: 'put', table: this.name, record: row }, () => this.restore(row.id, previous));
     return row;
   }
 
   delete(id: string): void {
-    if (!this.#rows.has(id)) return;
+    const previous = this.#rows.get(id);
+    if (!previous) return;
     this.unload(id);
-    this.#record({ op: 'delete', table: this.name, id });
+    this.#record({ op: 'delete', table: this.name, id }, () => this.restore(id, previous));
+  }
+
+  /** Puts back the row `id` had before a change (none: removes it), without recording a change. */
+  restore(id: string, previous: T | undefined): void {
+    if (previous) this.#index(previous);
+    else this.unload(id);
+  }
+
+  /** Empties the table like `drop` and returns the function that puts every row back. */
+  dropSaving(): () => void {
+    const rows = [...this.#rows.values()];
+    this.drop();
+    return () => {
+      this.drop();
+      for (const row of rows) this.#index(row);
+    };
   }
 
   /** Loads a row from persisted data without recording a change. */

@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import type { TradeRecord } from '../trades/trade.js';
+import type { StoreAdapter } from './adapter.js';
+import { StorageError } from './storage-error.js';
+import { Store } from './store.js';
+import type { Change } from './table.js';
+
+/** An adapter whose writes wait until the test settles them, one by one. */
+class HeldAdapter implements StoreAdapter {
+  readonly location = '/data/db.json';
+  readonly folder = '/data';
+  readonly writes: Array<{ changes: readonly Change[]; settle: (error?: Error) => void }> = [];
+  async read(): Promise<unknown> {
+    return null;
+  }
+  write(changes: readonly Change[]): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.writes.push({ changes, settle: (error) => (error ? reject(error) : resolve()) });
+    });
+  }
+}
+
+const full = () => Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+
+function trade(n: number, state: TradeRecord['state'] = 'created'): TradeRecord {
+  const at = '2026-01-01T00:00:00.000Z';
+  return {
+    id: `t${n}`,
+    order: `order-${n}`,
+    merchant: 'm',
+    state,
+    amount_cents: 100,
+    amount_currency: 'RUB',
+    rate: 1,
+    type: 'any_bank',
+    requisites: { name: 'Ivan Petrov', number: '2202201234567890', bank_name: 'Sberbank' },
+    created_at: at,
+    updated_at: at,
+    history: [{ from: null, to: state, at, cause: 'create' }],
+  };
+}
+
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('Store: a failed write undoes its changes', () => {
+  it('undoes the failed batch and every later one, newest first, and rejects every caller', async () => {
+    const warnings: string[] = [];
+    const adapter = new HeldAdapter();
+    const store = await Store.open(adapter, { warn: (message) => warnings.push(message) });
+    store.trades.put(trade(1));
+    const first = store.commit();
+    await turn();
+    expect(adapter.writes).toHaveLength(1);
+    adapter.writes[0]?.settle();
+    await first;
+
+    // Batch A: an update and a new trade; batch B (made while A is written): builds on A.
+    store.trades.put(trade(1, 'confirmed'));
+    store.trades.put(trade(2));
+    const a = store.commit();
+    await turn();
+    store.trades.put(trade(2, 'canceled'));
+    store.trades.delete('t1');
+    store.meta.put({ id: 'clock', offset: 5 });
+    const b = store.commit();
+    adapter.writes[1]?.settle(full());
+
+    await expect(a).rejects.toBeInstanceOf(StorageError);
+    await expect(b).rejects.toMatchObject({ kind: 'full', folder: '/data' });
+    expect([...store.trades.values()]).toEqual([trade(1)]);
+    expect(store.trades.findUnique('m\u0000order-2')).toBeUndefined();
+    expect(store.trades.findUnique('m\u0000order-1')).toEqual(trade(1));
+    expect(store.meta.size).toBe(0);
+    expect(store.failing?.kind).toBe('full');
+    expect(warnings).toHaveLength(1);
+
+    // Nothing of the undone batches is written later; the next change is written alone.
+    store.trades.put(trade(3));
+    const c = store.commit();
+    await turn();
+    expect(adapter.writes[2]?.changes).toEqual([{ op: 'put', table: 'trades', record: trade(3) }]);
+    adapter.writes[2]?.settle();
+    await c;
+    expect(store.failing).toBeUndefined();
+    expect(warnings).toHaveLength(2);
+  });
+
+  it('undoes a reset (clear) whose write failed', async () => {
+    const adapter = new HeldAdapter();
+    const store = await Store.open(adapter, { warn: () => undefined });
+    store.trades.put(trade(1));
+    store.jobs.put({ id: 'j1', due: 1, seq: 1, kind: 'transition', data: {} });
+    const saved = store.commit();
+    await turn();
+    adapter.writes[0]?.settle();
+    await saved;
+
+    store.clear();
+    store.meta.put({ id: 'clock', offset: 1 });
+    const reset = store.commit();
+    await turn();
+    adapter.writes[1]?.settle(full());
+    await expect(reset).rejects.toBeInstanceOf(StorageError);
+    expect([...store.trades.values()]).toEqual([trade(1)]);
+    expect(store.jobs.has('j1')).toBe(true);
+    expect(store.meta.size).toBe(0);
+  });
+});

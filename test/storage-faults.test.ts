@@ -1,0 +1,189 @@
+/**
+ * Faults of the data folder injected through the store adapter (the same answers as a real
+ * full disk, see test/disk-full.test.ts): a write that fails changes nothing, is answered
+ * with a storage error, sends no callback and leaves no ghost trade; reads keep working;
+ * writes and the clock's steps resume by themselves once space is back.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createApp } from '../src/app.js';
+import { createSandbox, type Sandbox } from '../src/sandbox.js';
+import type { StoreAdapter, StoreSink } from '../src/store/adapter.js';
+import { JournalAdapter } from '../src/store/journal-adapter.js';
+import type { Change } from '../src/store/table.js';
+import { Store } from '../src/store/store.js';
+import { startReceiver, type Receiver } from './callbacks-receiver.js';
+import { DEMO, errorOf, nextOrder, p2pBody } from './support.js';
+
+/** A journal store whose writes fail with `code` while `failing` is set (a full disk). */
+class FaultyAdapter implements StoreAdapter {
+  readonly inner: JournalAdapter;
+  failing: string | undefined;
+  failures = 0;
+  constructor(dir: string) {
+    this.inner = new JournalAdapter(dir, { warn: () => undefined });
+  }
+  get location(): string {
+    return this.inner.location;
+  }
+  get folder(): string {
+    return this.inner.dir;
+  }
+  read(): Promise<unknown> {
+    return this.inner.read();
+  }
+  load(sink: StoreSink): Promise<boolean> {
+    return this.inner.load(sink);
+  }
+  write(changes: readonly Change[], snapshot: () => unknown): Promise<void> {
+    if (this.failing) {
+      this.failures++;
+      return Promise.reject(Object.assign(new Error(`${this.failing}: no space left on device, write`), { code: this.failing }));
+    }
+    return this.inner.write(changes, snapshot);
+  }
+  close(snapshot: () => unknown): Promise<void> {
+    return this.inner.close(snapshot);
+  }
+}
+
+const cleanup: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const step of cleanup.splice(0).reverse()) await step();
+  vi.restoreAllMocks();
+});
+
+interface Harness {
+  sandbox: Sandbox;
+  adapter: FaultyAdapter;
+  dir: string;
+  post(path: string, body: unknown): Promise<Response>;
+  get(path: string): Promise<Response>;
+}
+
+async function harness(options: Record<string, unknown> = {}): Promise<Harness> {
+  if (!vi.isMockFunction(process.stderr.write)) vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  const dir = mkdtempSync(join(tmpdir(), 'deposit-sandbox-faults-'));
+  cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+  const adapter = new FaultyAdapter(dir);
+  const sandbox = await createSandbox({ inMemory: false, data: dir, ...options }, adapter);
+  cleanup.push(() => {
+    adapter.failing = undefined;
+    return sandbox.close();
+  });
+  const app = createApp(sandbox);
+  return {
+    sandbox,
+    adapter,
+    dir,
+    post: async (path, body) =>
+      app.request(path, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Auth': DEMO.token }, body: JSON.stringify(body) }),
+    get: async (path) => app.request(path, { headers: { 'X-Token': DEMO.token } }),
+  };
+}
+
+const create = '/api/v1/trades/deposit/create';
+
+describe('a full disk, injected through the adapter', () => {
+  it('refuses changes with storage_full (503 provider, 507 admin), keeps reads, logs once, and resumes without a restart', async () => {
+    const log = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const h = await harness();
+    const kept = (await (await h.post(create, p2pBody())).json()) as { id: string };
+
+    h.adapter.failing = 'ENOSPC';
+    const refused = await h.post(create, p2pBody());
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('5');
+    const error = await errorOf(refused);
+    expect(error.code).toBe('storage_full');
+    expect(error.message).toContain(h.dir);
+    expect(error.message).toMatch(/Free space/);
+    expect(error.message).not.toMatch(/sandbox bug/);
+
+    const admin = await h.post(`/_sandbox/trades/${kept.id}/transition`, { state: 'confirmed' });
+    expect(admin.status).toBe(507);
+    expect((await errorOf(admin)).code).toBe('storage_full');
+    await h.post(create, p2pBody());
+
+    // Reads keep working, and the refused changes are not in memory.
+    expect((await h.get(`/api/v1/trades/${DEMO.id}/${kept.id}`)).status).toBe(200);
+    expect((await h.get('/_sandbox/health')).status).toBe(200);
+    expect(h.sandbox.store.trades.size).toBe(1);
+    expect(h.sandbox.store.trades.get(kept.id)?.state).toBe('created');
+    const episode = log.mock.calls.map(([text]) => String(text)).filter((text) => text.includes('is full'));
+    expect(episode).toHaveLength(1);
+
+    h.adapter.failing = undefined;
+    const resumed = await h.post(create, p2pBody());
+    expect(resumed.status).toBe(201);
+    expect(log.mock.calls.map(([text]) => String(text)).filter((text) => text.includes('work again'))).toHaveLength(1);
+    const ids = [...h.sandbox.store.trades.values()].map((trade) => trade.id).sort();
+
+    // Everything acknowledged is on disk; nothing refused is.
+    await h.sandbox.close();
+    const reopened = await Store.open(new JournalAdapter(h.dir, { warn: () => undefined }));
+    expect([...reopened.trades.values()].map((trade) => trade.id).sort()).toEqual(ids);
+  });
+
+  it('a refused create leaves no ghost: the same order is accepted once space is back (defect 2)', async () => {
+    const h = await harness();
+    const body = p2pBody();
+    h.adapter.failing = 'ENOSPC';
+    expect((await h.post(create, body)).status).toBe(503);
+    h.adapter.failing = undefined;
+    const retried = await h.post(create, body);
+    expect(retried.status).toBe(201);
+    expect(h.sandbox.store.trades.size).toBe(1);
+  });
+
+  it('a refused transition sends no callback and leaves no history or job (defect 1)', async () => {
+    const receiver: Receiver = await startReceiver();
+    cleanup.push(() => receiver.close());
+    const h = await harness();
+    const created = (await (await h.post(create, p2pBody({ callback_url: `${receiver.url}/cb` }))).json()) as { id: string };
+    h.adapter.failing = 'ENOSPC';
+    expect((await h.post(`/_sandbox/trades/${created.id}/transition`, { state: 'confirmed' })).status).toBe(507);
+    const trade = h.sandbox.store.trades.get(created.id);
+    expect(trade?.state).toBe('created');
+    expect(trade?.history).toHaveLength(1);
+    expect(h.sandbox.store.callbacks.size).toBe(0);
+    expect(h.sandbox.scheduler.pending()).toEqual([]);
+
+    // Callbacks of one trade go out in order: if the refused change had queued one, it would come first.
+    h.adapter.failing = undefined;
+    expect((await h.post(`/_sandbox/trades/${created.id}/transition`, { state: 'canceled' })).status).toBe(200);
+    const [first] = await receiver.waitFor(1);
+    expect(JSON.parse(first?.body ?? '{}')).toMatchObject({ id: created.id, state: 'canceled' });
+    expect(h.sandbox.store.callbacks.size).toBe(1);
+  });
+
+  it('other write failures answer storage_error naming the folder, not "sandbox bug"', async () => {
+    const h = await harness();
+    h.adapter.failing = 'EIO';
+    const refused = await h.post(create, p2pBody());
+    expect(refused.status).toBe(503);
+    const error = await errorOf(refused);
+    expect(error.code).toBe('storage_error');
+    expect(error.message).toContain(h.dir);
+    expect(h.sandbox.store.trades.size).toBe(0);
+  });
+
+  it('a step that fell due while writes failed runs by itself once they work again (defect 3)', async () => {
+    const scenarios = mkdtempSync(join(tmpdir(), 'deposit-sandbox-faults-scenarios-'));
+    cleanup.push(() => rmSync(scenarios, { recursive: true, force: true }));
+    writeFileSync(join(scenarios, 'soon.yaml'), 'scenarios:\n  - name: soon\n    description: Confirmed 300 ms after it is created.\n    match:\n      order: "^soon-"\n    timeline:\n      - after: 300ms\n        state: confirmed\n');
+    const h = await harness({ scenarios });
+    const created = (await (await h.post(create, p2pBody({ order: nextOrder('soon') }))).json()) as { id: string };
+    h.adapter.failing = 'ENOSPC';
+    // The step runs when due and cannot save: the change is undone and the job stays.
+    await vi.waitFor(() => expect(h.adapter.failures).toBeGreaterThan(0), { timeout: 5_000, interval: 20 });
+    expect(h.sandbox.store.trades.get(created.id)?.state).toBe('created');
+    expect(h.sandbox.scheduler.pending()).toHaveLength(1);
+    // Space is back; no request is sent: the scheduler tries again by itself.
+    h.adapter.failing = undefined;
+    await vi.waitFor(() => expect(h.sandbox.store.trades.get(created.id)?.state).toBe('confirmed'), { timeout: 5_000, interval: 20 });
+    expect(h.sandbox.scheduler.pending()).toEqual([]);
+  });
+});
