@@ -278,9 +278,10 @@ describe('publishing', () => {
     // --ignore-scripts: the build is current (npm test builds first). Nothing is uploaded.
     const dry = await run(npm, ['publish', '--dry-run', '--ignore-scripts', '--json'], ROOT, 120_000);
     expect(dry.code, dry.stderr).toBe(0);
-    const answer = JSON.parse(dry.stdout) as Record<string, { id: string; files: Array<{ path: string }> }> | { id: string; files: Array<{ path: string }> };
+    type Published = { id: string; files: Array<{ path: string }> };
+    const answer = JSON.parse(dry.stdout) as Record<string, unknown>;
     // npm 10 prints the package itself, npm 11 an object keyed by its name.
-    const published = 'id' in answer ? answer : answer[pkg.name];
+    const published = ('id' in answer ? answer : answer[pkg.name]) as Published | undefined;
     expect(published?.id).toBe(`${pkg.name}@${pkg.version}`);
     expect(published?.files.map((f) => f.path).sort()).toEqual([...files].sort());
   }, 150_000);
