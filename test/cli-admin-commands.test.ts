@@ -197,6 +197,16 @@ describe('serve: scenarios and values from the environment', () => {
     await stop(off);
   });
 
+  it('`scenarios --no-bundled-scenarios` lists what serve would load without them', async () => {
+    const none = await cli(['scenarios', '--no-bundled-scenarios']);
+    expect(none.code).toBe(0);
+    expect(none.stdout).toContain('No scenarios: the bundled ones are turned off');
+    const json = await cli(['scenarios', '--json'], { DEPOSIT_SANDBOX_NO_BUNDLED_SCENARIOS: 'yes' });
+    expect(JSON.parse(json.stdout)).toEqual({ scenarios: [] });
+    const kept = await cli(['scenarios', '--json'], { DEPOSIT_SANDBOX_NO_BUNDLED_SCENARIOS: 'false' });
+    expect((JSON.parse(kept.stdout) as { scenarios: unknown[] }).scenarios).toHaveLength(9);
+  });
+
   it.each([
     [{ PORT: 'abc' }, 'PORT: must be a port number from 0 to 65535'],
     [{ DEPOSIT_SANDBOX_PORT: '70000' }, 'DEPOSIT_SANDBOX_PORT: must be from 0 to 65535'],
