@@ -1,20 +1,21 @@
 #!/usr/bin/env node
 // Regenerates what is derived from the scenario format and the bundled scenarios:
 //   scenarios/schema.json      (from the zod schema, for editor completion)
-//   the magic-values table     (between the magic-values markers of docs/scenarios.md, or of
-//                               the Markdown files given as arguments)
+//   the magic-values table     (between the magic-values markers of README.md and of every
+//                               docs/*.md page holding them, or of the Markdown files given
+//                               as arguments)
 //   each command's --help      (between <!-- begin cli-help --> and <!-- end cli-help --> of docs/cli-help.md)
 // Run it with `npm run docs` (which builds first: this script reads dist/).
 // `node scripts/docs.js --check` changes nothing and exits 1 when a file is stale.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = new URL('../', import.meta.url);
 const dist = (path) => new URL(`dist/${path}`, root).href;
 
 const { renderSchemaJson } = await import(dist('scenarios/schema-json.js'));
-const { renderMagicValues, replaceMagicValues } = await import(dist('scenarios/magic-values.js'));
+const { MAGIC_START, renderMagicValues, replaceMagicValues } = await import(dist('scenarios/magic-values.js'));
 const { loadScenarios, BUNDLED_SCENARIOS } = await import(dist('scenarios/load-scenarios.js'));
 const { createProgram } = await import(dist('cli/program.js'));
 
@@ -22,7 +23,13 @@ const args = process.argv.slice(2);
 const check = args.includes('--check');
 const markdownFiles = args.filter((arg) => arg !== '--check');
 const defaults = markdownFiles.length === 0;
-if (defaults) markdownFiles.push(fileURLToPath(new URL('docs/scenarios.md', root)));
+if (defaults) {
+  const docs = fileURLToPath(new URL('docs/', root));
+  const pages = existsSync(docs) ? readdirSync(docs).filter((name) => name.endsWith('.md')).map((name) => `${docs}${name}`) : [];
+  for (const file of [fileURLToPath(new URL('README.md', root)), ...pages]) {
+    if (existsSync(file) && readFileSync(file, 'utf8').includes(MAGIC_START)) markdownFiles.push(file);
+  }
+}
 
 const table = renderMagicValues(loadScenarios([{ path: BUNDLED_SCENARIOS, bundled: true }]));
 const outputs = [[fileURLToPath(new URL('scenarios/schema.json', root)), () => renderSchemaJson()]];

@@ -2,7 +2,6 @@ import { resolve } from 'node:path';
 import { CALLBACK_JOB, CallbackDispatcher } from './callbacks/callback-dispatcher.js';
 import { Clock } from './clock/clock.js';
 import { Scheduler } from './clock/scheduler.js';
-import { describeIssues } from './config/issues.js';
 import { sandboxOptionsSchema, type SandboxOptions, type SandboxOptionsInput } from './config/options.js';
 import { Lifecycle } from './lifecycle/lifecycle.js';
 import { registerTimeline } from './lifecycle/timeline.js';
@@ -33,17 +32,28 @@ export interface Sandbox {
   readonly callbacks: CallbackDispatcher;
   /** The lock on the data folder (none in memory or with a given adapter); told the URL once listening. */
   readonly dataFolder?: DataFolderLock;
+  /** Receives one line per notable event (a scenario taking a create); the CLI prints them. Silent by default. */
+  log: (line: string) => void;
   /** Base of payment_data.url; set from --public-url, or from the address once listening. */
   publicUrl: string;
   /** Stops the scheduler, waits for running jobs, flushes the store. */
   close(): Promise<void>;
 }
 
-export function parseOptions(input: SandboxOptionsInput): SandboxOptions {
+/**
+ * Validates start-up options. `names` says how each option was given (`--port`, or the
+ * environment variable `PORT` / `DEPOSIT_SANDBOX_PORT`); an error names that, else the flag.
+ */
+export function parseOptions(input: SandboxOptionsInput, names: Readonly<Record<string, string>> = {}): SandboxOptions {
   const result = sandboxOptionsSchema.safeParse(input);
   if (!result.success) {
-    const flag = (line: string) => `--${line.replace(/^(\w+)/, (name) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`))}`;
-    throw new OptionsError(`Invalid options:\n  ${describeIssues(result.error).map(flag).join('\n  ')}`);
+    const flag = (key: string) => names[key] ?? `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+    const lines = result.error.issues.map((issue) => {
+      const [key, ...rest] = issue.path.map(String);
+      const label = key === undefined ? '(options)' : `${flag(key)}${rest.length > 0 ? `[${rest.join('][')}]` : ''}`;
+      return `${label}: ${issue.message}`;
+    });
+    throw new OptionsError(`Invalid options:\n  ${lines.join('\n  ')}`);
   }
   return result.data;
 }
@@ -55,7 +65,7 @@ export function parseOptions(input: SandboxOptionsInput): SandboxOptions {
 export async function createSandbox(input: SandboxOptionsInput = {}, adapter?: StoreAdapter): Promise<Sandbox> {
   const options = parseOptions(input);
   const merchants = new MerchantDirectory(loadFixtures(options.fixtures ? resolve(options.fixtures) : undefined));
-  const scenarios = ScenarioEngine.load(options.scenarios ? resolve(options.scenarios) : undefined);
+  const scenarios = ScenarioEngine.load(options.scenarios ? resolve(options.scenarios) : undefined, { bundled: options.bundledScenarios });
   // One process per data folder: the lock comes first, before anything is read or written.
   const dataFolder = adapter || options.inMemory ? undefined : await DataFolderLock.acquire(resolve(options.data));
   try {
@@ -103,6 +113,7 @@ async function assemble(
     scenarios,
     callbacks,
     ...(dataFolder ? { dataFolder } : {}),
+    log: () => {},
     publicUrl: options.publicUrl ?? `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${options.port}`,
     close() {
       closed ??= (async () => {

@@ -94,7 +94,7 @@ describe('deposit-sandbox trigger', () => {
     const final = await cli(['trigger', id, 'confirmed', '--url', url, '--admin-token', TOKEN]);
     expect(final.code).toBe(1);
     expect(final.stdout).toBe('');
-    expect(final.stderr).toMatch(/^deposit-sandbox: Trade .* is expired, a final state: it cannot move to confirmed\. \(allowed now: none, the state is final\)\n$/);
+    expect(final.stderr).toMatch(/^deposit-sandbox: Trade .* is expired, a final state: it cannot move to confirmed\. \(allowed now: none, the state is final\)\n {2}sandbox: http:\/\/127\.0\.0\.1:\d+ \(from --url\)\n$/);
 
     const unknown = await cli(['trigger', await createTrade(), 'paid', '--url', url, '--admin-token', TOKEN]);
     expect(unknown.code).toBe(1);
@@ -103,6 +103,7 @@ describe('deposit-sandbox trigger', () => {
     const missing = await cli(['trigger', '3f0c9a52-0d8e-4b4f-9a57-6f2b8f1f3c11', 'confirmed', '--url', url, '--admin-token', TOKEN]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('No trade with id');
+    expect(missing.stderr).toContain(`sandbox: ${url} (from --url)`);
   });
 
   it('says how to pass the admin token when it is missing', async () => {
@@ -126,14 +127,15 @@ describe('serve flags for callbacks and the admin token', () => {
     expect(flag.stderr).toContain('--callback-retries: "soon" is not a duration');
     const env = await cli(['--port', '0', '--in-memory'], { DEPOSIT_SANDBOX_CALLBACK_TIMEOUT: '0' });
     expect(env.code).toBe(1);
-    expect(env.stderr).toContain('--callback-timeout: must be longer than 0');
+    // A value from the environment is reported under the variable's name, not the flag's.
+    expect(env.stderr).toContain('DEPOSIT_SANDBOX_CALLBACK_TIMEOUT: must be longer than 0');
   });
 
   it('lists the flags in serve --help and trigger --help', async () => {
     const serve = await cli(['serve', '--help']);
     for (const flag of ['--admin-token <token>', '--callback-timeout <duration>', '--callback-retries <list>']) expect(serve.stdout).toContain(flag);
     const trigger = await cli(['trigger', '--help']);
-    expect(trigger.stdout).toContain('Usage: deposit-sandbox trigger [options] <trade-id> <state>');
+    expect(trigger.stdout).toContain('Usage: deposit-sandbox trigger [options] <trade-id> <state> | <state> --order <order> [--merchant <id>]');
     expect(trigger.stdout).toContain('--url <url>');
   });
 });

@@ -158,7 +158,7 @@ describe('deposit-sandbox reset', () => {
     const port = await closedPort();
     const unreachable = await cli(['reset', '--url', `http://127.0.0.1:${port}`]);
     expect(unreachable.code).toBe(1);
-    expect(unreachable.stderr).toBe(`deposit-sandbox: Could not reach the sandbox at http://127.0.0.1:${port} (ECONNREFUSED). Start it with \`deposit-sandbox\`, or point --url (or DEPOSIT_SANDBOX_URL) at it.\n`);
+    expect(unreachable.stderr).toBe(`deposit-sandbox: Could not reach the sandbox at http://127.0.0.1:${port} (ECONNREFUSED). Start it with \`deposit-sandbox\`, or point --url (or DEPOSIT_SANDBOX_URL) at it.\n  sandbox: http://127.0.0.1:${port} (from --url)\n`);
   });
 });
 

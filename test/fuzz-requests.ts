@@ -66,15 +66,15 @@ const HOSTILE_STRINGS = [
 
 const hostileString = fc.oneof({ weight: 3, arbitrary: anyText(40) }, { weight: 2, arbitrary: fc.constantFrom(...HOSTILE_STRINGS) });
 
-/** Orders: mostly fresh, some triggering bundled scenarios (never the 10 s "slow-" one), some hostile. */
+/** Orders: mostly fresh, some triggering bundled scenarios (never the 10 s "sbx-slow-" one), some hostile. */
 const order = fc
   .oneof(
     { weight: 6, arbitrary: fc.nat().map((n) => `fz-${n}`) },
-    { weight: 2, arbitrary: fc.tuple(fc.constantFrom('confirm-', 'cancel-', 'expire-', 'reject-', 'unauth-', 'flaky-', 'dup-', 'badsig-'), fc.nat()).map(([p, n]) => `${p}${n}`) },
+    { weight: 2, arbitrary: fc.tuple(fc.constantFrom('sbx-confirm-', 'sbx-cancel-', 'sbx-expire-', 'sbx-reject-', 'sbx-unauth-', 'sbx-flaky-', 'sbx-dup-', 'sbx-badsig-'), fc.nat()).map(([p, n]) => `${p}${n}`) },
     { weight: 2, arbitrary: hostileString },
     { weight: 1, arbitrary: fc.constantFrom<unknown>(null, 42, true, [], {}, ['fz']) },
   )
-  .filter((value) => typeof value !== 'string' || !/^slow-/i.test(value));
+  .filter((value) => typeof value !== 'string' || !/^sbx-slow-/i.test(value));
 
 const amount = fc.oneof(
   { weight: 6, arbitrary: fc.integer({ min: 1, max: LIMITS.maxAmountCents }) },
@@ -110,7 +110,7 @@ const validDeposit = (type: 'any_bank' | 'ecom') =>
   fc.record(
     {
       merchant: fc.oneof({ weight: 4, arbitrary: fc.constant(DEMO.id) }, { weight: 1, arbitrary: fc.constant(SECOND.id) }),
-      order: fc.oneof({ weight: 4, arbitrary: fc.nat().map((n) => `fz-${n}`) }, { weight: 1, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 }).filter((o) => o.trim() !== '' && !/^slow-/i.test(o)) }),
+      order: fc.oneof({ weight: 4, arbitrary: fc.nat().map((n) => `fz-${n}`) }, { weight: 1, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 }).filter((o) => o.trim() !== '' && !/^sbx-slow-/i.test(o)) }),
       amount_cents: fc.integer({ min: 1, max: LIMITS.maxAmountCents }),
       amount_currency: fc.constant('RUB'),
       type: type === 'ecom' ? fc.constant('ecom') : fc.constantFrom('any_bank', 'nspk'),

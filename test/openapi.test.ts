@@ -172,7 +172,7 @@ describe('real answers match the document', () => {
   });
 
   it('admin routes: every success status and the errors they document', async () => {
-    const trade = await conforms('POST', '/api/v1/trades/deposit/create', 201, p2pBody({ callback_url: `${receiver.url}/cb`, order: `confirm-${Date.now()}` }), { 'X-Auth': DEMO.token });
+    const trade = await conforms('POST', '/api/v1/trades/deposit/create', 201, p2pBody({ callback_url: `${receiver.url}/cb`, order: `sbx-confirm-${Date.now()}` }), { 'X-Auth': DEMO.token });
     const id = trade['id'] as string;
 
     const health = await conforms('GET', '/_sandbox/health', 200, undefined, admin);

@@ -273,3 +273,27 @@ await sandbox.close();
     }
   }, 60_000);
 });
+
+describe('publishing', () => {
+  it('`npm publish --dry-run` succeeds and would publish the same files as `npm pack`', async () => {
+    // --ignore-scripts: the build is current (npm test builds first). Nothing is uploaded.
+    const dry = await run(npm, ['publish', '--dry-run', '--ignore-scripts', '--json'], ROOT, 120_000);
+    expect(dry.code, dry.stderr).toBe(0);
+    type Published = { id: string; files: Array<{ path: string }> };
+    const answer = JSON.parse(dry.stdout) as Record<string, unknown>;
+    // npm 10 prints the package itself, npm 11 an object keyed by its name.
+    const published = ('id' in answer ? answer : answer[pkg.name]) as Published | undefined;
+    expect(published?.id).toBe(`${pkg.name}@${pkg.version}`);
+    expect(published?.files.map((f) => f.path).sort()).toEqual([...files].sort());
+  }, 150_000);
+
+  it('the package builds itself when installed from git: `prepare` runs the build, and the release workflow publishes with provenance', () => {
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(manifest.scripts['prepare']).toBe('npm run build');
+    const workflow = readFileSync(join(ROOT, '.github', 'workflows', 'release.yml'), 'utf8');
+    expect(workflow).toMatch(/tags: \['v\*\.\*\.\*'\]/);
+    expect(workflow).toContain('id-token: write');
+    expect(workflow).toContain('run: .ci/run');
+    expect(workflow).toContain('npm publish --provenance');
+  });
+});

@@ -103,7 +103,7 @@ describe('admin helpers', () => {
 
   it('advances a manual clock, which runs a scenario timeline', async () => {
     const sandbox = await start({ clock: 'manual' });
-    const trade = await create(sandbox, { order: `confirm-${Date.now()}` });
+    const trade = await create(sandbox, { order: `sbx-confirm-${Date.now()}` });
     expect((await sandbox.admin.clock()).pending).toBe(1);
     const { ran } = await sandbox.admin.advanceClock('5s');
     expect(ran).toBe(1);
@@ -181,7 +181,7 @@ describe('callbacks.waitFor', () => {
 
   it('says when no callback was queued at all, and when a manual clock holds steps back', async () => {
     const sandbox = await start({ clock: 'manual' });
-    await create(sandbox, { order: `confirm-${Date.now()}` });
+    await create(sandbox, { order: `sbx-confirm-${Date.now()}` });
     const error = (await sandbox.callbacks.waitFor({ state: 'confirmed' }, { timeout: 10 }).catch((e: unknown) => e)) as Error;
     expect(error.message).toContain('waitFor timed out after 10 ms waiting for a delivered callback with state "confirmed".');
     expect(error.message).toContain('No callback has been queued at all. A callback is sent when a trade that has a callback_url changes state');

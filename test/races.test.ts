@@ -202,7 +202,7 @@ describe('the clock and reset under concurrency', () => {
     counts.scenarios++;
     const sandbox = await open({ inMemory: true, clock: 'manual' });
     const send = await transport(sandbox, 'in-process');
-    const trades = await Promise.all(Array.from({ length: 30 }, async () => (await (await create(send, p2pBody({ order: nextOrder('confirm-') }))).json()) as { id: string }));
+    const trades = await Promise.all(Array.from({ length: 30 }, async () => (await (await create(send, p2pBody({ order: nextOrder('sbx-confirm-') }))).json()) as { id: string }));
     const start = sandbox.clock.now();
     const answers = await all(Array.from({ length: 20 }, () => send('/_sandbox/clock/advance', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"by":"1s"}' })));
     expect(answers.every((answer) => answer.status === 200)).toBe(true);

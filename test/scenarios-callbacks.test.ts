@@ -106,10 +106,10 @@ const verifyingReceiver: Receiver['respond'] = (request, res) => {
 };
 
 describe('bundled callback scenarios, end to end (manual clock, real receiver)', () => {
-  it('flaky-callbacks (order flaky-…): confirmed after 5s, the first 2 attempts fail, attempt 3 is delivered on the retry schedule', async () => {
+  it('flaky-callbacks (order sbx-flaky-…): confirmed after 5s, the first 2 attempts fail, attempt 3 is delivered on the retry schedule', async () => {
     const s = await setup();
     const { t, r } = s;
-    const { id, createdAt } = await createMagic(s, 'flaky-', 'flaky-callbacks');
+    const { id, createdAt } = await createMagic(s, 'sbx-flaky-', 'flaky-callbacks');
     const confirmedAt = createdAt + 5_000;
 
     // Nothing before the timeline step: no state change, no callback.
@@ -178,10 +178,10 @@ describe('bundled callback scenarios, end to end (manual clock, real receiver)',
     expect(r.received).toHaveLength(1);
   });
 
-  it('duplicate-callback (order dup-…): the receiver gets the same event twice, same id, body and signature', async () => {
+  it('duplicate-callback (order sbx-dup-…): the receiver gets the same event twice, same id, body and signature', async () => {
     const s = await setup();
     const { t, r } = s;
-    const { id, createdAt } = await createMagic(s, 'dup-', 'duplicate-callback');
+    const { id, createdAt } = await createMagic(s, 'sbx-dup-', 'duplicate-callback');
 
     await advance(t, '4999ms');
     expect(r.received).toHaveLength(0);
@@ -213,10 +213,10 @@ describe('bundled callback scenarios, end to end (manual clock, real receiver)',
     expect(r.received).toHaveLength(2);
   });
 
-  it('bad-signature-callback (order badsig-…): a copy whose X-Signature does not verify, then the correctly signed callback', async () => {
+  it('bad-signature-callback (order sbx-badsig-…): a copy whose X-Signature does not verify, then the correctly signed callback', async () => {
     const s = await setup(verifyingReceiver);
     const { t, r } = s;
-    const { id, createdAt } = await createMagic(s, 'badsig-', 'bad-signature-callback');
+    const { id, createdAt } = await createMagic(s, 'sbx-badsig-', 'bad-signature-callback');
 
     await advance(t, '4999ms');
     expect(r.received).toHaveLength(0);
@@ -254,7 +254,7 @@ describe('bundled callback scenarios, end to end (manual clock, real receiver)',
   it('bad-signature-callback: a receiver that accepts the wrong signature is flagged with a warning in the log', async () => {
     const s = await setup(); // answers 200 to everything, without checking X-Signature
     const { t, r } = s;
-    const { id } = await createMagic(s, 'badsig-', 'bad-signature-callback');
+    const { id } = await createMagic(s, 'sbx-badsig-', 'bad-signature-callback');
     await advance(t, '5s');
 
     expect(r.received.map(verifies)).toEqual([false, true]);

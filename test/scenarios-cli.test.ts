@@ -42,8 +42,8 @@ describe('deposit-sandbox scenarios', () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(/^9 scenarios, in match order \(first match wins\):/);
     expect(stdout).toContain('scenarios/10-outcomes.yaml (bundled)');
-    expect(stdout).toMatch(/ {2}confirm +order starting with "confirm-" +confirmed after 5s\n/);
-    expect(stdout).toMatch(/ {2}reject +order starting with "reject-" +create answers 422 trade_rejected/);
+    expect(stdout).toMatch(/ {2}confirm +order starting with "sbx-confirm-" +confirmed after 5s\n/);
+    expect(stdout).toMatch(/ {2}reject +order starting with "sbx-reject-" +create answers 422 trade_rejected/);
     expect(stdout).toContain('X-Sandbox-Scenario: <name>');
   });
 
@@ -52,7 +52,7 @@ describe('deposit-sandbox scenarios', () => {
     expect(code).toBe(0);
     const { scenarios } = JSON.parse(stdout) as { scenarios: ScenarioSummary[] };
     expect(scenarios.map((s) => s.name)).toEqual(['confirm', 'cancel', 'expire', 'reject', 'unauthorized', 'slow', 'flaky-callbacks', 'duplicate-callback', 'bad-signature-callback']);
-    expect(scenarios[0]).toMatchObject({ source: 'scenarios/10-outcomes.yaml', bundled: true, magic: 'order starting with "confirm-"', does: 'confirmed after 5s' });
+    expect(scenarios[0]).toMatchObject({ source: 'scenarios/10-outcomes.yaml', bundled: true, magic: 'order starting with "sbx-confirm-"', does: 'confirmed after 5s' });
   });
 
   it('--scenarios puts the folder first; the env variable works too', async () => {

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BUNDLED_SCENARIOS, loadScenarios } from '../src/scenarios/load-scenarios.js';
-import { renderMagicValues, replaceMagicValues } from '../src/scenarios/magic-values.js';
+import { MAGIC_START, renderMagicValues, replaceMagicValues } from '../src/scenarios/magic-values.js';
 import { ScenarioEngine } from '../src/scenarios/scenario-engine.js';
 import { renderSchemaJson } from '../src/scenarios/schema-json.js';
 import type { TradeType } from '../src/trades/trade.js';
@@ -17,16 +17,24 @@ describe('generated files are up to date', () => {
     expect(checkedIn === renderSchemaJson(), `scenarios/schema.json ${STALE}`).toBe(true);
   });
 
-  it("docs/scenarios.md's magic-values table matches the bundled scenarios", () => {
-    const file = repo('docs/scenarios.md');
-    expect(existsSync(file), 'docs/scenarios.md is missing: it must hold the magic-values markers (then run `npm run docs`)').toBe(true);
-    const readme = readFileSync(file, 'utf8');
+  it('every magic-values table (README.md and docs/*.md holding the markers) matches the bundled scenarios', () => {
+    const files = markdownWithMarkers();
+    expect(files, 'docs/scenarios.md must hold the magic-values markers').toContain('docs/scenarios.md');
     const table = renderMagicValues(loadScenarios([{ path: BUNDLED_SCENARIOS, bundled: true }]));
-    // Throws when the markers are missing.
-    const fresh = replaceMagicValues(readme, table, 'docs/scenarios.md');
-    expect(fresh === readme, `The magic-values table in docs/scenarios.md ${STALE}`).toBe(true);
+    for (const name of files) {
+      const text = readFileSync(repo(name), 'utf8');
+      // Throws when the markers are out of order or repeated.
+      const fresh = replaceMagicValues(text, table, name);
+      expect(fresh === text, `The magic-values table in ${name} ${STALE}`).toBe(true);
+    }
   });
 });
+
+/** README.md and the docs/ pages that hold the magic-values start marker (as scripts/docs.js finds them). */
+function markdownWithMarkers(): string[] {
+  const candidates = ['README.md', ...readdirSync(repo('docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+  return candidates.filter((name) => existsSync(repo(name)) && readFileSync(repo(name), 'utf8').includes(MAGIC_START));
+}
 
 describe('bundled scenario files', () => {
   const files = readdirSync(BUNDLED_SCENARIOS).filter((name) => name.endsWith('.yaml'));
@@ -54,9 +62,17 @@ describe('bundled scenario files', () => {
     expect(list.filter((s) => s.match.includes('header only'))).toEqual([]);
   });
 
+  it('every bundled scenario is opt-in: its order pattern starts with ^sbx-', () => {
+    for (const { scenario } of loadScenarios([{ path: BUNDLED_SCENARIOS, bundled: true }])) {
+      expect(scenario.match?.order, scenario.name).toMatch(/^\^sbx-[a-z]+-$/);
+    }
+  });
+
   it('no bundled scenario matches ordinary merchant traffic', () => {
     const engine = ScenarioEngine.load();
-    const orders = ['order-1001', nextOrder(), nextOrder('order'), 'ORD-2024-000017', 'a6c1b7e0-0f7e-4b8e-9b1e-6b0f1f0d7a11', '1001'];
+    // The old bundled prefixes (before 0.2.0) are ordinary orders too: a shop's "dup-fixed-1" was confirmed by one.
+    const oldPrefixes = ['confirm-', 'cancel-', 'expire-', 'reject-', 'unauth-', 'slow-', 'flaky-', 'dup-', 'badsig-'].map((prefix) => `${prefix}1`);
+    const orders = ['order-1001', nextOrder(), nextOrder('order'), 'ORD-2024-000017', 'a6c1b7e0-0f7e-4b8e-9b1e-6b0f1f0d7a11', '1001', 'dup-fixed-1', 'SBX-CONFIRM-1', 'sbx-1', ...oldPrefixes];
     const types: TradeType[] = ['any_bank', 'nspk', 'ecom'];
     for (const order of orders) {
       for (const type of types) {

@@ -41,9 +41,9 @@ const lastHistory = (id: string) => t.sandbox.store.trades.get(id)?.history.at(-
 
 describe('bundled outcome scenarios (manual clock)', () => {
   it.each([
-    ['confirm', 'confirm-', 5_000, 'confirmed'],
-    ['cancel', 'cancel-', 5_000, 'canceled'],
-    ['expire', 'expire-', 15 * 60_000, 'expired'],
+    ['confirm', 'sbx-confirm-', 5_000, 'confirmed'],
+    ['cancel', 'sbx-cancel-', 5_000, 'canceled'],
+    ['expire', 'sbx-expire-', 15 * 60_000, 'expired'],
   ] as const)('%s: order %s… moves after its delay, cause "scenario"', async (name, prefix, after, final) => {
     const trade = await create(p2pBody({ order: nextOrder(`${prefix}order`) }));
     expect(trade.scenario).toBe(name);
@@ -58,7 +58,7 @@ describe('bundled outcome scenarios (manual clock)', () => {
   });
 
   it('runs through the admin clock route as a CI test would', async () => {
-    const trade = await create(p2pBody({ order: nextOrder('confirm-ci') }));
+    const trade = await create(p2pBody({ order: nextOrder('sbx-confirm-ci') }));
     const advance = await t.post('/_sandbox/clock/advance', { by: '5s' });
     expect(advance.status).toBe(200);
     expect(((await advance.json()) as { ran: number }).ran).toBeGreaterThanOrEqual(1);
@@ -66,7 +66,7 @@ describe('bundled outcome scenarios (manual clock)', () => {
   });
 
   it('works for ecom trades too (build endpoint)', async () => {
-    const trade = await create(ecomBody({ order: nextOrder('confirm-ecom') }), {}, BUILD);
+    const trade = await create(ecomBody({ order: nextOrder('sbx-confirm-ecom') }), {}, BUILD);
     expect(trade.state).toBe('ecom');
     await t.sandbox.scheduler.advance(5_000);
     expect(await stateOf(trade.id)).toBe('confirmed');
@@ -74,7 +74,7 @@ describe('bundled outcome scenarios (manual clock)', () => {
   });
 
   it('names the matched scenario in the X-Sandbox-Scenario response header', async () => {
-    const res = await t.post(CREATE, p2pBody({ order: nextOrder('cancel-h') }));
+    const res = await t.post(CREATE, p2pBody({ order: nextOrder('sbx-cancel-h') }));
     expect(res.status).toBe(201);
     expect(res.headers.get('X-Sandbox-Scenario')).toBe('cancel');
   });
@@ -82,7 +82,7 @@ describe('bundled outcome scenarios (manual clock)', () => {
 
 describe('bundled create-error scenarios', () => {
   it('reject: 422 envelope with the scenario code, nothing stored', async () => {
-    const res = await t.post(CREATE, p2pBody({ order: nextOrder('reject-order') }));
+    const res = await t.post(CREATE, p2pBody({ order: nextOrder('sbx-reject-order') }));
     expect(res.status).toBe(422);
     expect(res.headers.get('X-Sandbox-Scenario')).toBe('reject');
     const error = await errorOf(res);
@@ -93,7 +93,7 @@ describe('bundled create-error scenarios', () => {
   });
 
   it('unauthorized: 401 envelope although the token is right, nothing stored', async () => {
-    const res = await t.post(BUILD, ecomBody({ order: nextOrder('unauth-order') }));
+    const res = await t.post(BUILD, ecomBody({ order: nextOrder('sbx-unauth-order') }));
     expect(res.status).toBe(401);
     const error = await errorOf(res);
     expect(error).toMatchObject({ status: 401, code: 'access_denied' });
@@ -104,7 +104,7 @@ describe('bundled create-error scenarios', () => {
   it('slow: waits 10s (real time) before the trade exists, then answers 201 and the trade waits', async () => {
     let release!: () => void;
     const wait = vi.spyOn(t.sandbox.scenarios, 'wait').mockImplementation(() => new Promise<void>((resolve) => (release = resolve)));
-    const answer = t.post(CREATE, p2pBody({ order: nextOrder('slow-order') }));
+    const answer = t.post(CREATE, p2pBody({ order: nextOrder('sbx-slow-order') }));
     await vi.waitFor(() => expect(wait).toHaveBeenCalledWith(10_000));
     expect(t.sandbox.store.trades.size).toBe(0);
     release();
@@ -133,9 +133,9 @@ describe('bundled create-error scenarios', () => {
 
 describe('bundled callback scenarios', () => {
   it.each([
-    ['flaky-callbacks', 'flaky-', { fail_first: 2 }],
-    ['duplicate-callback', 'dup-', { duplicate: true }],
-    ['bad-signature-callback', 'badsig-', { bad_signature: true }],
+    ['flaky-callbacks', 'sbx-flaky-', { fail_first: 2 }],
+    ['duplicate-callback', 'sbx-dup-', { duplicate: true }],
+    ['bad-signature-callback', 'sbx-badsig-', { bad_signature: true }],
   ] as const)('%s: order %s… is matched, carries its callback behaviour, and is confirmed after 5s', async (name, prefix, behaviour) => {
     const trade = await create(p2pBody({ order: nextOrder(`${prefix}order`) }));
     expect(trade.scenario).toBe(name);
@@ -155,7 +155,7 @@ describe('matching at create', () => {
   });
 
   it('the X-Sandbox-Scenario header wins over the order', async () => {
-    const trade = await create(p2pBody({ order: nextOrder('reject-but-header') }), { 'X-Sandbox-Scenario': 'confirm' });
+    const trade = await create(p2pBody({ order: nextOrder('sbx-reject-but-header') }), { 'X-Sandbox-Scenario': 'confirm' });
     expect(trade.scenario).toBe('confirm');
     await t.sandbox.scheduler.advance(5_000);
     expect(await stateOf(trade.id)).toBe('confirmed');
@@ -171,11 +171,11 @@ describe('matching at create', () => {
   });
 
   it('runs after authentication and validation', async () => {
-    const unauthenticated = await t.post(CREATE, p2pBody({ order: nextOrder('reject-x') }), { 'X-Auth': 'wrong-token' });
+    const unauthenticated = await t.post(CREATE, p2pBody({ order: nextOrder('sbx-reject-x') }), { 'X-Auth': 'wrong-token' });
     expect(unauthenticated.status).toBe(401);
     expect((await errorOf(unauthenticated)).code).not.toBe('trade_rejected');
 
-    const invalid = await t.post(CREATE, p2pBody({ order: nextOrder('unauth-x'), amount_cents: 12.5 }), { 'X-Sandbox-Scenario': 'nope' });
+    const invalid = await t.post(CREATE, p2pBody({ order: nextOrder('sbx-unauth-x'), amount_cents: 12.5 }), { 'X-Sandbox-Scenario': 'nope' });
     expect(invalid.status).toBe(422);
     expect((await errorOf(invalid)).code).toBe('validation_failed');
   });
@@ -195,7 +195,7 @@ describe('--scenarios folder', () => {
         'scenarios:',
         '  - name: quick-confirm',
         '    description: Confirms my confirm- orders at once.',
-        '    match: {order: "^confirm-"}',
+        '    match: {order: "^sbx-confirm-"}',
         '    timeline: [{after: 1s, state: confirmed}]',
         '  - name: big-ecom-expires',
         '    description: Large ecom trades expire.',
@@ -206,7 +206,7 @@ describe('--scenarios folder', () => {
     });
     const custom = await makeSandbox({ clock: 'manual', scenarios: dir });
     try {
-      const res = await custom.post(CREATE, p2pBody({ order: nextOrder('confirm-mine') }));
+      const res = await custom.post(CREATE, p2pBody({ order: nextOrder('sbx-confirm-mine') }));
       const { id } = (await res.json()) as { id: string };
       expect(custom.sandbox.store.trades.get(id)?.scenario).toBe('quick-confirm');
       await custom.sandbox.scheduler.advance(1_000);
@@ -239,7 +239,7 @@ describe('restart', () => {
   it('a pending timeline step survives a restart of a file-backed sandbox', async () => {
     const data = mkdtempSync(join(root, 'data-'));
     const first = await makeSandbox({ clock: 'manual', inMemory: false, data });
-    const res = await first.post(CREATE, p2pBody({ order: nextOrder('confirm-restart') }));
+    const res = await first.post(CREATE, p2pBody({ order: nextOrder('sbx-confirm-restart') }));
     const { id } = (await res.json()) as { id: string };
     await first.close();
 

@@ -1,6 +1,7 @@
 import { errors } from '../errors.js';
 import type { Merchant, MerchantDirectory } from '../merchants/fixtures.js';
 import { merchantField } from '../trades/requests.js';
+import { amountWrittenAsFloat } from './amount-written-as-float.js';
 import { SIGNATURE_ALGORITHM, safeEqual, sign, stringToSign, verifySignature, type SignedEndpoint } from './signature.js';
 
 export const AUTH_MODES = ['token', 'signature', 'either', 'off'] as const;
@@ -89,6 +90,16 @@ export function authenticate(merchants: MerchantDirectory, request: AuthRequest)
       ? `${headerName} holds a token, but this sandbox runs with --auth signature: send the signature instead (or restart with --auth either to accept tokens too).`
       : `${headerName} is ${mode === 'either' ? "neither the merchant's token nor" : 'not'} a valid signature.`;
   const preview = sentSecret ? '(a merchant secret, not shown)' : value.length > 80 ? `${value.slice(0, 77)}...` : value;
+  const float = looksSigned ? amountWrittenAsFloat(merchant.secret, endpoint, request.values, value) : undefined;
+  if (float !== undefined) {
+    const amount = String(request.values['amount_cents']);
+    throw errors.unauthorized(
+      'signature_mismatch',
+      `amount_cents was written ${float}; the string to sign uses ${amount}: send an integer. The signature verifies over ${JSON.stringify(stringToSign(endpoint, { ...request.values, amount_cents: float }))}, so it was computed from a float (e.g. Python's 100.0). Send amount_cents as a JSON integer and sign the same integer: the sandbox signs ${JSON.stringify(message)}.`,
+      { field: 'amount_cents', message: `written ${float}; send the integer ${amount}` },
+      { signature: { header: headerName, algorithm: SIGNATURE_ALGORITHM, string_to_sign: message, received: preview } },
+    );
+  }
   throw errors.unauthorized(
     'signature_mismatch',
     `${why} The sandbox expects lowercase or uppercase hex ${SIGNATURE_ALGORITHM.split(',')[0]} of the string to sign ${JSON.stringify(message)}, keyed with merchant ${merchant.id}'s secret. Compare your string to sign with this one: field order, empty slots for absent fields, and the "::" separator.`,

@@ -11,8 +11,8 @@ export const callbackBehaviourSchema = z.strictObject({
   /** Wait this long (sandbox clock) before the first attempt. */
   delay: durationSchema.optional(),
   /** After a delivery, send the same event (same id, body and signature) once more. */
-  duplicate: z.boolean().optional(),
+  duplicate: z.boolean({ error: 'must be true or false' }).optional(),
   /** Before the real callback, send a copy whose X-Signature is wrong; a receiver must refuse it. */
-  bad_signature: z.boolean().optional(),
+  bad_signature: z.boolean({ error: 'must be true or false' }).optional(),
 });
 export type CallbackBehaviour = z.output<typeof callbackBehaviourSchema>;

@@ -5,8 +5,10 @@ import { registerHealth } from './health.js';
 import { registerReset } from './reset.js';
 import { scenariosCommand } from './scenarios.js';
 import { serveCommand } from './serve.js';
+import { optionNames, serveOptions } from './serve-options.js';
 import { registerSign } from './sign.js';
-import { DEFAULT_SANDBOX_URL, triggerCommand, type TriggerOptions } from './trigger.js';
+import { registerTrigger } from './trigger.js';
+import { registerWait } from './wait.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -21,20 +23,6 @@ Examples:
   $ PORT=5000 deposit-sandbox serve --data /tmp/sandbox-data
 `;
 
-/** Collects the options of `serve` into the shape createSandbox() takes. */
-function serveOptions(command: Command): Record<string, unknown> {
-  const o = command.opts<Record<string, unknown>>();
-  const port = o['port'] ?? process.env['PORT'];
-  // A boolean flag set from the environment: DEPOSIT_SANDBOX_IN_MEMORY=0 / false / no means off.
-  const inMemory =
-    command.getOptionValueSource('inMemory') === 'env'
-      ? !/^(0|false|no|off)?$/i.test((process.env[env('IN_MEMORY')] ?? '').trim())
-      : o['inMemory'];
-  return Object.fromEntries(
-    Object.entries({ ...o, port, inMemory }).filter(([, value]) => value !== undefined),
-  );
-}
-
 function addServeOptions(command: Command): Command {
   return command
     .addOption(new Option('-p, --port <port>', 'port to listen on; 0 picks a free one (default 4242, env PORT too)').env(env('PORT')))
@@ -47,6 +35,8 @@ function addServeOptions(command: Command): Command {
     .addOption(new Option('--seed <n>', 'repeatable trade ids and requisites').env(env('SEED')))
     .addOption(new Option('--clock <mode>', 'sandbox clock: real or manual').choices(['real', 'manual']).env(env('CLOCK')))
     .addOption(new Option('--scenarios <dir>', 'folder of scenario YAML files, matched before the bundled ones').env(env('SCENARIOS')))
+    .addOption(new Option('--no-bundled-scenarios', 'turn off the bundled scenarios (orders starting with "sbx-")').env(env('NO_BUNDLED_SCENARIOS')))
+    .addOption(new Option('--ready-file <path>', 'once listening, write {"url": ..., "pid": ...} to this file (removed on exit)').env(env('READY_FILE')))
     .addOption(new Option('--admin-token <token>', 'require "Authorization: Bearer <token>" on the /_sandbox admin API').env(env('ADMIN_TOKEN')))
     .addOption(new Option('--callback-timeout <duration>', 'how long a callback receiver has to answer 2xx (default 10s)').env(env('CALLBACK_TIMEOUT')))
     .addOption(new Option('--callback-retries <list>', 'waits between callback attempts, then failed (default 1s,5s,30s,2m,10m)').env(env('CALLBACK_RETRIES')))
@@ -65,29 +55,22 @@ export function createProgram(): Command {
   )
     .addHelpText('after', EXAMPLES)
     .action(async (_options: unknown, command: Command) => {
-      await serveCommand(serveOptions(command));
+      const { options, readyFile } = serveOptions(command);
+      await serveCommand(options, { names: optionNames(command), ...(readyFile !== undefined ? { readyFile } : {}) });
     });
   void serve;
   program
     .command('scenarios')
     .description('check the scenario files and list every scenario with its magic values, in match order')
     .addOption(new Option('--scenarios <dir>', 'folder of scenario YAML files, listed before the bundled ones').env(env('SCENARIOS')))
+    .addOption(new Option('--no-bundled-scenarios', 'leave the bundled scenarios out, as serve --no-bundled-scenarios does').env(env('NO_BUNDLED_SCENARIOS')))
     .option('--json', 'print {"scenarios": [...]} as GET /_sandbox/scenarios does')
     .addHelpText('after', '\nExamples:\n  $ deposit-sandbox scenarios\n  $ deposit-sandbox scenarios --scenarios ./my-scenarios --json\n')
-    .action((options: { scenarios?: string; json?: boolean }) => scenariosCommand(options));
-  program
-    .command('trigger')
-    .description('move a trade to a state through the admin API of a running sandbox')
-    .argument('<trade-id>', 'the trade id (the "id" of the create response)')
-    .argument('<state>', 'confirmed, canceled or expired')
-    .addOption(new Option('--url <url>', `the sandbox address (default ${DEFAULT_SANDBOX_URL})`).env(env('URL')))
-    .addOption(new Option('--admin-token <token>', 'the sandbox\'s --admin-token, if it has one').env(env('ADMIN_TOKEN')))
-    .option('--note <text>', 'a note for the trade\'s history')
-    .option('--json', 'print the admin API answer as JSON')
-    .addHelpText('after', '\nExamples:\n  $ deposit-sandbox trigger 3f0c9a52-0d8e-4b4f-9a57-6f2b8f1f3c11 confirmed\n  $ deposit-sandbox trigger <id> canceled --url http://127.0.0.1:5000 --admin-token s3cret\n')
-    .action((tradeId: string, state: string, options: TriggerOptions) => triggerCommand(tradeId, state, options));
+    .action((_options: unknown, command: Command) => scenariosCommand(serveOptions(command).options as { scenarios?: string; bundledScenarios?: boolean; json?: boolean }));
+  registerTrigger(program);
   registerSign(program);
-  registerReset(program, DEFAULT_SANDBOX_URL);
+  registerReset(program);
+  registerWait(program);
   registerCheckCallback(program);
   registerHealth(program);
   program.addHelpText('after', `${EXAMPLES}\nEvery flag of serve (the default command): deposit-sandbox serve --help\n`);

@@ -6,6 +6,8 @@ const MAGIC_COLUMN = 40;
 
 export interface ScenariosCommandOptions {
   scenarios?: string;
+  /** false: leave the bundled scenarios out (--no-bundled-scenarios). */
+  bundledScenarios?: boolean;
   json?: boolean;
 }
 
@@ -14,10 +16,14 @@ export interface ScenariosCommandOptions {
  * `serve` does (a broken file throws with file, line and field), then lists them in match order.
  */
 export function scenariosCommand(options: ScenariosCommandOptions, write: (text: string) => void = (text) => process.stdout.write(text)): void {
-  const engine = ScenarioEngine.load(options.scenarios ? resolve(options.scenarios) : undefined);
+  const engine = ScenarioEngine.load(options.scenarios ? resolve(options.scenarios) : undefined, { bundled: options.bundledScenarios !== false });
   const list = engine.list();
   if (options.json) {
     write(`${JSON.stringify({ scenarios: list }, null, 2)}\n`);
+    return;
+  }
+  if (list.length === 0) {
+    write('No scenarios: the bundled ones are turned off (--no-bundled-scenarios) and no --scenarios folder was given.\n');
     return;
   }
   const nameWidth = Math.max(...list.map((s) => s.name.length));

@@ -1,12 +1,22 @@
 import { listen } from '../server.js';
-import { createSandbox } from '../sandbox.js';
+import { createSandbox, parseOptions } from '../sandbox.js';
 import type { SandboxOptionsInput } from '../config/options.js';
 import { handleShutdownSignals } from './shutdown.js';
 import { exposureWarning } from '../security/exposure-warning.js';
 import { formatDuration } from '../clock/duration.js';
+import { writeReadyFile } from './ready-file.js';
+
+export interface ServeExtras {
+  /** How each option was given (`--port`, `PORT`, ...), for errors that name it. */
+  names?: Readonly<Record<string, string>>;
+  /** Write {"url", "pid"} here once listening; removed on exit. */
+  readyFile?: string;
+}
 
 /** `deposit-sandbox serve`: start, print the ready line, stop in bounded time on SIGINT/SIGTERM (./shutdown.ts). */
-export async function serveCommand(options: SandboxOptionsInput): Promise<void> {
+export async function serveCommand(options: SandboxOptionsInput, extras: ServeExtras = {}): Promise<void> {
+  // Checked here first so that a bad value names the flag or environment variable it came from.
+  parseOptions(options, extras.names);
   // A reader that closed our stdout (e.g. `| head -1`) must not crash the sandbox before
   // it has flushed the store: ignore EPIPE on the output streams.
   for (const stream of [process.stdout, process.stderr]) {
@@ -15,6 +25,7 @@ export async function serveCommand(options: SandboxOptionsInput): Promise<void> 
     });
   }
   const sandbox = await createSandbox(options);
+  sandbox.log = (line) => process.stdout.write(`deposit-sandbox: ${line}\n`);
   const running = await listen(sandbox).catch(async (error: NodeJS.ErrnoException) => {
     await sandbox.close();
     if (error.code === 'EADDRINUSE') {
@@ -24,6 +35,15 @@ export async function serveCommand(options: SandboxOptionsInput): Promise<void> 
   });
   // Handlers go in before the ready line: a supervisor may signal as soon as it reads it.
   handleShutdownSignals(running, sandbox);
+  // The ready file goes in before the ready line, so that whichever a script watches, the other is there too.
+  if (extras.readyFile !== undefined) {
+    try {
+      writeReadyFile(extras.readyFile, running.url);
+    } catch (error) {
+      await running.close();
+      throw error;
+    }
+  }
   process.stdout.write(`deposit-sandbox listening on ${running.url}\n`);
   const warning = exposureWarning(sandbox.options);
   if (warning) process.stderr.write(warning);

@@ -24,6 +24,8 @@ export const sandboxOptionsSchema = z.object({
   clock: z.enum(['real', 'manual'], { error: 'must be real or manual' }).default('real'),
   /** A folder of scenario YAML files, matched before the bundled ones. */
   scenarios: z.string().min(1).optional(),
+  /** Load the bundled scenarios (orders starting with "sbx-"); false with --no-bundled-scenarios. */
+  bundledScenarios: z.boolean().default(true),
   /** When set, every /_sandbox route requires `Authorization: Bearer <token>`. */
   adminToken: z.string().min(1).optional(),
   /** How long a callback receiver has to answer 2xx. */

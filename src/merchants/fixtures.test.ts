@@ -20,7 +20,7 @@ describe('the bundled fixtures', () => {
     const fixtures = loadFixtures();
     expect(BUNDLED_FIXTURES).toMatch(/fixtures[\\/]merchants\.json$/);
     expect(fixtures.merchants.map(({ id, token, secret, rate }) => ({ id, token, secret, rate }))).toEqual([DEMO, SECOND]);
-    expect(fixtures.requisites?.banks.length).toBeGreaterThan(0);
+    expect(new MerchantDirectory(fixtures).pool).toEqual(DEFAULT_POOL);
   });
 });
 
@@ -58,6 +58,41 @@ describe('parseFixtures', () => {
     expect(message).toContain('/tmp/my-merchants.json');
     expect(message).toContain(`${field}: `);
     expect(message).toContain(hint);
+  });
+});
+
+describe('fixtures errors carry file, line and column', () => {
+  it('a stray key names itself, suggests the nearest field, and the missing one is reported where its object starts', () => {
+    const text = doc({ merchants: [{ id: DEMO.id, name: 'Shop', tokn: 'token-123', secret: 'secret-123', rate: 90 }] });
+    const message = problem(text);
+    expect(message).toContain('/tmp/my-merchants.json:6:7: merchants[0].tokn: is not a field here; did you mean token? Fields here: id, name, token, secret, rate');
+    expect(message).toContain('/tmp/my-merchants.json:3:5: merchants[0].token: is missing; it must be a string of at least 8 characters');
+  });
+
+  it('a wrong value is placed on the value itself, in compact JSON too', () => {
+    expect(problem(doc({ merchants: [{ ...merchant, rate: '92.5' }] }))).toContain('/tmp/my-merchants.json:8:15: merchants[0].rate: must be a number, e.g. 92.5');
+    const compact = `{"merchants":[${JSON.stringify(merchant)}],\n"requisites":{"names":["A"],"banks":[{"name":"B","bins":["12345"]}]}}`;
+    const at = compact.split('\n')[1]!.indexOf('"12345"') + 1;
+    expect(problem(compact)).toContain(`/tmp/my-merchants.json:2:${at}: requisites.banks[0].bins[0]: must be 6 digits`);
+  });
+
+  it('unknown top-level keys and unknown bank keys are errors too; "$schema" is allowed', () => {
+    expect(problem(doc({ merchants: [merchant], requisite: 'latin' }))).toMatch(/:\d+:3: requisite: is not a field here; did you mean requisites\?/);
+    expect(problem(doc({ merchants: [merchant], requisites: { names: ['A'], banks: [{ name: 'B', bins: ['123456'], bin: '1' }] } }))).toMatch(/requisites\.banks\[0\]\.bin: is not a field here; did you mean bins\?/);
+    expect(() => parseFixtures(doc({ $schema: './fixtures.schema.json', merchants: [merchant] }), 'f.json')).not.toThrow();
+  });
+});
+
+describe('requisites pools', () => {
+  it('are Cyrillic by default; "latin" picks the transliterated pool; a pool of your own is used as written', () => {
+    const pool = (requisites: unknown) => new MerchantDirectory(parseFixtures(doc({ merchants: [merchant], ...(requisites !== undefined ? { requisites } : {}) }), 'f.json')).pool;
+    expect(pool(undefined).names).toContain('Иван П.');
+    expect(pool(undefined).banks.map((b) => b.name)).toContain('Сбербанк');
+    expect(pool('cyrillic')).toEqual(pool(undefined));
+    expect(pool('latin').names).toContain('Ivan Petrov');
+    expect(pool('latin').banks.map((b) => b.name)).toContain('Sberbank');
+    expect(pool({ names: ['Пётр Н.'], banks: [{ name: 'Банк', bins: ['220099'] }] })).toEqual({ names: ['Пётр Н.'], banks: [{ name: 'Банк', bins: ['220099'] }] });
+    expect(problem(doc({ merchants: [merchant], requisites: 'greek' }))).toContain('requisites: must be "cyrillic" (the default), "latin", or a pool');
   });
 });
 

@@ -1,32 +1,31 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { LineCounter, parseDocument } from 'yaml';
 import { describeIssues, lineAndColumn } from '../config/issues.js';
+import { describeYamlIssues, formatProblem } from '../scenarios/yaml-issues.js';
+import { bankSchema, CYRILLIC_POOL, poolOf, requisitesOptionSchema, requisitesPoolSchema, type RequisitesPool } from './requisite-pools.js';
 
 export const BUNDLED_FIXTURES = fileURLToPath(new URL('../../fixtures/merchants.json', import.meta.url));
 
-export const merchantSchema = z.object({
+const merchantText = (what: string) => z.string({ error: `must be ${what}` }).min(8, `must be ${what}`);
+
+export const merchantSchema = z.strictObject({
   id: z.guid({ error: 'must be a UUID such as 6f1c2a9e-3b7d-4c52-9a1e-2d4b8f0c7e51' }),
-  name: z.string().min(1, 'must be a non-empty string'),
-  token: z.string().min(8, 'must be a string of at least 8 characters (the static X-Auth / X-Token value)'),
-  secret: z.string().min(8, 'must be a string of at least 8 characters (the HMAC-SHA256 key)'),
+  name: z.string({ error: 'must be the merchant name, a non-empty string' }).min(1, 'must be a non-empty string'),
+  token: merchantText('a string of at least 8 characters (the static X-Auth / X-Token value)'),
+  secret: merchantText('a string of at least 8 characters (the HMAC-SHA256 key)'),
   rate: z.number({ error: 'must be a number, e.g. 92.5' }).positive('must be a positive number'),
 });
 
-export const bankSchema = z.object({
-  name: z.string().min(1, 'must be a non-empty bank name'),
-  bins: z.array(z.string().regex(/^\d{6}$/, 'must be 6 digits')).min(1, 'must list at least one 6-digit card BIN'),
-});
-
-export const requisitesPoolSchema = z.object({
-  names: z.array(z.string().min(1)).min(1, 'must list at least one recipient name'),
-  banks: z.array(bankSchema).min(1, 'must list at least one bank'),
-});
+export { bankSchema, requisitesPoolSchema, type RequisitesPool };
 
 export const fixturesSchema = z
-  .object({
-    merchants: z.array(merchantSchema).min(1, 'must list at least one merchant'),
-    requisites: requisitesPoolSchema.optional(),
+  .strictObject({
+    /** Lets an editor find a JSON Schema; ignored. */
+    $schema: z.string().optional(),
+    merchants: z.array(merchantSchema, { error: 'must be a list of merchants such as [{"id": ..., "name": ..., "token": ..., "secret": ..., "rate": 92.5}]' }).min(1, 'must list at least one merchant'),
+    requisites: requisitesOptionSchema.optional(),
   })
   .superRefine((value, ctx) => {
     const seen = new Map<string, number>();
@@ -41,18 +40,10 @@ export const fixturesSchema = z
   });
 
 export type Merchant = z.infer<typeof merchantSchema>;
-export type RequisitesPool = z.infer<typeof requisitesPoolSchema>;
 export type Fixtures = z.infer<typeof fixturesSchema>;
 
-export const DEFAULT_POOL: RequisitesPool = {
-  names: ['Ivan Petrov', 'Anna Smirnova', 'Sergey Ivanov', 'Olga Kuznetsova', 'Dmitry Sokolov', 'Maria Popova'],
-  banks: [
-    { name: 'Sberbank', bins: ['220220', '427638'] },
-    { name: 'T-Bank', bins: ['553691', '220070'] },
-    { name: 'Alfa-Bank', bins: ['415428', '220015'] },
-    { name: 'VTB', bins: ['220024', '418868'] },
-  ],
-};
+/** The pool requisites are drawn from when a fixtures file names none: Cyrillic names and banks. */
+export const DEFAULT_POOL: RequisitesPool = CYRILLIC_POOL;
 
 export class FixturesError extends Error {
   constructor(file: string, problems: string[]) {
@@ -74,8 +65,19 @@ export function parseFixtures(text: string, file: string): Fixtures {
     throw new FixturesError(file, [`not valid JSON${where}: ${message}`]);
   }
   const result = fixturesSchema.safeParse(data);
-  if (!result.success) throw new FixturesError(file, describeIssues(result.error));
+  if (!result.success) throw new FixturesError(file, placedIssues(text, file, result.error));
   return result.data;
+}
+
+/**
+ * Problems as `file:line:column: field.path: message`. JSON is YAML 1.2, so the yaml parser
+ * gives each JSON node's place in the text; without it (it should not happen) the paths alone.
+ */
+function placedIssues(text: string, file: string, error: z.ZodError): string[] {
+  const counter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: counter, uniqueKeys: false });
+  if (doc.errors.length > 0) return describeIssues(error);
+  return describeYamlIssues(file, doc, counter, error, fixturesSchema).map(formatProblem);
 }
 
 export function loadFixtures(file: string = BUNDLED_FIXTURES): Fixtures {
@@ -94,7 +96,7 @@ export class MerchantDirectory {
   readonly #byId: Map<string, Merchant>;
 
   constructor(fixtures: Fixtures) {
-    this.pool = fixtures.requisites ?? DEFAULT_POOL;
+    this.pool = poolOf(fixtures.requisites);
     this.#byId = new Map(fixtures.merchants.map((merchant) => [merchant.id.toLowerCase(), merchant]));
   }
 

@@ -11,6 +11,19 @@ import { SCENARIO_HEADER, type Scenario } from './scenario.js';
 export interface ScenarioCreateDeps extends TradeServiceDeps {
   scenarios: ScenarioEngine;
   scheduler: Scheduler;
+  /** Receives one line per create a scenario takes (the CLI prints it; silent by default). */
+  log?: (line: string) => void;
+}
+
+/**
+ * The line logged when a scenario takes a create request, e.g.
+ * `scenario "confirm" took order "sbx-confirm-1" (merchant 6f1c…): confirmed after 5s [scenarios/10-outcomes.yaml:9, order starting with "sbx-confirm-"]`.
+ */
+export function scenarioLogLine(engine: ScenarioEngine, scenario: Scenario, request: DepositRequest, byHeader: boolean): string {
+  const summary = engine.describe(scenario.name);
+  const why = byHeader ? `picked by the ${SCENARIO_HEADER} header` : (summary?.magic ?? 'matched');
+  const where = summary ? `${summary.source}:${summary.line}, ` : '';
+  return `scenario "${scenario.name}" took ${request.type} order ${JSON.stringify(request.order)} (merchant ${request.merchant}): ${summary?.does ?? 'scripted'} [${where}${why}]`;
 }
 
 /** The envelope a scenario's `respond` forces on the create request. */
@@ -44,6 +57,7 @@ export async function createWithScenario(
   header: string | undefined,
 ): Promise<{ trade: TradeRecord; scenario: Scenario | undefined }> {
   const scenario = deps.scenarios.select(request, header);
+  if (scenario && deps.log) deps.log(scenarioLogLine(deps.scenarios, scenario, request, Boolean(header?.trim())));
   if (scenario?.delay) await deps.scenarios.wait(scenario.delay);
   const forced = scenario && forcedError(scenario);
   if (forced) throw forced;

@@ -7,7 +7,7 @@ const does = (input: Record<string, unknown>) => effectSummary(scenarioSchema.pa
 
 describe('magicPhrases', () => {
   it('says what to send for each kind of condition', () => {
-    expect(texts({ order: '^confirm-' })).toEqual(['order starting with "confirm-"']);
+    expect(texts({ order: '^sbx-confirm-' })).toEqual(['order starting with "sbx-confirm-"']);
     expect(texts({ order: '^order\\.42$' })).toEqual(['order "order.42"']);
     expect(texts({ order: 'vip|gold' })).toEqual(['order matching /vip|gold/']);
     expect(texts({ amount: 1313 })).toEqual(['amount_cents 1313']);
@@ -22,7 +22,7 @@ describe('magicPhrases', () => {
   });
 
   it('renders Markdown with code spans', () => {
-    expect(magicPhrases(matchSchema.parse({ order: '^dup-', type: 'ecom' })).map((p) => p.markdown)).toEqual(['order starting with `dup-`', 'type `ecom`']);
+    expect(magicPhrases(matchSchema.parse({ order: '^sbx-dup-', type: 'ecom' })).map((p) => p.markdown)).toEqual(['order starting with `sbx-dup-`', 'type `ecom`']);
   });
 });
 

@@ -14,9 +14,9 @@ export const scenarioSummarySchema = z.object({
   source: z.string(),
   line: z.number().int(),
   bundled: z.boolean(),
-  /** Every condition, e.g. `order matches /^confirm-/`; `X-Sandbox-Scenario header only` without a match block. */
+  /** Every condition, e.g. `order matches /^sbx-confirm-/`; `X-Sandbox-Scenario header only` without a match block. */
   match: z.string(),
-  /** What to send to trigger it, e.g. `order starting with "confirm-"`. */
+  /** What to send to trigger it, e.g. `order starting with "sbx-confirm-"`. */
   magic: z.string(),
   /** What it does, e.g. `confirmed after 5s`. */
   does: z.string(),
@@ -53,7 +53,7 @@ function amountPhrase(amount: AmountMatch): Phrase {
   return { text: `amount_cents ${range}`, markdown: `amount_cents ${range}` };
 }
 
-/** Each condition of a match block as a phrase a person would say: "order starting with "confirm-"". */
+/** Each condition of a match block as a phrase a person would say: "order starting with "sbx-confirm-"". */
 export function magicPhrases(match: ScenarioMatch | undefined): Phrase[] {
   if (!match) return [];
   const phrases: Phrase[] = [];
@@ -86,7 +86,7 @@ export function magicPhrases(match: ScenarioMatch | undefined): Phrase[] {
   return phrases;
 }
 
-/** Every condition, formally: `order matches /^confirm-/ and type in [ecom]`. */
+/** Every condition, formally: `order matches /^sbx-confirm-/ and type in [ecom]`. */
 export function matchSummary(match: ScenarioMatch | undefined): string {
   if (!match) return `${SCENARIO_HEADER} header only`;
   const parts: string[] = [];

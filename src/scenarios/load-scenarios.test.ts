@@ -99,8 +99,8 @@ describe('broken files: file, line, field and what is expected', () => {
     ['duplicate key', 'scenarios:\n  - name: a\n    name: b\n    description: d\n', { line: 3, path: '', message: /is not valid YAML: Map keys must be unique/ }],
     ['empty file', '# nothing yet\n', { line: 1, path: '', message: /is empty; it must hold a "scenarios:" list/ }],
     ['not a mapping', '- name: a\n', { line: 1, path: '', message: /must be a mapping with a "scenarios:" list/ }],
-    ['unknown top-level field', `scenarios:\n${ok('a')}senarios: []\n`, { line: 4, path: 'senarios', message: /is not a field here; expected one of scenarios/ }],
-    ['unknown scenario field', `scenarios:\n${ok('a', '    matches:\n      order: x\n')}`, { line: 4, path: 'scenarios[0].matches', message: /is not a field here; expected one of name, description, match, respond, delay, timeline, callbacks/ }],
+    ['unknown top-level field', `scenarios:\n${ok('a')}senarios: []\n`, { line: 4, path: 'senarios', message: /is not a field here; did you mean scenarios\? Fields here: scenarios$/ }],
+    ['unknown scenario field', `scenarios:\n${ok('a', '    matches:\n      order: x\n')}`, { line: 4, path: 'scenarios[0].matches', message: /is not a field here; did you mean match\? Fields here: name, description, match, respond, delay, timeline, callbacks/ }],
     ['missing name', 'scenarios:\n  - description: d\n', { line: 2, path: 'scenarios[0].name', message: /is missing; it must be a string: the scenario name/ }],
     ['bad name', 'scenarios:\n  - name: "has space"\n    description: d\n', { line: 2, path: 'scenarios[0].name', message: /letters, digits/ }],
     ['unknown state', `scenarios:\n${ok('a', '    timeline:\n      - after: 5s\n        state: paid\n')}`, { line: 6, path: 'scenarios[0].timeline[0].state', message: /must be one of created, ecom, confirmed, canceled, expired; got "paid"/ }],
@@ -121,10 +121,14 @@ describe('broken files: file, line, field and what is expected', () => {
     ['amount range upside down', `scenarios:\n${ok('a', '    match:\n      amount: {min: 500, max: 100}\n')}`, { line: 5, path: 'scenarios[0].match.amount.min', message: /must not be larger than max \(500 > 100\)/ }],
     ['last digits unquoted', `scenarios:\n${ok('a', '    match:\n      amount: {last_digits: 13}\n')}`, { line: 5, path: 'scenarios[0].match.amount.last_digits', message: /must be digits in quotes/ }],
     ['last digits and a range', `scenarios:\n${ok('a', '    match:\n      amount: {last_digits: "13", max: 100}\n')}`, { line: 5, path: 'scenarios[0].match.amount', message: /use either last_digits or min\/max/ }],
-    ['unknown amount field', `scenarios:\n${ok('a', '    match:\n      amount:\n        mini: 5\n')}`, { line: 6, path: 'scenarios[0].match.amount.mini', message: /is not a field here; expected one of min, max, last_digits/ }],
+    ['unknown amount field', `scenarios:\n${ok('a', '    match:\n      amount:\n        mini: 5\n')}`, { line: 6, path: 'scenarios[0].match.amount.mini', message: /is not a field here; did you mean min\? Fields here: min, max, last_digits/ }],
     ['bad merchant', `scenarios:\n${ok('a', '    match:\n      merchant: demo\n')}`, { line: 5, path: 'scenarios[0].match.merchant', message: /must be a merchant UUID/ }],
     ['customer regex', `scenarios:\n${ok('a', '    match:\n      customer: {regex: "["}\n')}`, { line: 5, path: 'scenarios[0].match.customer.regex', message: /is not a valid regular expression for customer/ }],
     ['callbacks field', `scenarios:\n${ok('a', '    callbacks:\n      fail_first: many\n')}`, { line: 5, path: 'scenarios[0].callbacks.fail_first', message: /number/ }],
+    ['an unknown key far from every field', `scenarios:\n${ok('a', '    colour: blue\n')}`, { line: 4, path: 'scenarios[0].colour', message: /^is not a field here\. Fields here: name, description/ }],
+    ['yes for a boolean', `scenarios:\n${ok('a', '    callbacks:\n      duplicate: yes\n')}`, { line: 5, path: 'scenarios[0].callbacks.duplicate', message: /must be true or false\. Hint: yes is read as the string "yes" \(YAML 1\.2 has only true and false as booleans\); write true$/ }],
+    ['Off for a boolean', `scenarios:\n${ok('a', '    callbacks:\n      bad_signature: Off\n')}`, { line: 5, path: 'scenarios[0].callbacks.bad_signature', message: /Hint: Off is read as the string "Off" .*; write false$/ }],
+    ['a quoted "no" is a string on purpose: no hint', `scenarios:\n${ok('a', '    callbacks:\n      duplicate: "no"\n')}`, { line: 5, path: 'scenarios[0].callbacks.duplicate', message: /^must be true or false$/ }],
   ];
 
   it.each(cases)('%s', (_label, text, expected) => {

@@ -8,7 +8,7 @@ describe('renderMagicValues', () => {
     const table = renderMagicValues(entries);
     const rows = table.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| Send') && !line.startsWith('| ---'));
     expect(rows).toHaveLength(entries.length);
-    expect(rows[0]).toBe('| order starting with `confirm-` | `confirm` | confirmed after 5s |');
+    expect(rows[0]).toBe('| order starting with `sbx-confirm-` | `confirm` | confirmed after 5s |');
     expect(table).toContain('X-Sandbox-Scenario: <name>');
   });
 

@@ -24,21 +24,26 @@ const scenario = (name: string, match?: string) => `  - name: ${name}\n    descr
 describe('ScenarioEngine', () => {
   const user = folder({
     // Files in name order: 10-* before 20-*.
-    '20-late.yaml': `scenarios:\n${scenario('late-confirm', '{order: "^confirm-"}')}`,
+    '20-late.yaml': `scenarios:\n${scenario('late-confirm', '{order: "^sbx-confirm-"}')}`,
     '10-early.yaml': `scenarios:\n${scenario('big', '{amount: {min: 1000000}}')}${scenario('big-ecom', '{amount: {min: 1000000}, type: ecom}')}${scenario('header-only')}`,
   });
   const engine = ScenarioEngine.load(user);
 
+  it('leaves the bundled folder out with bundled: false', () => {
+    expect(ScenarioEngine.load(user, { bundled: false }).names()).toEqual(['big', 'big-ecom', 'header-only', 'late-confirm']);
+    expect(ScenarioEngine.load(undefined, { bundled: false }).names()).toEqual([]);
+  });
+
   it('puts the user folder before the bundled one: a user scenario shadows a bundled match', () => {
     expect(engine.names().slice(0, 4)).toEqual(['big', 'big-ecom', 'header-only', 'late-confirm']);
     expect(engine.names()).toContain('confirm');
-    expect(engine.match(request({ order: 'confirm-1' }))?.name).toBe('late-confirm');
-    expect(ScenarioEngine.load().match(request({ order: 'confirm-1' }))?.name).toBe('confirm');
+    expect(engine.match(request({ order: 'sbx-confirm-1' }))?.name).toBe('late-confirm');
+    expect(ScenarioEngine.load().match(request({ order: 'sbx-confirm-1' }))?.name).toBe('confirm');
   });
 
   it('first match wins, in file order then scenario order', () => {
     expect(engine.match(request({ type: 'ecom', amount_cents: 2_000_000 }))?.name).toBe('big');
-    expect(engine.match(request({ order: 'confirm-1', amount_cents: 2_000_000 }))?.name).toBe('big');
+    expect(engine.match(request({ order: 'sbx-confirm-1', amount_cents: 2_000_000 }))?.name).toBe('big');
   });
 
   it('nothing matches: undefined (the trade waits for the page or an admin)', () => {
@@ -47,13 +52,13 @@ describe('ScenarioEngine', () => {
   });
 
   it('the header wins over matching and can pick a header-only scenario', () => {
-    expect(engine.select(request({ order: 'confirm-1' }), 'cancel')?.name).toBe('cancel');
+    expect(engine.select(request({ order: 'sbx-confirm-1' }), 'cancel')?.name).toBe('cancel');
     expect(engine.select(request(), 'header-only')?.name).toBe('header-only');
     expect(engine.select(request(), ' HEADER-ONLY ')?.name).toBe('header-only');
   });
 
   it('a blank header counts as absent', () => {
-    expect(engine.select(request({ order: 'confirm-1' }), '  ')?.name).toBe('late-confirm');
+    expect(engine.select(request({ order: 'sbx-confirm-1' }), '  ')?.name).toBe('late-confirm');
   });
 
   it('an unknown header name is a 422 that lists the known names', () => {
@@ -87,10 +92,10 @@ describe('ScenarioEngine', () => {
       name: 'confirm',
       description: 'The payer pays 5 seconds after the trade is created.',
       source: 'scenarios/10-outcomes.yaml',
-      line: 6,
+      line: 9,
       bundled: true,
-      match: 'order matches /^confirm-/',
-      magic: 'order starting with "confirm-"',
+      match: 'order matches /^sbx-confirm-/',
+      magic: 'order starting with "sbx-confirm-"',
       does: 'confirmed after 5s',
       respond: null,
       delay_ms: null,

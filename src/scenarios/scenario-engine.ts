@@ -20,12 +20,17 @@ export class ScenarioEngine {
   }
 
   /**
-   * Loads `userFolder` (a folder or one file, optional) in front of the bundled folder.
+   * Loads `userFolder` (a folder or one file, optional) in front of the bundled folder
+   * (left out with `bundled: false`, as --no-bundled-scenarios does).
    * Throws a ScenarioError naming file, line and field of every problem.
    */
-  static load(userFolder?: string, bundledFolder: string = BUNDLED_SCENARIOS): ScenarioEngine {
+  static load(userFolder?: string, options: { bundled?: boolean; bundledFolder?: string } = {}): ScenarioEngine {
+    const { bundled = true, bundledFolder = BUNDLED_SCENARIOS } = options;
     return new ScenarioEngine(
-      loadScenarios([...(userFolder !== undefined ? [{ path: userFolder, bundled: false }] : []), { path: bundledFolder, bundled: true }]),
+      loadScenarios([
+        ...(userFolder !== undefined ? [{ path: userFolder, bundled: false }] : []),
+        ...(bundled ? [{ path: bundledFolder, bundled: true }] : []),
+      ]),
     );
   }
 
@@ -40,6 +45,12 @@ export class ScenarioEngine {
 
   list(): ScenarioSummary[] {
     return this.#entries.map(summarize);
+  }
+
+  /** The summary of the scenario with this name (where it is written, what it does). */
+  describe(name: string): ScenarioSummary | undefined {
+    const entry = this.#byName.get(name.toLowerCase());
+    return entry ? summarize(entry) : undefined;
   }
 
   /** The scenario with this name (case-insensitive), e.g. a trade's `scenario`. */

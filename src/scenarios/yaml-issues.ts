@@ -1,6 +1,7 @@
 import { isMap, isScalar, isSeq, type Document, type LineCounter, type Node } from 'yaml';
 import type { z } from 'zod';
 import { formatPath } from '../config/issues.js';
+import { nearestKey } from '../config/nearest-key.js';
 
 /** One thing wrong with a scenario file, placed on its line. */
 export interface FileProblem {
@@ -77,6 +78,37 @@ export function locate(doc: Document, counter: LineCounter, path: readonly Key[]
   return best ? { ...best, missing: false } : undefined;
 }
 
+/** The YAML node at a path, if the file has one there. */
+export function nodeAt(doc: Document, path: readonly Key[]): unknown {
+  let node: unknown = doc.contents;
+  for (const key of path) {
+    if (isMap(node)) {
+      const pair = node.items.find((item) => (isScalar(item.key) ? String(item.key.value) : String(item.key)) === String(key));
+      if (!pair) return undefined;
+      node = pair.value;
+    } else if (isSeq(node) && typeof key === 'number') {
+      node = node.items[key];
+    } else {
+      return undefined;
+    }
+  }
+  return node;
+}
+
+/** Words YAML 1.1 read as booleans and YAML 1.2 (and this sandbox) reads as strings. */
+const YAML11_BOOLEAN = /^(yes|no|on|off|y|n)$/i;
+
+/**
+ * A hint when the value at `path` is an unquoted yes/no/on/off: the writer meant a boolean,
+ * but YAML 1.2 reads those words as strings.
+ */
+export function yamlBooleanHint(doc: Document, path: readonly Key[]): string | undefined {
+  const node = nodeAt(doc, path);
+  if (!isScalar(node) || typeof node.value !== 'string' || node.type !== 'PLAIN' || !YAML11_BOOLEAN.test(node.value)) return undefined;
+  const meant = /^(yes|on|y)$/i.test(node.value) ? 'true' : 'false';
+  return `${node.value} is read as the string "${node.value}" (YAML 1.2 has only true and false as booleans); write ${meant}`;
+}
+
 /** The keys a zod object schema at `path` accepts (for "unknown field" messages). */
 export function keysAt(schema: z.core.$ZodType, path: readonly Key[]): string[] {
   const found = new Set<string>();
@@ -119,23 +151,30 @@ export function describeYamlIssues(file: string, doc: Document, counter: LineCou
     const path = issue.path.filter((key): key is Key => typeof key !== 'symbol');
     if (issue.code === 'unrecognized_keys') {
       const allowed = keysAt(schema, path);
+      const parent = nodeAt(doc, path);
       for (const key of issue.keys) {
-        const where = locate(doc, counter, [...path, key]);
+        // Point at the stray key itself, not at its value.
+        const pair = isMap(parent) ? parent.items.find((item) => (isScalar(item.key) ? String(item.key.value) : String(item.key)) === key) : undefined;
+        const offset = (pair?.key as Node | undefined)?.range?.[0];
+        const where = offset !== undefined ? (({ line, col }) => ({ line, column: col }))(counter.linePos(offset)) : locate(doc, counter, [...path, key]);
+        const near = nearestKey(key, allowed);
         problems.push({
           file,
           ...(where ? { line: where.line, column: where.column } : {}),
           path: formatPath([...path, key]),
-          message: `is not a field here${allowed.length > 0 ? `; expected one of ${allowed.join(', ')}` : ''}`,
+          message: `is not a field here${near ? `; did you mean ${near}?` : '.'}${allowed.length > 0 ? ` Fields here: ${allowed.join(', ')}` : ''}`,
         });
       }
       continue;
     }
     const where = locate(doc, counter, path);
+    const hint = where?.missing ? undefined : yamlBooleanHint(doc, path);
+    const message = where?.missing ? `is missing; it ${issue.message}` : issue.message;
     problems.push({
       file,
       ...(where ? { line: where.line, column: where.column } : {}),
       path: formatPath(path),
-      message: where?.missing ? `is missing; it ${issue.message}` : issue.message,
+      message: hint ? `${message}. Hint: ${hint}` : message,
     });
   }
   return problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));

@@ -91,23 +91,31 @@ const currencyField = z.literal('RUB', {
         : `amount_currency must be "RUB", the only currency the service accepts; got ${shown(iss.input)}.`,
 });
 
+/**
+ * An optional field sent as JSON `null` counts as absent (sandbox assumption): Python's None,
+ * PHP's null, Jackson and Go pointers write nulls by default. Its signature slot is empty.
+ */
+const nullAsAbsent = <T extends z.ZodType>(schema: T) => schema.nullish().transform((value) => value ?? undefined).optional();
+
 const customerField = (name: string) =>
-  z
-    .string({ error: (iss) => `${name} must be a string (any identifier of the payer in your system); got ${shown(iss.input)}.${iss.input === null ? ' Leave the field out when there is none.' : ''}` })
-    .max(LIMITS.maxCustomerLength, { error: `${name} must be at most ${LIMITS.maxCustomerLength} characters.`, abort: true })
-    .superRefine(printable(name))
-    .optional();
+  nullAsAbsent(
+    z
+      .string({ error: (iss) => `${name} must be a string (any identifier of the payer in your system); got ${shown(iss.input)}.` })
+      .max(LIMITS.maxCustomerLength, { error: `${name} must be at most ${LIMITS.maxCustomerLength} characters.`, abort: true })
+      .superRefine(printable(name)),
+  );
 
 const urlField = (name: string, what: string) =>
-  z
-    .string({ error: (iss) => `${name} must be a string holding an absolute http(s) URL (${what}); got ${shown(iss.input)}.${iss.input === null ? ' Leave the field out when there is none.' : ''}` })
-    .max(LIMITS.maxUrlLength, { error: `${name} must be at most ${LIMITS.maxUrlLength} characters.`, abort: true })
-    .superRefine(printable(name))
-    .refine(isHttpUrl, {
-      error: (iss) =>
-        `${name} must be an absolute http:// or https:// URL (${what}), e.g. "https://shop.example/${name === 'callback_url' ? 'callbacks/deposit' : 'thanks'}"; got ${shown(iss.input)}.${iss.input === '' ? ' Leave the field out when there is none.' : ''}`,
-    })
-    .optional();
+  nullAsAbsent(
+    z
+      .string({ error: (iss) => `${name} must be a string holding an absolute http(s) URL (${what}); got ${shown(iss.input)}.` })
+      .max(LIMITS.maxUrlLength, { error: `${name} must be at most ${LIMITS.maxUrlLength} characters.`, abort: true })
+      .superRefine(printable(name))
+      .refine(isHttpUrl, {
+        error: (iss) =>
+          `${name} must be an absolute http:// or https:// URL (${what}), e.g. "https://shop.example/${name === 'callback_url' ? 'callbacks/deposit' : 'thanks'}"; got ${shown(iss.input)}.${iss.input === '' ? ' Leave the field out (or send null) when there is none.' : ''}`,
+      }),
+  );
 
 export function isHttpUrl(value: string): boolean {
   if (!/^https?:\/\//i.test(value)) return false;

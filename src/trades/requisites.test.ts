@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_POOL } from '../merchants/fixtures.js';
+import { LATIN_POOL } from '../merchants/requisite-pools.js';
 import { createRandom } from './random.js';
 import { cardNumber, drawRequisites, isLuhnValid, luhnCheckDigit, phoneNumber } from './requisites.js';
 
@@ -55,5 +57,41 @@ describe('drawRequisites', () => {
         }
       }
     }
+  });
+});
+
+/** Mir (2200-2204), Visa (4) or Mastercard (51-55, 2221-2720): the networks Russian banks issue on. */
+const NETWORK_BIN = /^(220[0-4]\d{2}|4\d{5}|5[1-5]\d{4}|2(2[2-9]\d|[3-6]\d{2}|7[01]\d|720)\d{2})$/;
+
+describe('the default requisites pool (property)', () => {
+  it('is Cyrillic: names as "Имя Ф." and Russian bank names', () => {
+    for (const name of DEFAULT_POOL.names) expect(name).toMatch(/^[А-ЯЁ][а-яё]+ [А-ЯЁ]\.$/);
+    for (const bank of DEFAULT_POOL.banks) expect(bank.name).toMatch(/^[А-ЯЁа-яё-]+$/);
+    expect(LATIN_POOL.names).toContain('Ivan Petrov');
+  });
+
+  it('every BIN is a real network prefix, and every Mir BIN is in 2200-2204', () => {
+    const bins = DEFAULT_POOL.banks.flatMap((bank) => bank.bins);
+    for (const bin of bins) expect(bin, bin).toMatch(NETWORK_BIN);
+    expect(bins.filter((bin) => bin.startsWith('220')).length).toBeGreaterThanOrEqual(DEFAULT_POOL.banks.length);
+  });
+
+  it('any seed draws 16-digit Luhn-valid card numbers starting with a BIN of the drawn bank', () => {
+    fc.assert(
+      fc.property(fc.integer(), fc.constantFrom('any_bank', 'ecom', 'nspk' as const), (seed, type) => {
+        const requisites = drawRequisites(createRandom(seed), DEFAULT_POOL, type);
+        const bank = DEFAULT_POOL.banks.find((b) => b.name === requisites.bank_name);
+        expect(bank).toBeDefined();
+        expect(DEFAULT_POOL.names).toContain(requisites.name);
+        if (type === 'nspk') {
+          expect(requisites.number).toMatch(/^\+79\d{9}$/);
+        } else {
+          expect(requisites.number).toMatch(/^\d{16}$/);
+          expect(bank?.bins).toContain(requisites.number.slice(0, 6));
+          expect(isLuhnValid(requisites.number)).toBe(true);
+        }
+      }),
+      { seed: 18, numRuns: 500 },
+    );
   });
 });

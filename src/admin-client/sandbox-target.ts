@@ -1,0 +1,58 @@
+import { AdminClient, AdminClientError, DEFAULT_SANDBOX_URL } from './admin-client.js';
+
+/** The environment variable admin commands read when --url is not given. */
+export const SANDBOX_URL_ENV = 'DEPOSIT_SANDBOX_URL';
+
+/** Where an admin command's sandbox address came from. */
+export type TargetSource = 'flag' | 'env' | 'default';
+
+/** The sandbox an admin command talks to, and how that was decided. */
+export interface SandboxTarget {
+  url: string;
+  source: TargetSource;
+  adminToken?: string | undefined;
+}
+
+/** "http://127.0.0.1:4242 (the default; ...)" : the sandbox a command talked to, for its messages. */
+export function describeTarget(target: SandboxTarget): string {
+  const url = target.url.replace(/\/+$/, '');
+  if (target.source === 'flag') return `${url} (from --url)`;
+  if (target.source === 'env') return `${url} (from ${SANDBOX_URL_ENV})`;
+  return `${url} (the default; pass --url or set ${SANDBOX_URL_ENV} for another sandbox)`;
+}
+
+/** An admin client for the target (the default address when none was given). */
+export function clientFor(target: SandboxTarget): AdminClient {
+  try {
+    return new AdminClient({ url: target.url, ...(target.adminToken !== undefined ? { adminToken: target.adminToken } : {}) });
+  } catch (error) {
+    throw withTarget(error, target);
+  }
+}
+
+/**
+ * The error with the sandbox it came from appended (every admin command error names it), as
+ * an AdminClientError when it was one. The "could not reach" message already names the URL.
+ */
+export function withTarget(error: unknown, target: SandboxTarget): Error {
+  const message = error instanceof Error ? error.message : String(error);
+  const named = `${message.replace(/\s+$/, '')}\n  sandbox: ${describeTarget(target)}`;
+  if (error instanceof AdminClientError) {
+    const wrapped = new AdminClientError(named, error.status, error.code, error.envelope);
+    wrapped.cause = error;
+    return wrapped;
+  }
+  return new Error(named, { cause: error });
+}
+
+/** Runs `work` with a client of the target; a failure names the sandbox it talked to. */
+export async function withSandbox<T>(target: SandboxTarget, work: (client: AdminClient) => Promise<T>): Promise<T> {
+  const client = clientFor(target);
+  try {
+    return await work(client);
+  } catch (error) {
+    throw withTarget(error, target);
+  }
+}
+
+export { DEFAULT_SANDBOX_URL };
