@@ -111,7 +111,7 @@ function checkTrade(
     if (credited === 0) {
       if (accepted) add('not_credited', `credited nothing for ${name} although a genuine "confirmed" for ${amount} was delivered and answered 2xx: credit the amount when "confirmed" arrives`);
     } else if (credited % amount === 0) {
-      add('credited_twice', `credited ${amount} ${times(credited / amount)}: ${twiceCause(confirmed)} (${name}, probe credited_cents ${credited})`);
+      add('credited_twice', `credited ${amount} ${times(credited / amount)}: ${twiceCause(confirmed)} (${name})`);
     } else if (credited > amount && forged.some((d) => d.state === 'confirmed')) {
       add('credited_forged', `credited ${credited} for ${name} (amount ${amount}) after a forged "confirmed": the receiver credits before verifying the signature, or does not verify it`);
     } else {
@@ -134,6 +134,6 @@ function twiceCause(confirmed: Delivery[]): string {
   const byEvent = new Map<string, number>();
   for (const d of confirmed) byEvent.set(d.event, (byEvent.get(d.event) ?? 0) + 1);
   const repeated = [...byEvent.values()].some((n) => n > 1);
-  if (repeated) return 'the receiver does not de-duplicate by X-Sandbox-Event-Id or by trade id and state (the same event arrived again, as callbacks do: at least once)';
+  if (repeated) return 'the receiver does not de-duplicate by X-Sandbox-Event-Id or by trade id and state; callbacks arrive at least once, so the same event can come again';
   return 'the receiver de-duplicates by X-Sandbox-Event-Id only; a replay of "confirmed" comes under a new event id, so also credit at most once per trade (by trade id and state)';
 }
