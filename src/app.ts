@@ -8,6 +8,7 @@ import { dashboardRoutes } from './pages/dashboard-routes.js';
 import { assetRoutes } from './pages/asset-routes.js';
 import { paymentRoutes } from './pages/payment-routes.js';
 import { corsPolicy } from './security/cors-policy.js';
+import { countRequests } from './report/count-requests.js';
 import { crossSiteGuard } from './security/cross-site-guard.js';
 import { hostGuard } from './security/host-guard.js';
 import type { Sandbox } from './sandbox.js';
@@ -22,6 +23,8 @@ export function createApp(sandbox: Sandbox) {
   // Security and limits (README): DNS-rebinding host check, the CORS policy, no cross-site writes.
   app.use(hostGuard(sandbox));
   app.use('/openapi.json', corsPolicy('public'));
+  // The integration report: counts what the routes answered (src/report), outside their logic.
+  app.use('/api/*', countRequests(sandbox.report, () => sandbox.clock.now()));
   app.use('/api/*', corsPolicy('provider'));
   app.use('/_sandbox/*', corsPolicy('admin'), crossSiteGuard);
   app.use('/pay/*', crossSiteGuard);

@@ -12,6 +12,8 @@ import { JournalAdapter } from './store/journal-adapter.js';
 import { Store } from './store/store.js';
 import { createRandom, type Random } from './trades/random.js';
 import { ScenarioEngine } from './scenarios/scenario-engine.js';
+import { MistakeCounter } from './report/mistake-counter.js';
+import { watchCallbacks } from './report/watch-callbacks.js';
 
 export class OptionsError extends Error {
   override name = 'OptionsError';
@@ -30,6 +32,8 @@ export interface Sandbox {
   readonly scenarios: ScenarioEngine;
   /** Sends, logs and replays callbacks; emits 'queued', 'attempt', 'delivered', 'failed'. */
   readonly callbacks: CallbackDispatcher;
+  /** The merchant's mistakes seen so far (GET /_sandbox/report). */
+  readonly report: MistakeCounter;
   /** Base of payment_data.url; set from --public-url, or from the address once listening. */
   publicUrl: string;
   /** Stops the scheduler, waits for running jobs, flushes the store. */
@@ -70,6 +74,8 @@ export async function createSandbox(input: SandboxOptionsInput = {}, adapter?: S
   });
   lifecycle.onChange((change) => void callbacks.onChange(change));
   scheduler.handle(CALLBACK_JOB, (job) => callbacks.run(job));
+  const report = new MistakeCounter();
+  watchCallbacks(callbacks, report);
 
   let closed: Promise<void> | undefined;
   const sandbox: Sandbox = {
@@ -82,6 +88,7 @@ export async function createSandbox(input: SandboxOptionsInput = {}, adapter?: S
     scheduler,
     scenarios,
     callbacks,
+    report,
     publicUrl: options.publicUrl ?? `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${options.port}`,
     close() {
       closed ??= (async () => {

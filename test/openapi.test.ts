@@ -115,7 +115,7 @@ describe('the document', () => {
     );
     const documented = new Set(Object.entries(doc['paths'] as Record<string, Json>).flatMap(([path, item]) => Object.keys(item).map((method) => `${method} ${path}`)));
     expect([...documented].sort()).toEqual([...served].sort());
-    expect(documented.size).toBe(15); // 3 provider endpoints, 12 admin routes
+    expect(documented.size).toBe(16); // 3 provider endpoints, 13 admin routes
   });
 
   it('describes the request bodies with the schemas the routes validate with, as zod reads them', () => {

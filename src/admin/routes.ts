@@ -4,6 +4,7 @@ import { callbackRoutes } from './callback-routes.js';
 import { checkCallbackRoutes } from './check-callback-routes.js';
 import { clockRoutes } from './clock-routes.js';
 import { healthRoutes } from './health-routes.js';
+import { reportRoutes } from './report-routes.js';
 import { resetRoutes } from './reset-routes.js';
 import { scenarioRoutes } from './scenario-routes.js';
 import { tradeRoutes } from './trade-routes.js';
@@ -22,5 +23,6 @@ export function adminRoutes(sandbox: Sandbox) {
   app.route('/reset', resetRoutes(sandbox));
   app.route('/scenarios', scenarioRoutes(sandbox));
   app.route('/check-callback', checkCallbackRoutes(sandbox));
+  app.route('/report', reportRoutes(sandbox));
   return app;
 }

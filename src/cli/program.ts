@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { registerCheckCallback } from './check-callback.js';
+import { registerReport } from './report.js';
 import { registerReset } from './reset.js';
 import { scenariosCommand } from './scenarios.js';
 import { serveCommand } from './serve.js';
@@ -48,7 +49,8 @@ function addServeOptions(command: Command): Command {
     .addOption(new Option('--scenarios <dir>', 'folder of scenario YAML files, matched before the bundled ones').env(env('SCENARIOS')))
     .addOption(new Option('--admin-token <token>', 'require "Authorization: Bearer <token>" on the /_sandbox admin API').env(env('ADMIN_TOKEN')))
     .addOption(new Option('--callback-timeout <duration>', 'how long a callback receiver has to answer 2xx (default 10s)').env(env('CALLBACK_TIMEOUT')))
-    .addOption(new Option('--callback-retries <list>', 'waits between callback attempts, then failed (default 1s,5s,30s,2m,10m)').env(env('CALLBACK_RETRIES')));
+    .addOption(new Option('--callback-retries <list>', 'waits between callback attempts, then failed (default 1s,5s,30s,2m,10m)').env(env('CALLBACK_RETRIES')))
+    .addOption(new Option('--report <file>', 'write the integration report (JUnit XML) to this file on exit').env(env('REPORT')));
 }
 
 export function createProgram(): Command {
@@ -62,7 +64,8 @@ export function createProgram(): Command {
   )
     .addHelpText('after', EXAMPLES)
     .action(async (_options: unknown, command: Command) => {
-      await serveCommand(serveOptions(command));
+      const { report, ...options } = serveOptions(command);
+      await serveCommand(options, typeof report === 'string' ? report : undefined);
     });
   void serve;
   program
@@ -86,6 +89,7 @@ export function createProgram(): Command {
   registerSign(program);
   registerReset(program, DEFAULT_SANDBOX_URL);
   registerCheckCallback(program);
+  registerReport(program, DEFAULT_SANDBOX_URL);
   program.addHelpText('after', `${EXAMPLES}\nEvery flag of serve (the default command): deposit-sandbox serve --help\n`);
   return program;
 }

@@ -1,10 +1,11 @@
 import { listen } from '../server.js';
 import { createSandbox } from '../sandbox.js';
 import type { SandboxOptionsInput } from '../config/options.js';
+import { writeReportOnExit } from '../report/write-report-on-exit.js';
 import { exposureWarning } from '../security/exposure-warning.js';
 
 /** `deposit-sandbox serve`: start, print the ready line, stop cleanly on SIGINT/SIGTERM. */
-export async function serveCommand(options: SandboxOptionsInput): Promise<void> {
+export async function serveCommand(options: SandboxOptionsInput, reportFile?: string): Promise<void> {
   // A reader that closed our stdout (e.g. `| head -1`) must not crash the sandbox before
   // it has flushed the store: ignore EPIPE on the output streams.
   for (const stream of [process.stdout, process.stderr]) {
@@ -20,6 +21,8 @@ export async function serveCommand(options: SandboxOptionsInput): Promise<void> 
     }
     throw error;
   });
+  // The integration report (src/report): written on exit, whichever way the process stops.
+  if (reportFile !== undefined) writeReportOnExit(sandbox, reportFile);
   // Handlers go in before the ready line: a supervisor may signal as soon as it reads it.
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {

@@ -18,6 +18,7 @@ import { advanceSchema } from '../admin/clock-routes.js';
 import { transitionSchema } from '../admin/trade-routes.js';
 import { attemptSchema, callbackEventSchema } from '../callbacks/records.js';
 import { checkReportSchema } from '../check-callback/check-report.js';
+import { integrationReportSchema } from '../report/report-schema.js';
 import { durationSchema } from '../clock/duration.js';
 import { jobSchema } from '../clock/jobs.js';
 import { scenarioSummarySchema } from '../scenarios/describe-scenario.js';
@@ -61,6 +62,7 @@ const ANSWERS: Array<[z.ZodType, Meta]> = [
   [advanceAnswerSchema, { id: 'AdvanceAnswer' }],
   [scenariosAnswerSchema, { id: 'ScenariosAnswer' }],
   [checkReportSchema, { id: 'CheckReport', description: 'The result of a callback receiver check.' }],
+  [integrationReportSchema, { id: 'IntegrationReport', description: "The merchant's mistakes the sandbox counted, per merchant." }],
 ];
 
 const REF = (id: string) => `#/components/schemas/${id}`;
