@@ -8,7 +8,7 @@ import { integrationReportSchema, type IntegrationReport } from '../src/report/r
 import { reportJunit, reportMarkdown } from '../src/report/report-formats.js';
 import { startReceiver, type Receiver } from './callbacks-receiver.js';
 import { junitErrors } from './junit-schema.js';
-import { DEMO, makeSandbox, p2pBody, SECOND, signatureOf, type TestSandbox } from './support.js';
+import { DEMO, makeSandbox, p2pBody, SECOND, type TestSandbox } from './support.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
