@@ -5,6 +5,7 @@ import { dashboardClient } from './assets/dashboard-client.js';
 import { DASHBOARD_CSS } from './assets/dashboard-css.js';
 import { dashboardDetail } from './assets/dashboard-detail.js';
 import { dashboardDom } from './assets/dashboard-dom.js';
+import { dashboardReport } from './assets/dashboard-report.js';
 import { DashboardPage } from './components/dashboard-page.js';
 import { asset, page, securityHeaders } from './respond.js';
 
@@ -16,6 +17,7 @@ export const DASHBOARD_JS = `"use strict";
   const detail = (${dashboardDetail.toString()})(dom);
   (${dashboardClient.toString()})(dom, api, detail);
   (${dashboardCheck.toString()})(dom, api);
+  (${dashboardReport.toString()})(dom, api);
 })();
 `;
 

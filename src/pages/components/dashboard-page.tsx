@@ -1,4 +1,5 @@
 import { TRADE_STATES } from '../../trades/trade.js';
+import { ReportPanel } from './report-panel.js';
 
 /**
  * GET /_sandbox/: the dashboard shell. It holds no data (it is served without the admin
@@ -108,6 +109,7 @@ export function DashboardPage() {
               </p>
               <div data-testid="check-result"></div>
             </section>
+            <ReportPanel />
             <section class="panel scenarios-panel">
               <h2>Scenarios</h2>
               <div data-testid="scenarios">
