@@ -9,7 +9,7 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { call, closeAgent, createTrades, now, probe, startReceiver } from './lib/callbacks.js';
 import { CONNECTIONS, createRequests, getRequests, load, warm } from './lib/load.js';
-import { BARE_SERVER, FAULTY_RECEIVERS, killAll, run, SANDBOX_BIN, SEED, settle, start } from './lib/processes.js';
+import { BARE_SERVER, FAULTY_RECEIVERS, FUZZER, killAll, run, SANDBOX_BIN, SEED, settle, start } from './lib/processes.js';
 import { fixed, formatTable, int, mb, median, ms } from './lib/table.js';
 
 const USAGE = `usage: npm run bench [-- --quick | --full]
@@ -252,6 +252,14 @@ async function main() {
     faulty = `not measured: ${error.message.split('\n')[0]}`;
   }
 
+  log('callback fuzzer and the cost of mistake counting');
+  let fuzzer;
+  try {
+    fuzzer = (await run(FUZZER, [String(config.rounds)], { timeoutMs: 200_000 })).trimEnd();
+  } catch (error) {
+    fuzzer = `  not measured: ${error.message.split('\n')[0]}`;
+  }
+
   const k = `${Math.round(config.trades / 1000)}k`;
   /** a's requests over b's in the same slices (same rounds, same slice length). */
   const ratio = (a, b) => a.rps / b.rps;
@@ -307,6 +315,9 @@ async function main() {
     '',
     'API latency while callback receivers misbehave (bench/faulty-receivers.js, a fresh --in-memory sandbox):',
     faulty,
+    '',
+    'Callback fuzzer and integration report (bench/fuzzer.js):',
+    fuzzer,
     '',
   ].join('\n');
   process.stdout.write(output);

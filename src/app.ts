@@ -16,15 +16,20 @@ import type { Sandbox } from './sandbox.js';
 const ROUTES =
   'POST /api/v1/trades/deposit/create, POST /api/v1/trades/deposit/build, GET /api/v1/trades/:merchant/:uuid, the payment page GET /pay/:id and its files under /assets, the dashboard GET /_sandbox/, the sandbox routes under /_sandbox, and their description GET /openapi.json';
 
+export interface AppOptions {
+  /** Count the merchant's mistakes for the integration report (default true; off only for the bench's comparison). */
+  countMistakes?: boolean;
+}
+
 /** Builds the HTTP app over a sandbox. It never listens: the CLI and startSandbox() do. */
-export function createApp(sandbox: Sandbox) {
+export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
   const app = new Hono();
 
   // Security and limits (README): DNS-rebinding host check, the CORS policy, no cross-site writes.
   app.use(hostGuard(sandbox));
   app.use('/openapi.json', corsPolicy('public'));
   // The integration report: counts what the routes answered (src/report), outside their logic.
-  app.use('/api/*', countRequests(sandbox.report, () => sandbox.clock.now()));
+  if (options.countMistakes !== false) app.use('/api/*', countRequests(sandbox.report, () => sandbox.clock.now()));
   app.use('/api/*', corsPolicy('provider'));
   app.use('/_sandbox/*', corsPolicy('admin'), crossSiteGuard);
   app.use('/pay/*', crossSiteGuard);

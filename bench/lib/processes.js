@@ -9,6 +9,7 @@ export const SANDBOX_BIN = fileURLToPath(new URL('../../bin/deposit-sandbox.js',
 export const BARE_SERVER = fileURLToPath(new URL('../bare-server.js', import.meta.url));
 export const SEED = fileURLToPath(new URL('../seed.js', import.meta.url));
 export const FAULTY_RECEIVERS = fileURLToPath(new URL('../faulty-receivers.js', import.meta.url));
+export const FUZZER = fileURLToPath(new URL('../fuzzer.js', import.meta.url));
 
 const children = new Set();
 
