@@ -8,6 +8,8 @@ import type { Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fuzzReceiver, type FuzzReport } from '../src/callback-fuzzer/fuzz-receiver.js';
 import { formatFuzzHeader, formatFuzzReport } from '../src/callback-fuzzer/format-fuzz.js';
+import { verifyCallbackSignature } from '../src/auth/signature.js';
+import { tradeSchema } from '../src/trades/trade.js';
 import { DEMO, SECOND } from './support.js';
 // @ts-expect-error: plain JavaScript examples without type declarations
 import { createReceiver } from '../examples/receivers/receiver-kit.mjs';
@@ -90,5 +92,28 @@ describe('fuzzReceiver with a balance probe', () => {
     const byList = await fuzz(stateRegression.handle, { schedule: failure.schedule });
     expect(byList.failure?.violations).toEqual(failure.violations);
     expect(byList.schedules).toBe(1);
+  });
+
+  it('signs and shapes every callback as the sandbox does, and forges the forged ones', async () => {
+    const seen: Array<{ raw: Buffer; trade: { id: string; state: string }; signature?: string; eventId: string }> = [];
+    const recording: Handle = (request, ledger) => {
+      seen.push(request as (typeof seen)[number]);
+      return (correct.handle as Handle)(request, ledger);
+    };
+    const kinds = ['deliver', 'slow', 'replay', 'wrong_signature', 'no_signature', 'other_merchant'] as const;
+    const schedule = { trades: [{ amount_cents: 31250, final: 'confirmed' as const }], steps: kinds.map((kind) => ({ trade: 0, event: 'final' as const, kind })) };
+    const report = await fuzz(recording, { schedule });
+    expect(report.passed).toBe(true);
+    expect(seen).toHaveLength(7); // the slow step is sent twice
+    const id = seen[0]!.trade.id;
+    for (const request of seen) {
+      expect(Object.keys(tradeSchema.parse(JSON.parse(request.raw.toString())))).toHaveLength(8);
+      expect(JSON.parse(request.raw.toString())).toMatchObject({ id, merchant: DEMO.id, state: 'confirmed', amount_cents: 31250, amount_currency: 'RUB', payment_data: { url: `http://127.0.0.1:4242/pay/${id}` } });
+    }
+    expect(seen.map((r) => r.eventId)).toEqual([2, 2, 2, 3, 2, 2, 2].map((n) => `cb_${id}_${n}`));
+    expect(seen.map((r) => verifyCallbackSignature(DEMO.secret, r.raw, r.signature))).toEqual([true, true, true, true, false, false, false]);
+    expect(seen[4]!.signature).toMatch(/^[0-9a-f]{64}$/);
+    expect(seen[5]!.signature).toBeUndefined();
+    expect(verifyCallbackSignature(SECOND.secret, seen[6]!.raw, seen[6]!.signature)).toBe(true);
   });
 });

@@ -4,7 +4,7 @@ import type { CallbackSender } from '../callbacks/callback-sender.js';
 import { DEFAULT_POOL } from '../merchants/fixtures.js';
 import { createRandom } from '../trades/random.js';
 import { drawRequisites } from '../trades/requisites.js';
-import { paymentUrl, type Trade, type TradeState } from '../trades/trade.js';
+import { toTrade, type TradeRecord, type TradeState } from '../trades/trade.js';
 import { readProbe, type ProbeAnswer } from './probe.js';
 import type { Schedule, Step, StepKind } from './schedule.js';
 
@@ -45,22 +45,28 @@ export interface ScheduleRun {
 }
 
 /** The trade ids and orders of one run: unique per run of the fuzzer, never printed. */
-export function runTrades(nonce: string, run: number, schedule: Schedule, target: FuzzTarget): Array<{ id: string; order: string; bodies: Record<'created' | 'final', Trade> }> {
+export function runTrades(nonce: string, run: number, schedule: Schedule, target: FuzzTarget): Array<{ id: string; order: string; bodies: Record<'created' | 'final', { state: TradeState; json: string }> }> {
   return schedule.trades.map((trade, index) => {
     const hex = createHash('sha256').update(`${nonce}:${run}:${index}`).digest('hex');
     const id = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
     const order = `fuzz-${nonce}-${run}-${index + 1}`;
     const requisites = drawRequisites(createRandom(Number.parseInt(hex.slice(0, 8), 16)), DEFAULT_POOL, 'any_bank');
-    const body = (state: TradeState): Trade => ({
+    const record: TradeRecord = {
       id,
       order,
       merchant: target.merchant.id,
-      state,
+      state: 'created',
       amount_cents: trade.amount_cents,
       amount_currency: 'RUB',
       rate: target.merchant.rate ?? 92.5,
-      payment_data: { ...requisites, url: paymentUrl(target.publicUrl, id) },
-    });
+      type: 'any_bank',
+      requisites,
+      created_at: '',
+      updated_at: '',
+      history: [],
+    };
+    // The body of a callback is the trade exactly as GET returns it (what the dispatcher sends).
+    const body = (state: TradeState) => ({ state, json: JSON.stringify(toTrade({ ...record, state }, 'get', target.publicUrl)) });
     return { id, order, bodies: { created: body('created'), final: body(trade.final) } };
   });
 }
@@ -78,7 +84,7 @@ export async function runSchedule(schedule: Schedule, target: FuzzTarget, nonce:
 
   const send = async (stepNo: number, step: Step, late = false): Promise<void> => {
     const trade = trades[step.trade]!;
-    const body = JSON.stringify(trade.bodies[step.event]);
+    const body = trade.bodies[step.event].json;
     let seq = step.event === 'created' ? 1 : 2;
     if (step.kind === 'replay') {
       const count = (replays.get(step.trade) ?? 0) + 1;
