@@ -8,7 +8,8 @@ import { dashboardRoutes } from './pages/dashboard-routes.js';
 import { assetRoutes } from './pages/asset-routes.js';
 import { paymentRoutes } from './pages/payment-routes.js';
 import { corsPolicy } from './security/cors-policy.js';
-import { countRequests } from './report/count-requests.js';
+import { countReads } from './report/count-reads.js';
+import { countRefusal } from './report/count-refusal.js';
 import { crossSiteGuard } from './security/cross-site-guard.js';
 import { hostGuard } from './security/host-guard.js';
 import type { Sandbox } from './sandbox.js';
@@ -28,8 +29,9 @@ export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
   // Security and limits (README): DNS-rebinding host check, the CORS policy, no cross-site writes.
   app.use(hostGuard(sandbox));
   app.use('/openapi.json', corsPolicy('public'));
-  // The integration report: counts what the routes answered (src/report), outside their logic.
-  if (options.countMistakes !== false) app.use('/api/*', countRequests(sandbox.report, () => sandbox.clock.now()));
+  // The integration report (src/report): successful reads of a trade here, refusals in onError.
+  const counting = options.countMistakes !== false;
+  if (counting) app.get('/api/v1/trades/:merchant/:uuid', countReads(sandbox.report, () => sandbox.clock.now()));
   app.use('/api/*', corsPolicy('provider'));
   app.use('/_sandbox/*', corsPolicy('admin'), crossSiteGuard);
   app.use('/pay/*', crossSiteGuard);
@@ -49,6 +51,7 @@ export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
 
   app.onError((error, c) => {
     if (error instanceof SandboxError) {
+      if (counting) countRefusal(sandbox.report, c, error);
       return c.json(error.toJSON(), error.status as 400, error.headers);
     }
     if (error instanceof HTTPException) {

@@ -18,7 +18,7 @@ export interface ReportOptions {
  */
 export async function reportCommand(options: ReportOptions = {}, write: (text: string) => void = (text) => process.stdout.write(text)): Promise<IntegrationReport> {
   const client = new AdminClient({ url: options.url, adminToken: options.adminToken });
-  const report = await client.request<IntegrationReport>('GET', '/report');
+  const report = await client.report();
   const format = options.format ?? 'markdown';
   const text = format === 'junit' ? reportJunit(report) : format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : reportMarkdown(report);
   if (options.output === undefined) write(text);
