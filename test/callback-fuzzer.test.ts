@@ -11,29 +11,20 @@ import { formatFuzzHeader, formatFuzzReport } from '../src/callback-fuzzer/forma
 import { verifyCallbackSignature } from '../src/auth/signature.js';
 import { tradeSchema } from '../src/trades/trade.js';
 import { DEMO, SECOND } from './support.js';
-// @ts-expect-error: plain JavaScript examples without type declarations
-import { createReceiver } from '../examples/receivers/receiver-kit.mjs';
-// @ts-expect-error: plain JavaScript example
-import * as correct from '../examples/receivers/correct.mjs';
-// @ts-expect-error: plain JavaScript example
-import * as noDedup from '../examples/receivers/no-dedup.mjs';
-// @ts-expect-error: plain JavaScript example
-import * as noSignatureCheck from '../examples/receivers/no-signature-check.mjs';
-// @ts-expect-error: plain JavaScript example
-import * as stateRegression from '../examples/receivers/state-regression.mjs';
-// @ts-expect-error: plain JavaScript example
-import * as creditsOnCreated from '../examples/receivers/credits-on-created.mjs';
-// @ts-expect-error: plain JavaScript example
-import * as creditsBeforeVerify from '../examples/receivers/credits-before-verify.mjs';
-
 type Handle = (request: unknown, ledger: unknown) => number;
+/** A reference receiver of examples/receivers (plain JavaScript, loaded by URL). */
+const example = async <T = { handle: Handle }>(name: string): Promise<T> => (await import(new URL(`../examples/receivers/${name}.mjs`, import.meta.url).href)) as T;
+const { createReceiver } = await example<{ createReceiver: (handle: Handle) => Server }>('receiver-kit');
+const [correct, noDedup, noSignatureCheck, stateRegression, creditsOnCreated, creditsBeforeVerify] = await Promise.all(
+  ['correct', 'no-dedup', 'no-signature-check', 'state-regression', 'credits-on-created', 'credits-before-verify'].map((name) => example(name)),
+);
 const servers: Server[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))));
 });
 
 async function start(handle: Handle): Promise<{ url: string; probe: string }> {
-  const server = (createReceiver as (h: Handle) => Server)(handle);
+  const server = createReceiver(handle);
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -46,11 +37,11 @@ const fuzz = async (handle: Handle, extra: Partial<Parameters<typeof fuzzReceive
 };
 
 const NAIVE: Array<[string, Handle, RegExp]> = [
-  ['no-dedup', noDedup.handle, /^credited \d+ twice: the receiver does not de-duplicate by X-Sandbox-Event-Id or by trade id and state/],
-  ['no-signature-check', noSignatureCheck.handle, /the receiver does not verify X-Signature/],
-  ['state-regression', stateRegression.handle, /^the state of T1 went back from \w+ to created: the receiver applies an older callback/],
-  ['credits-on-created', creditsOnCreated.handle, /^credited \d+ for T1, which was never confirmed \(it received \w+\): credit only when a genuine callback says "confirmed"/],
-  ['credits-before-verify', creditsBeforeVerify.handle, /^credited \d+ for T1 from a forged callback it answered 401 to: the receiver credits before verifying the signature/],
+  ['no-dedup', noDedup!.handle, /^credited \d+ twice: the receiver does not de-duplicate by X-Sandbox-Event-Id or by trade id and state/],
+  ['no-signature-check', noSignatureCheck!.handle, /the receiver does not verify X-Signature/],
+  ['state-regression', stateRegression!.handle, /^the state of T1 went back from \w+ to created: the receiver applies an older callback/],
+  ['credits-on-created', creditsOnCreated!.handle, /^credited \d+ for T1, which was never confirmed \(it received \w+\): credit only when a genuine callback says "confirmed"/],
+  ['credits-before-verify', creditsBeforeVerify!.handle, /^credited \d+ for T1 from a forged callback it answered 401 to: the receiver credits before verifying the signature/],
 ];
 
 describe('fuzzReceiver with a balance probe', () => {
@@ -67,7 +58,7 @@ describe('fuzzReceiver with a balance probe', () => {
   });
 
   it('raises no false alarm on the correct receiver over 1,000 schedules', { timeout: 120_000 }, async () => {
-    const report = await fuzz(correct.handle, { runs: 1000, seed: 7 });
+    const report = await fuzz(correct!.handle, { runs: 1000, seed: 7 });
     expect(report.failure?.violations).toBeUndefined();
     expect(report).toMatchObject({ passed: true, schedules: 1000 });
     expect(formatFuzzReport(report)).toBe('No violation in 1000 schedules.\n');
@@ -75,7 +66,7 @@ describe('fuzzReceiver with a balance probe', () => {
 
   it('the same seed gives a byte-identical transcript (fresh receivers on other ports)', async () => {
     const transcript = async () => {
-      const report = await fuzz(noDedup.handle, { seed: 99 });
+      const report = await fuzz(noDedup!.handle, { seed: 99 });
       return formatFuzzHeader(report.merchant, report.seed, report.runs, report.probe) + formatFuzzReport(report);
     };
     const first = await transcript();
@@ -84,12 +75,12 @@ describe('fuzzReceiver with a balance probe', () => {
   });
 
   it('replays a failure from its seed and path, and from the printed list', async () => {
-    const report = await fuzz(stateRegression.handle);
+    const report = await fuzz(stateRegression!.handle);
     const failure = report.failure!;
-    const byPath = await fuzz(stateRegression.handle, { path: failure.path });
+    const byPath = await fuzz(stateRegression!.handle, { path: failure.path });
     expect(byPath.failure?.schedule).toEqual(failure.schedule);
     expect(byPath.failure?.violations).toEqual(failure.violations);
-    const byList = await fuzz(stateRegression.handle, { schedule: failure.schedule });
+    const byList = await fuzz(stateRegression!.handle, { schedule: failure.schedule });
     expect(byList.failure?.violations).toEqual(failure.violations);
     expect(byList.schedules).toBe(1);
   });
@@ -98,7 +89,7 @@ describe('fuzzReceiver with a balance probe', () => {
     const seen: Array<{ raw: Buffer; trade: { id: string; state: string }; signature?: string; eventId: string }> = [];
     const recording: Handle = (request, ledger) => {
       seen.push(request as (typeof seen)[number]);
-      return (correct.handle as Handle)(request, ledger);
+      return correct!.handle(request, ledger);
     };
     const kinds = ['deliver', 'slow', 'replay', 'wrong_signature', 'no_signature', 'other_merchant'] as const;
     const schedule = { trades: [{ amount_cents: 31250, final: 'confirmed' as const }], steps: kinds.map((kind) => ({ trade: 0, event: 'final' as const, kind })) };
