@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { call, closeAgent, createTrades, now, probe, startReceiver } from './lib/callbacks.js';
 import { measureContainer } from './container.js';
 import { CONNECTIONS, createRequests, getRequests, load, warm } from './lib/load.js';
-import { BARE_SERVER, FAULTY_RECEIVERS, killAll, run, SANDBOX_BIN, SEED, SERVER_LIMITS, settle, start } from './lib/processes.js';
+import { BARE_SERVER, FAULTY_RECEIVERS, FUZZER, killAll, run, SANDBOX_BIN, SEED, SERVER_LIMITS, settle, start } from './lib/processes.js';
 import { fixed, formatTable, int, mb, median, ms } from './lib/table.js';
 
 const USAGE = `usage: npm run bench [-- --quick | --full]
@@ -269,6 +269,12 @@ async function main() {
     limits = (await run(SERVER_LIMITS, [`--${mode}`], { timeoutMs: 300_000 })).trim();
   } catch (error) {
     limits = `not measured: ${error.message.split('\n')[0]}`;
+  log('callback fuzzer and the cost of mistake counting');
+  let fuzzer;
+  try {
+    fuzzer = (await run(FUZZER, [String(config.rounds)], { timeoutMs: 200_000 })).trimEnd();
+  } catch (error) {
+    fuzzer = `  not measured: ${error.message.split('\n')[0]}`;
   }
 
   const k = `${Math.round(config.trades / 1000)}k`;
@@ -345,6 +351,8 @@ async function main() {
     '',
     'Scheduler cost, memory per trade and the pipelining bound (bench/server-limits.js; memory is resident memory of a sandbox process, after minus before):',
     limits,
+    'Callback fuzzer and integration report (bench/fuzzer.js):',
+    fuzzer,
     '',
   ].join('\n');
   process.stdout.write(output);

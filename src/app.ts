@@ -9,6 +9,8 @@ import { dashboardRoutes } from './pages/dashboard-routes.js';
 import { assetRoutes } from './pages/asset-routes.js';
 import { paymentRoutes } from './pages/payment-routes.js';
 import { corsPolicy } from './security/cors-policy.js';
+import { countReads } from './report/count-reads.js';
+import { countRefusal } from './report/count-refusal.js';
 import { crossSiteGuard } from './security/cross-site-guard.js';
 import { hostGuard } from './security/host-guard.js';
 import type { Sandbox } from './sandbox.js';
@@ -16,13 +18,21 @@ import type { Sandbox } from './sandbox.js';
 const ROUTES =
   'POST /api/v1/trades/deposit/create, POST /api/v1/trades/deposit/build, GET /api/v1/trades/:merchant/:uuid, the payment page GET /pay/:id and its files under /assets, the dashboard GET /_sandbox/, the sandbox routes under /_sandbox, and their description GET /openapi.json';
 
+export interface AppOptions {
+  /** Count the merchant's mistakes for the integration report (default true; off only for the bench's comparison). */
+  countMistakes?: boolean;
+}
+
 /** Builds the HTTP app over a sandbox. It never listens: the CLI and startSandbox() do. */
-export function createApp(sandbox: Sandbox) {
+export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
   const app = new Hono();
 
   // Security and limits (README): DNS-rebinding host check, the CORS policy, no cross-site writes.
   app.use(hostGuard(sandbox));
   app.use('/openapi.json', corsPolicy('public'));
+  // The integration report (src/report): successful reads of a trade here, refusals in onError.
+  const counting = options.countMistakes !== false;
+  if (counting) app.get('/api/v1/trades/:merchant/:uuid', countReads(sandbox.report, () => sandbox.clock.now()));
   app.use('/api/*', corsPolicy('provider'));
   app.use('/_sandbox/*', corsPolicy('admin'), crossSiteGuard);
   app.use('/pay/*', crossSiteGuard);
@@ -42,6 +52,7 @@ export function createApp(sandbox: Sandbox) {
 
   app.onError((error, c) => {
     if (error instanceof SandboxError) {
+      if (counting) countRefusal(sandbox.report, c, error);
       return c.json(error.toJSON(), error.status as 400, error.headers);
     }
     if (error instanceof StorageError) {

@@ -12,6 +12,8 @@ import { JournalAdapter } from './store/journal-adapter.js';
 import { StorageError, Store } from './store/store.js';
 import { createRandom, type Random } from './trades/random.js';
 import { ScenarioEngine } from './scenarios/scenario-engine.js';
+import { MistakeCounter } from './report/mistake-counter.js';
+import { watchCallbacks } from './report/watch-callbacks.js';
 
 export class OptionsError extends Error {
   override name = 'OptionsError';
@@ -34,6 +36,8 @@ export interface Sandbox {
   readonly dataFolder?: DataFolderLock;
   /** Receives one line per notable event (a scenario taking a create); the CLI prints them. Silent by default. */
   log: (line: string) => void;
+  /** The merchant's mistakes seen so far (GET /_sandbox/report). */
+  readonly report: MistakeCounter;
   /** Base of payment_data.url; set from --public-url, or from the address once listening. */
   publicUrl: string;
   /** Stops the scheduler, waits for running jobs, flushes the store. */
@@ -100,6 +104,8 @@ async function assemble(
   });
   lifecycle.onChange((change) => void callbacks.onChange(change));
   scheduler.handle(CALLBACK_JOB, (job) => callbacks.run(job));
+  const report = new MistakeCounter();
+  watchCallbacks(callbacks, report);
 
   let closed: Promise<void> | undefined;
   const sandbox: Sandbox = {
@@ -114,6 +120,7 @@ async function assemble(
     callbacks,
     ...(dataFolder ? { dataFolder } : {}),
     log: () => {},
+    report,
     publicUrl: options.publicUrl ?? `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${options.port}`,
     close() {
       closed ??= (async () => {

@@ -10,6 +10,7 @@ export const BARE_SERVER = fileURLToPath(new URL('../bare-server.js', import.met
 export const SEED = fileURLToPath(new URL('../seed.js', import.meta.url));
 export const FAULTY_RECEIVERS = fileURLToPath(new URL('../faulty-receivers.js', import.meta.url));
 export const SERVER_LIMITS = fileURLToPath(new URL('../server-limits.js', import.meta.url));
+export const FUZZER = fileURLToPath(new URL('../fuzzer.js', import.meta.url));
 
 const children = new Set();
 

@@ -7,6 +7,7 @@ import type { ErrorEnvelope } from '../errors.js';
 import type { ScenarioSummary } from '../scenarios/describe-scenario.js';
 import type { TradeState } from '../trades/trade.js';
 import type { AdvanceAnswer, ClockAnswer, HealthAnswer, ResetAnswer, TradeDetail, TradesAnswer } from './admin-answers.js';
+import type { IntegrationReport } from '../report/report-schema.js';
 
 export const DEFAULT_SANDBOX_URL = 'http://127.0.0.1:4242';
 
@@ -125,6 +126,11 @@ export class AdminClient {
   /** Has the sandbox check a callback receiver (see `deposit-sandbox check-callback`). */
   checkCallback(url: string, options: { merchant?: string; order?: string } = {}): Promise<CheckReport> {
     return this.request('POST', '/check-callback', { url, ...options });
+  }
+
+  /** The merchant's mistakes the sandbox counted, per merchant (the integration report). */
+  report(): Promise<IntegrationReport> {
+    return this.request('GET', '/report');
   }
 
   /** Any admin route: `path` is under /_sandbox. */

@@ -5,6 +5,7 @@ import { checkCallbackRoutes } from './check-callback-routes.js';
 import { clockRoutes } from './clock-routes.js';
 import { healthRoutes } from './health-routes.js';
 import { merchantRoutes } from './merchant-routes.js';
+import { reportRoutes } from './report-routes.js';
 import { resetRoutes } from './reset-routes.js';
 import { scenarioRoutes } from './scenario-routes.js';
 import { tradeRoutes } from './trade-routes.js';
@@ -24,5 +25,6 @@ export function adminRoutes(sandbox: Sandbox) {
   app.route('/scenarios', scenarioRoutes(sandbox));
   app.route('/check-callback', checkCallbackRoutes(sandbox));
   app.route('/merchants', merchantRoutes(sandbox));
+  app.route('/report', reportRoutes(sandbox));
   return app;
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { registerCheckCallback } from './check-callback.js';
 import { registerHealth } from './health.js';
+import { registerReport } from './report.js';
 import { registerReset } from './reset.js';
 import { scenariosCommand } from './scenarios.js';
 import { serveCommand } from './serve.js';
@@ -41,7 +42,8 @@ function addServeOptions(command: Command): Command {
     .addOption(new Option('--callback-timeout <duration>', 'how long a callback receiver has to answer 2xx (default 10s)').env(env('CALLBACK_TIMEOUT')))
     .addOption(new Option('--callback-retries <list>', 'waits between callback attempts, then failed (default 1s,5s,30s,2m,10m)').env(env('CALLBACK_RETRIES')))
     .addOption(new Option('--shutdown-timeout <duration>', 'on SIGINT/SIGTERM, how long requests in flight may take before every connection is closed (default 10s)').env(env('SHUTDOWN_TIMEOUT')))
-    .addOption(new Option('--page-lang <lang>', 'payment page language when neither ?lang= nor Accept-Language picks one (default ru)').choices(['ru', 'en']).env(env('PAGE_LANG')));
+    .addOption(new Option('--page-lang <lang>', 'payment page language when neither ?lang= nor Accept-Language picks one (default ru)').choices(['ru', 'en']).env(env('PAGE_LANG')))
+    .addOption(new Option('--report <file>', 'write the integration report (JUnit XML) to this file on exit').env(env('REPORT')));
 }
 
 export function createProgram(): Command {
@@ -55,8 +57,12 @@ export function createProgram(): Command {
   )
     .addHelpText('after', EXAMPLES)
     .action(async (_options: unknown, command: Command) => {
-      const { options, readyFile } = serveOptions(command);
-      await serveCommand(options, { names: optionNames(command), ...(readyFile !== undefined ? { readyFile } : {}) });
+      const { options, readyFile, reportFile } = serveOptions(command);
+      await serveCommand(options, {
+        names: optionNames(command),
+        ...(readyFile !== undefined ? { readyFile } : {}),
+        ...(reportFile !== undefined ? { reportFile } : {}),
+      });
     });
   void serve;
   program
@@ -73,6 +79,7 @@ export function createProgram(): Command {
   registerWait(program);
   registerCheckCallback(program);
   registerHealth(program);
+  registerReport(program);
   program.addHelpText('after', `${EXAMPLES}\nEvery flag of serve (the default command): deposit-sandbox serve --help\n`);
   return program;
 }

@@ -13,17 +13,17 @@ function envFlag(command: Command, key: string): boolean | undefined {
 
 /**
  * Collects the options of `serve` into the shape createSandbox() takes (only those given),
- * and the serve-only `--ready-file`.
+ * and the serve-only `--ready-file` and `--report`.
  */
-export function serveOptions(command: Command): { options: Record<string, unknown>; readyFile?: string } {
-  const { readyFile, ...o } = command.opts<Record<string, unknown>>();
+export function serveOptions(command: Command): { options: Record<string, unknown>; readyFile?: string; reportFile?: string } {
+  const { readyFile, report, ...o } = command.opts<Record<string, unknown>>();
   const port = o['port'] ?? process.env['PORT'];
   const inMemory = envFlag(command, 'inMemory') ?? o['inMemory'];
   // --no-bundled-scenarios: DEPOSIT_SANDBOX_NO_BUNDLED_SCENARIOS=1 turns them off, =0 leaves them on.
   const noBundled = envFlag(command, 'bundledScenarios');
   const bundledScenarios = noBundled === undefined ? o['bundledScenarios'] : !noBundled;
   const options = Object.fromEntries(Object.entries({ ...o, port, inMemory, bundledScenarios }).filter(([, value]) => value !== undefined));
-  return { options, ...(typeof readyFile === 'string' ? { readyFile } : {}) };
+  return { options, ...(typeof readyFile === 'string' ? { readyFile } : {}), ...(typeof report === 'string' ? { reportFile: report } : {}) };
 }
 
 /**

@@ -2,6 +2,7 @@ import { listen } from '../server.js';
 import { createSandbox, parseOptions } from '../sandbox.js';
 import type { SandboxOptionsInput } from '../config/options.js';
 import { handleShutdownSignals } from './shutdown.js';
+import { writeReportOnExit } from '../report/write-report-on-exit.js';
 import { exposureWarning } from '../security/exposure-warning.js';
 import { formatDuration } from '../clock/duration.js';
 import { writeReadyFile } from './ready-file.js';
@@ -11,6 +12,8 @@ export interface ServeExtras {
   names?: Readonly<Record<string, string>>;
   /** Write {"url", "pid"} here once listening; removed on exit. */
   readyFile?: string;
+  /** Write the integration report (JUnit XML) here on exit. */
+  reportFile?: string;
 }
 
 /** `deposit-sandbox serve`: start, print the ready line, stop in bounded time on SIGINT/SIGTERM (./shutdown.ts). */
@@ -33,6 +36,8 @@ export async function serveCommand(options: SandboxOptionsInput, extras: ServeEx
     }
     throw error;
   });
+  // The integration report (src/report): written on exit, whichever way the process stops.
+  if (extras.reportFile !== undefined) writeReportOnExit(sandbox, extras.reportFile);
   // Handlers go in before the ready line: a supervisor may signal as soon as it reads it.
   handleShutdownSignals(running, sandbox);
   // The ready file goes in before the ready line, so that whichever a script watches, the other is there too.

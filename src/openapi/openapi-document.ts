@@ -19,6 +19,7 @@ import { merchantsAnswerSchema } from '../admin/merchant-routes.js';
 import { transitionSchema } from '../admin/trade-routes.js';
 import { attemptSchema, callbackEventSchema } from '../callbacks/records.js';
 import { checkReportSchema } from '../check-callback/check-report.js';
+import { integrationReportSchema } from '../report/report-schema.js';
 import { durationSchema } from '../clock/duration.js';
 import { jobSchema } from '../clock/jobs.js';
 import { scenarioSummarySchema } from '../scenarios/describe-scenario.js';
@@ -63,6 +64,7 @@ const ANSWERS: Array<[z.ZodType, Meta]> = [
   [scenariosAnswerSchema, { id: 'ScenariosAnswer' }],
   [merchantsAnswerSchema, { id: 'MerchantsAnswer' }],
   [checkReportSchema, { id: 'CheckReport', description: 'The result of a callback receiver check.' }],
+  [integrationReportSchema, { id: 'IntegrationReport', description: "The merchant's mistakes the sandbox counted, per merchant." }],
 ];
 
 const REF = (id: string) => `#/components/schemas/${id}`;

@@ -18,6 +18,7 @@ import { tradeQuerySchema } from '../admin/list-trades.js';
 import { transitionSchema } from '../admin/trade-routes.js';
 import { callbackQuerySchema } from '../callbacks/list-callbacks.js';
 import { checkReportSchema } from '../check-callback/check-report.js';
+import { integrationReportSchema, POLL_INTERVAL_MS } from '../report/report-schema.js';
 import { SCENARIO_HEADER } from '../scenarios/scenario.js';
 import { buildRequestSchema, createRequestSchema, LIMITS } from '../trades/requests.js';
 import { tradeSchema } from '../trades/trade.js';
@@ -251,5 +252,15 @@ export const OPERATIONS: readonly Operation[] = ([
       413: TOO_LARGE(ADMIN_BODY),
       422: error(`${BODY_422} Also: a merchant that is not in the fixtures.`),
     },
+  },
+  {
+    method: 'get',
+    path: '/_sandbox/report',
+    operationId: 'integrationReport',
+    tag: 'sandbox',
+    summary: "The merchant's mistakes the sandbox counted (integration report)",
+    description: `Per merchant: 401 answers by cause, 422 answers by field and code, duplicate orders, callbacks answered non-2xx, timed out or never acknowledged, forged copies accepted, and reads of one trade sooner than ${POLL_INTERVAL_MS} ms (of the sandbox clock) after the previous read. Only merchants with a mistake are listed. Counted since the sandbox started, in memory.`,
+    auth: 'admin',
+    responses: { 200: { description: 'The report.', schema: integrationReportSchema }, 401: ADMIN_401 },
   },
 ] satisfies Operation[]).map((operation) => ({ ...operation, responses: { ...operation.responses, 403: GUARD_403 } }));

@@ -5,6 +5,7 @@ import { dashboardDetail } from './dashboard-detail.js';
 import { dashboardDom } from './dashboard-dom.js';
 import { dashboardI18n } from './dashboard-i18n.js';
 import { dashboardNewTrade } from './dashboard-new-trade.js';
+import { dashboardReport } from './dashboard-report.js';
 
 /**
  * The dashboard's browser script: bundled by rolldown into dist/client/dashboard.js at build
@@ -19,3 +20,4 @@ let select: (id: string) => void = () => undefined;
 const newTrade = dashboardNewTrade(dom, (id) => select(id));
 select = dashboardClient(dom, api, detail, newTrade, names).select;
 dashboardCheck(dom, api);
+dashboardReport(dom, api);

@@ -3,6 +3,7 @@ import { DASHBOARD_EN } from '../i18n/dashboard-en.js';
 import { DASHBOARD_RU } from '../i18n/dashboard-ru.js';
 import { LANGS, type Lang } from '../i18n/lang.js';
 import { translator } from '../i18n/translator.js';
+import { ReportPanel } from './report-panel.js';
 
 const LANG_NAMES = { ru: 'Русский', en: 'English' } as const;
 
@@ -176,6 +177,7 @@ export function DashboardPage(props: { lang: Lang; base: string }) {
                 <p class="small muted">{t('check.explain')}</p>
                 <div data-testid="check-result"></div>
               </section>
+              <ReportPanel t={t} />
               <section class="panel scenarios-panel" aria-labelledby="scenarios-title">
                 <h2 id="scenarios-title">{t('scenarios.title')}</h2>
                 <div data-testid="scenarios">

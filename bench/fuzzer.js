@@ -1,0 +1,103 @@
+// The callback fuzzer's speed and the integration report's cost to the create path.
+//
+//   node bench/fuzzer.js [rounds, default 5]      (needs the build in dist/: npm run build)
+//
+// 1. Starts examples/receivers/correct.mjs as a process (127.0.0.1, a free port) and times
+//    `deposit-sandbox check-callback <url> --probe <probe> --seed 1 --runs 1000` as a process,
+//    start-up included. Goal: under 30 s.
+// 2. Creates trades in-process through the app (app.request(), no sockets) with the mistake
+//    counting on and off (two apps over one in-memory sandbox), in alternating slices, and prints the
+//    ratio of the CPU time per create (on / off), medians over the slices. Goal: at most 1.03.
+// Bounded (a watchdog ends it after 180 s) and self-stopping.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { createApp } from '../dist/app.js';
+import { createSandbox } from '../dist/sandbox.js';
+
+const ROUNDS = Number(process.argv[2] ?? 5);
+const CREATES_PER_SLICE = 300;
+const SLICES_PER_ROUND = 10;
+const BIN = fileURLToPath(new URL('../bin/deposit-sandbox.js', import.meta.url));
+const RECEIVER = fileURLToPath(new URL('../examples/receivers/correct.mjs', import.meta.url));
+const MERCHANT = '6f1c2a9e-3b7d-4c52-9a1e-2d4b8f0c7e51';
+const TOKEN = 'sandbox-token-demo';
+
+const children = [];
+const watchdog = setTimeout(() => {
+  console.error('fuzzer bench: still running after 180 s, stopping');
+  for (const child of children) child.kill('SIGKILL');
+  process.exit(1);
+}, 180_000);
+
+function startReceiver() {
+  const child = spawn(process.execPath, [RECEIVER], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const match = /receiver on (\S+), probe on (\S+)\n/.exec(out);
+      if (match) resolve({ url: match[1], probe: match[2], child });
+    });
+    child.once('exit', (code) => reject(new Error(`the receiver exited with ${code}`)));
+  });
+}
+
+async function fuzzerSeconds() {
+  const receiver = await startReceiver();
+  const started = performance.now();
+  const code = await new Promise((resolve) => {
+    const cli = spawn(process.execPath, [BIN, 'check-callback', receiver.url, '--probe', receiver.probe, '--seed', '1', '--runs', '1000'], { stdio: ['ignore', 'ignore', 'inherit'] });
+    children.push(cli);
+    cli.once('exit', resolve);
+  });
+  const seconds = (performance.now() - started) / 1000;
+  receiver.child.kill();
+  return { seconds, code };
+}
+
+let order = 0;
+/** CPU time (user + system, µs) per create over one slice: less disturbed by other processes than wall time. */
+async function createSlice(app) {
+  const started = process.cpuUsage();
+  for (let i = 0; i < CREATES_PER_SLICE; i++) {
+    const res = await app.request('/api/v1/trades/deposit/create', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Auth': TOKEN },
+      body: JSON.stringify({ merchant: MERCHANT, order: `bench-${++order}`, amount_cents: 31250, amount_currency: 'RUB', type: 'any_bank' }),
+    });
+    if (res.status !== 201) throw new Error(`create answered ${res.status}`);
+  }
+  const used = process.cpuUsage(started);
+  return (used.user + used.system) / CREATES_PER_SLICE;
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+async function countingRatio() {
+  // Two apps over one sandbox: the same store, the same data, only the counting differs.
+  const sandbox = await createSandbox({ inMemory: true, auth: 'token' });
+  const on = createApp(sandbox);
+  const off = createApp(sandbox, { countMistakes: false });
+  await createSlice(on); // warm-up of both
+  await createSlice(off);
+  const times = { on: [], off: [] };
+  for (let round = 0; round < ROUNDS * SLICES_PER_ROUND; round++) {
+    // Alternate which goes first, so a burst of other load hits both alike.
+    for (const which of round % 2 === 0 ? ['on', 'off'] : ['off', 'on']) times[which].push(await createSlice(which === 'on' ? on : off));
+  }
+  return { on: median(times.on), off: median(times.off) };
+}
+
+const fuzz = await fuzzerSeconds();
+const cost = await countingRatio();
+const ratio = cost.on / cost.off;
+clearTimeout(watchdog);
+process.stdout.write(
+  [
+    `  fuzzer, 1,000 schedules against examples/receivers/correct.mjs (CLI process, start-up included): ${fuzz.seconds.toFixed(1)} s, exit ${fuzz.code}   goal < 30 s, exit 0   ${fuzz.seconds < 30 && fuzz.code === 0 ? 'PASS' : 'FAIL'}`,
+    `  create path, mistake counting on / off (in-process app.request(), CPU time, median of ${ROUNDS * SLICES_PER_ROUND} alternating slices of ${CREATES_PER_SLICE} creates each): ${cost.on.toFixed(1)} / ${cost.off.toFixed(1)} us per create = ${ratio.toFixed(3)}   goal <= 1.03   ${ratio <= 1.03 ? 'PASS' : 'FAIL'}`,
+    '',
+  ].join('\n'),
+);
+process.exit(0);

@@ -1,0 +1,139 @@
+import type { TradeState } from '../trades/trade.js';
+import type { Delivery, ScheduleRun } from './run-schedule.js';
+import { FORGED_KINDS, type Schedule } from './schedule.js';
+
+/** Kinds of defect, most costly first: the first one found is a schedule's headline cause. */
+export const VIOLATION_KINDS = [
+  'credited_forged',
+  'forged_accepted',
+  'credited_unconfirmed',
+  'credited_twice',
+  'credited_wrong',
+  'not_credited',
+  'state_back',
+  'state_wrong',
+  'forged_not_refused',
+  'genuine_refused',
+] as const;
+export type ViolationKind = (typeof VIOLATION_KINDS)[number];
+
+export interface Violation {
+  kind: ViolationKind;
+  /** Plain-language cause, e.g. "credited 31250 twice: the receiver does not de-duplicate ...". */
+  cause: string;
+}
+
+/** The invariants each needs the probe for are skipped without one. */
+export const INVARIANTS: Record<ViolationKind, { title: string; needsProbe: boolean }> = {
+  credited_forged: { title: 'nothing is credited for a forged callback', needsProbe: true },
+  forged_accepted: { title: 'forged callbacks get a 4xx', needsProbe: false },
+  credited_unconfirmed: { title: 'nothing is credited for a trade that was not confirmed', needsProbe: true },
+  credited_twice: { title: 'a confirmed trade is credited exactly once', needsProbe: true },
+  credited_wrong: { title: 'the credited amount is the trade amount', needsProbe: true },
+  not_credited: { title: 'a confirmed trade is credited', needsProbe: true },
+  state_back: { title: 'the state never goes back', needsProbe: true },
+  state_wrong: { title: 'the state is the newest genuine one', needsProbe: true },
+  forged_not_refused: { title: 'forged callbacks are refused with a 4xx, not a 5xx or no answer', needsProbe: false },
+  genuine_refused: { title: 'genuine callbacks get a 2xx', needsProbe: false },
+};
+
+const RANK: Record<TradeState, number> = { created: 0, ecom: 0, confirmed: 1, canceled: 1, expired: 1 };
+const FORGERY: Record<string, string> = {
+  wrong_signature: 'a wrong X-Signature',
+  no_signature: 'no X-Signature',
+  other_merchant: "another merchant's signature",
+};
+const is2xx = (status: number | null) => status !== null && status >= 200 && status < 300;
+const is4xx = (status: number | null) => status !== null && status >= 400 && status < 500;
+const answer = (d: Delivery) => (d.status === null ? 'no answer' : String(d.status));
+
+/**
+ * Checks one schedule's deliveries and probe readings against the invariants: a confirmed
+ * trade is credited its amount exactly once, and only if a genuine `confirmed` was delivered;
+ * nothing is credited for forged or non-confirmed callbacks; the state never goes back;
+ * forged callbacks get a 4xx and genuine ones a 2xx. Returns every violation, worst first.
+ */
+export function findViolations(schedule: Schedule, run: ScheduleRun): Violation[] {
+  const found: Violation[] = [];
+  const add = (kind: ViolationKind, cause: string) => {
+    if (!found.some((v) => v.kind === kind && v.cause === cause)) found.push({ kind, cause });
+  };
+
+  for (const d of run.deliveries) {
+    const label = `T${d.trade + 1} ${d.state} (event ${d.event})`;
+    if (FORGED_KINDS.has(d.kind)) {
+      if (is2xx(d.status)) add('forged_accepted', `accepted a callback with ${FORGERY[d.kind]} (${label}) with ${d.status}: the receiver does not verify X-Signature (HMAC-SHA256 of the raw body with the merchant's secret); anyone who can reach it could mark orders paid`);
+      else if (!is4xx(d.status)) add('forged_not_refused', `answered ${answer(d)} to a callback with ${FORGERY[d.kind]} (${label}): refuse it with 401`);
+    } else if (!d.late && !is2xx(d.status)) {
+      add('genuine_refused', `answered ${answer(d)} to a genuine callback (${label}, attempt ${d.attempt}${d.kind === 'replay' ? ', a replay' : ''})${d.error ? ` (${d.error})` : ''}: answer 2xx to every correctly signed callback, also repeats and older states, and ignore what is already handled`);
+    }
+  }
+
+  if (run.probes) {
+    for (const [index, trade] of schedule.trades.entries()) {
+      const probe = run.probes[index];
+      if (!probe) continue;
+      checkTrade(index, trade.amount_cents, run.deliveries.filter((d) => d.trade === index), probe, add);
+    }
+  }
+  return found.sort((a, b) => VIOLATION_KINDS.indexOf(a.kind) - VIOLATION_KINDS.indexOf(b.kind));
+}
+
+function checkTrade(
+  index: number,
+  amount: number,
+  deliveries: Delivery[],
+  probe: { state: TradeState | null; credited_cents: number },
+  add: (kind: ViolationKind, cause: string) => void,
+): void {
+  const name = `T${index + 1}`;
+  const genuine = deliveries.filter((d) => !FORGED_KINDS.has(d.kind));
+  const forged = deliveries.filter((d) => FORGED_KINDS.has(d.kind));
+  const confirmed = genuine.filter((d) => d.state === 'confirmed');
+  const accepted = confirmed.some((d) => is2xx(d.status) || d.late);
+  const credited = probe.credited_cents;
+
+  if (credited > 0 && confirmed.length === 0) {
+    const forgedConfirmed = forged.filter((d) => d.state === 'confirmed');
+    if (forgedConfirmed.length > 0) {
+      const refused = forgedConfirmed.every((d) => is4xx(d.status));
+      add(
+        'credited_forged',
+        refused
+          ? `credited ${credited} for ${name} from a forged callback it answered ${answer(forgedConfirmed[0]!)} to: the receiver credits before verifying the signature; verify X-Signature first and change nothing when it does not match`
+          : `credited ${credited} for ${name} from a forged callback (${FORGERY[forgedConfirmed[0]!.kind]}): the receiver does not verify X-Signature`,
+      );
+    } else {
+      const seen = [...new Set(genuine.map((d) => d.state))].join(', ') || 'nothing';
+      add('credited_unconfirmed', `credited ${credited} for ${name}, which was never confirmed (it received ${seen}): credit only when a genuine callback says "confirmed"`);
+    }
+  } else if (confirmed.length > 0 && credited !== amount) {
+    if (credited === 0) {
+      if (accepted) add('not_credited', `credited nothing for ${name} although a genuine "confirmed" for ${amount} was delivered and answered 2xx: credit the amount when "confirmed" arrives`);
+    } else if (credited % amount === 0) {
+      add('credited_twice', `credited ${amount} ${times(credited / amount)}: ${twiceCause(confirmed)} (${name})`);
+    } else if (credited > amount && forged.some((d) => d.state === 'confirmed')) {
+      add('credited_forged', `credited ${credited} for ${name} (amount ${amount}) after a forged "confirmed": the receiver credits before verifying the signature, or does not verify it`);
+    } else {
+      add('credited_wrong', `credited ${credited} for ${name}, but its amount_cents is ${amount}: credit exactly amount_cents`);
+    }
+  }
+
+  const newest = genuine.filter((d) => is2xx(d.status) || d.late).reduce<TradeState | null>((best, d) => (best === null || RANK[d.state] > RANK[best] ? d.state : best), null);
+  if (newest === null || probe.state === newest) return;
+  if (probe.state !== null && RANK[probe.state] < RANK[newest]) {
+    add('state_back', `the state of ${name} went back from ${newest} to ${probe.state}: the receiver applies an older callback that arrives after a newer one; ignore a state older than the one stored`);
+  } else if (!forged.some((d) => d.state === probe.state)) {
+    add('state_wrong', `the probe says ${name} is ${probe.state ?? 'unknown (null)'}, but the newest genuine callback it accepted says ${newest}`);
+  }
+}
+
+const times = (n: number) => (n === 2 ? 'twice' : `${n} times`);
+
+function twiceCause(confirmed: Delivery[]): string {
+  const byEvent = new Map<string, number>();
+  for (const d of confirmed) byEvent.set(d.event, (byEvent.get(d.event) ?? 0) + 1);
+  const repeated = [...byEvent.values()].some((n) => n > 1);
+  if (repeated) return 'the receiver does not de-duplicate by X-Sandbox-Event-Id or by trade id and state; callbacks arrive at least once, so the same event can come again';
+  return 'the receiver de-duplicates by X-Sandbox-Event-Id only; a replay of "confirmed" comes under a new event id, so also credit at most once per trade (by trade id and state)';
+}

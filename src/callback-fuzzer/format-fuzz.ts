@@ -1,0 +1,47 @@
+import type { FuzzReport } from './fuzz-receiver.js';
+import type { Delivery } from './run-schedule.js';
+import type { Schedule } from './schedule.js';
+
+const HOW: Record<Delivery['kind'], string> = {
+  deliver: 'delivered',
+  slow: 'delivered',
+  replay: 'replayed (new event id)',
+  wrong_signature: 'forged: wrong X-Signature',
+  no_signature: 'forged: no X-Signature',
+  other_merchant: "forged: another merchant's signature",
+};
+
+/** The first lines of a fuzzing run (no URL, port or time: the transcript depends on the seed only). */
+export function formatFuzzHeader(merchant: string, seed: number, runs: number, probe: boolean, name?: string): string {
+  return `Fuzzing the callback receiver as merchant ${merchant}${name ? ` (${name})` : ''}: seed ${seed}, ${runs} schedules, ${probe ? 'balance probe on' : 'no balance probe (answers only)'}\n\n`;
+}
+
+/** The schedule as the list a failure prints: one numbered line per callback sent. */
+export function formatSchedule(schedule: Schedule, deliveries: Delivery[]): string {
+  const trades = schedule.trades.map((t, i) => `  T${i + 1}: amount_cents ${t.amount_cents}, ends ${t.final}\n`).join('');
+  const lines = deliveries.map((d, i) => {
+    const what = d.late ? 'answer treated as too late (timeout)' : d.kind === 'slow' ? 'retried after the late answer' : d.attempt > 1 && d.kind === 'deliver' ? 'delivered again (same event)' : HOW[d.kind];
+    const got = d.status === null ? 'no answer' : String(d.status);
+    return `  ${String(i + 1).padStart(2)}. T${d.trade + 1} ${d.state.padEnd(9)} event ${d.event} attempt ${d.attempt}  ${what.padEnd(36)} -> ${got}\n`;
+  });
+  return trades + lines.join('');
+}
+
+/** The whole transcript after the header: the verdict, and for a failure the shrunk schedule, its cause and how to replay it. */
+export function formatFuzzReport(report: FuzzReport): string {
+  if (report.passed) {
+    return `No violation in ${report.schedules} schedules${report.probe ? '' : ' (answers only: pass --probe <url> to check credits and states too)'}.\n`;
+  }
+  const failure = report.failure!;
+  const [headline, ...more] = failure.violations;
+  let text = `FLAGGED: ${headline!.cause}.\n\n`;
+  text += `Found after ${failure.failedAfter} schedule${failure.failedAfter === 1 ? '' : 's'}, shrunk ${failure.shrinks} time${failure.shrinks === 1 ? '' : 's'} to:\n`;
+  text += formatSchedule(failure.schedule, failure.run.deliveries);
+  if (failure.run.probes) {
+    text += failure.run.probes.map((p, i) => `  probe T${i + 1}: state ${p.state ?? 'null'}, credited_cents ${p.credited_cents}\n`).join('');
+  }
+  if (more.length > 0) text += `\nAlso in this schedule:\n${more.map((v) => `  - ${v.cause}.\n`).join('')}`;
+  text += `\nReplay it: --seed ${report.seed} --path ${failure.path}\n`;
+  text += `or send exactly this list: --replay '${JSON.stringify(failure.schedule)}'\n`;
+  return text;
+}

@@ -1,0 +1,73 @@
+import http from 'node:http';
+import https from 'node:https';
+import { z } from 'zod';
+import { tradeStateSchema } from '../trades/trade.js';
+
+/** What the merchant's balance probe answers for one order (contract §13). */
+export const probeAnswerSchema = z.object({
+  /** The merchant's state for the order; null (or a 404 answer) when it never heard of it. */
+  state: tradeStateSchema.nullable(),
+  /** Kopecks credited for the order so far. */
+  credited_cents: z.number().int().min(0),
+});
+export type ProbeAnswer = z.infer<typeof probeAnswerSchema>;
+
+export class ProbeError extends Error {
+  override name = 'ProbeError';
+}
+
+const EXPECTED = 'It must answer 200 with {"state": "confirmed", "credited_cents": 31250} (state null and credited_cents 0, or a 404, for an order it never saw).';
+
+/**
+ * Reads the merchant's balance probe: `GET <probe>?order=<order>`. Throws a ProbeError that
+ * says what the probe answered and what it must answer instead.
+ */
+export async function readProbe(probe: string, order: string, timeoutMs = 10_000): Promise<ProbeAnswer> {
+  const url = new URL(probe);
+  url.searchParams.set('order', order);
+  const where = `The balance probe GET ${url.href}`;
+  let response: { status: number; text: string };
+  try {
+    response = await get(url, timeoutMs);
+  } catch (error) {
+    const cause = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new ProbeError(`${where} could not be read (${cause}). Start the probe endpoint of your test environment, or fix --probe. ${EXPECTED}`);
+  }
+  const { text } = response;
+  if (response.status === 404) return { state: null, credited_cents: 0 };
+  if (response.status !== 200) throw new ProbeError(`${where} answered ${response.status}${text ? ` (${JSON.stringify(text.slice(0, 80))})` : ''}. ${EXPECTED}`);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new ProbeError(`${where} answered 200 with something that is not JSON (${JSON.stringify(text.slice(0, 80))}). ${EXPECTED}`);
+  }
+  const parsed = probeAnswerSchema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.path.join('.') || 'the body';
+    throw new ProbeError(`${where} answered ${JSON.stringify(text.slice(0, 120))}: ${field} is not right (${issue?.message ?? 'invalid'}). ${EXPECTED}`);
+  }
+  return parsed.data;
+}
+
+const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+
+/** GET over a kept-alive connection (the fuzzer reads the probe after every schedule). */
+function get(url: URL, timeoutMs: number): Promise<{ status: number; text: string }> {
+  const client = url.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const req = client.get(url, { agent: url.protocol === 'https:' ? agents.https : agents.http, headers: { Accept: 'application/json' }, timeout: timeoutMs }, (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size <= 64 * 1024) chunks.push(chunk);
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('timeout', () => req.destroy(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' })));
+    req.on('error', reject);
+  });
+}

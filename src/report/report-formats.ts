@@ -1,0 +1,106 @@
+import { junitXml, type JUnitCase, type JUnitSuite } from '../junit/junit-xml.js';
+import type { IntegrationReport, MerchantMistakes } from './report-schema.js';
+
+interface Check {
+  name: string;
+  /** How many mistakes of this kind, and the lines that describe them. */
+  count: (m: MerchantMistakes) => number;
+  lines: (m: MerchantMistakes) => string[];
+  fix: string;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** The checks of the report, one JUnit test case (and one Markdown row) each. */
+export function reportChecks(report: IntegrationReport): Check[] {
+  const seconds = report.poll_interval_ms / 1000;
+  return [
+    {
+      name: 'authenticates every request (no 401)',
+      count: (m) => m.unauthorized.reduce((s, u) => s + u.count, 0),
+      lines: (m) => m.unauthorized.map((u) => `401 ${u.cause}: ${u.count}`),
+      fix: 'Send X-Auth on create and build, X-Token on get, with the token or the signature of the merchant named in the request; the 401 answer says what was expected.',
+    },
+    {
+      name: 'sends valid requests (no 422)',
+      count: (m) => m.invalid.reduce((s, i) => s + i.count, 0),
+      lines: (m) => m.invalid.map((i) => `422 ${i.code} on ${i.field}: ${i.count}`),
+      fix: "Fix the fields named; each 422 answer's error.details says what each must be.",
+    },
+    {
+      name: 'uses each order once',
+      count: (m) => m.duplicate_orders,
+      lines: (m) => [`422 duplicate_order: ${m.duplicate_orders}`],
+      fix: 'Send a new order for each trade; to read a trade again, GET it by its id.',
+    },
+    {
+      name: 'answers callbacks with 2xx',
+      count: (m) => m.callbacks.answered_non_2xx,
+      lines: (m) => [`callback attempts answered with a status other than 2xx: ${m.callbacks.answered_non_2xx}`],
+      fix: 'Answer 2xx to every correctly signed callback (repeats and older states too), without redirects.',
+    },
+    {
+      name: 'answers callbacks within the timeout',
+      count: (m) => m.callbacks.timed_out,
+      lines: (m) => [`callback attempts that timed out: ${m.callbacks.timed_out}`],
+      fix: 'Answer 2xx quickly and do slow work after answering.',
+    },
+    {
+      name: 'acknowledges every callback',
+      count: (m) => m.callbacks.never_acknowledged,
+      lines: (m) => [`callbacks never acknowledged (failed after the last retry): ${m.callbacks.never_acknowledged}`],
+      fix: 'Make the callback URL reachable from the sandbox and answer 2xx.',
+    },
+    {
+      name: 'refuses forged callbacks',
+      count: (m) => m.callbacks.accepted_bad_signature,
+      lines: (m) => [`callbacks with a wrong X-Signature accepted with 2xx: ${m.callbacks.accepted_bad_signature}`],
+      fix: "Verify X-Signature (hex HMAC-SHA256 of the raw body with the merchant's secret) and answer 401 when it does not match.",
+    },
+    {
+      name: `polls a trade at most once per ${seconds === 1 ? 'second' : `${seconds} seconds`}`,
+      count: (m) => m.fast_polls,
+      lines: (m) => [`reads of a trade sooner than ${report.poll_interval_ms} ms after the previous one: ${m.fast_polls}`],
+      fix: `Wait for the callback instead of polling; when you must poll, read a trade at most once per ${seconds === 1 ? 'second' : `${seconds} seconds`}.`,
+    },
+  ];
+}
+
+/** Field names come from requests: no pipe or line break may end a Markdown table cell early. */
+const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
+const label = (m: MerchantMistakes) => (m.name ? `${m.name} (${m.merchant})` : m.merchant);
+
+/** The report as JUnit XML: a suite per merchant with a mistake, a case per check (failed when it has mistakes). */
+export function reportJunit(report: IntegrationReport): string {
+  const checks = reportChecks(report);
+  const suites: JUnitSuite[] = report.merchants.map((m) => ({
+    name: `deposit-sandbox integration: ${label(m)}`,
+    properties: { merchant: m.merchant, mistakes: String(m.total) },
+    cases: checks.map((check): JUnitCase => {
+      const n = check.count(m);
+      const base = { classname: `deposit-sandbox.integration.${m.merchant}`, name: check.name };
+      if (n === 0) return base;
+      return { ...base, failure: { message: `${plural(n, 'mistake')}: ${check.lines(m).join('; ')}`, type: 'integration_mistake', details: `${check.lines(m).join('\n')}\n\nWhat to do: ${check.fix}\n` } };
+    }),
+  }));
+  if (suites.length === 0) {
+    suites.push({ name: 'deposit-sandbox integration', cases: [{ classname: 'deposit-sandbox.integration', name: 'no mistake seen' }] });
+  }
+  return junitXml(suites, 'deposit-sandbox integration report');
+}
+
+/** The report as Markdown (for a CI job summary or a pull request comment). */
+export function reportMarkdown(report: IntegrationReport): string {
+  let md = '# deposit-sandbox integration report\n\n';
+  if (report.merchants.length === 0) return `${md}No mistake seen.\n`;
+  md += `${plural(report.total, 'mistake')} of ${plural(report.merchants.length, 'merchant')}.\n`;
+  const checks = reportChecks(report);
+  for (const m of report.merchants) {
+    md += `\n## ${cell(label(m))}: ${plural(m.total, 'mistake')}\n\n| check | mistakes | details | what to do |\n|---|---:|---|---|\n`;
+    for (const check of checks) {
+      const n = check.count(m);
+      md += `| ${check.name} | ${n} | ${n === 0 ? '' : cell(check.lines(m).join('<br>'))} | ${n === 0 ? '' : check.fix} |\n`;
+    }
+  }
+  return md;
+}

@@ -1,0 +1,20 @@
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Sandbox } from '../sandbox.js';
+import { reportJunit } from './report-formats.js';
+
+/**
+ * `serve --report <file>`: writes the integration report as JUnit XML when the process exits
+ * (after the sandbox has stopped, whatever the exit path). Returns the absolute path.
+ */
+export function writeReportOnExit(sandbox: Sandbox, file: string): string {
+  const path = resolve(file);
+  process.once('exit', () => {
+    try {
+      writeFileSync(path, reportJunit(sandbox.report.report((id) => sandbox.merchants.get(id)?.name)));
+    } catch (error) {
+      process.stderr.write(`deposit-sandbox: could not write the integration report to ${path}: ${(error as Error).message}\n`);
+    }
+  });
+  return path;
+}

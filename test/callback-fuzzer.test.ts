@@ -1,0 +1,110 @@
+/**
+ * The callback fuzzer against the reference receivers of examples/receivers (each on
+ * 127.0.0.1, port 0, with its balance probe): every naive one is flagged with its cause,
+ * the correct one passes 1,000 schedules, and the same seed gives the same transcript.
+ */
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fuzzReceiver, type FuzzReport } from '../src/callback-fuzzer/fuzz-receiver.js';
+import { formatFuzzHeader, formatFuzzReport } from '../src/callback-fuzzer/format-fuzz.js';
+import { verifyCallbackSignature } from '../src/auth/signature.js';
+import { tradeSchema } from '../src/trades/trade.js';
+import { DEMO, SECOND } from './support.js';
+type Handle = (request: unknown, ledger: unknown) => number;
+/** A reference receiver of examples/receivers (plain JavaScript, loaded by URL). */
+const example = async <T = { handle: Handle }>(name: string): Promise<T> => (await import(new URL(`../examples/receivers/${name}.mjs`, import.meta.url).href)) as T;
+const { createReceiver } = await example<{ createReceiver: (handle: Handle) => Server }>('receiver-kit');
+const [correct, noDedup, noSignatureCheck, stateRegression, creditsOnCreated, creditsBeforeVerify] = await Promise.all(
+  ['correct', 'no-dedup', 'no-signature-check', 'state-regression', 'credits-on-created', 'credits-before-verify'].map((name) => example(name)),
+);
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))));
+});
+
+async function start(handle: Handle): Promise<{ url: string; probe: string }> {
+  const server = createReceiver(handle);
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url: `${base}/callback`, probe: `${base}/probe` };
+}
+
+const fuzz = async (handle: Handle, extra: Partial<Parameters<typeof fuzzReceiver>[0]> = {}): Promise<FuzzReport> => {
+  const { url, probe } = await start(handle);
+  return fuzzReceiver({ url, probe, merchant: { id: DEMO.id, secret: DEMO.secret }, otherSecret: SECOND.secret, publicUrl: 'http://127.0.0.1:4242', timeoutMs: 5_000, seed: 42, runs: 100, ...extra });
+};
+
+const NAIVE: Array<[string, Handle, RegExp]> = [
+  ['no-dedup', noDedup!.handle, /^credited \d+ twice: the receiver does not de-duplicate by X-Sandbox-Event-Id or by trade id and state/],
+  ['no-signature-check', noSignatureCheck!.handle, /the receiver does not verify X-Signature/],
+  ['state-regression', stateRegression!.handle, /^the state of T1 went back from \w+ to created: the receiver applies an older callback/],
+  ['credits-on-created', creditsOnCreated!.handle, /^credited \d+ for T1, which was never confirmed \(it received \w+\): credit only when a genuine callback says "confirmed"/],
+  ['credits-before-verify', creditsBeforeVerify!.handle, /^credited \d+ for T1 from a forged callback it answered 401 to: the receiver credits before verifying the signature/],
+];
+
+describe('fuzzReceiver with a balance probe', () => {
+  it.each(NAIVE)('flags the naive receiver %s with its cause, shrunk to a short schedule', async (_name, handle, cause) => {
+    const report = await fuzz(handle);
+    expect(report.passed).toBe(false);
+    const failure = report.failure!;
+    expect(failure.violations[0]!.cause).toMatch(cause);
+    expect(failure.schedule.steps.length).toBeLessThanOrEqual(3);
+    expect(failure.schedule.trades).toHaveLength(1);
+    const text = formatFuzzReport(report);
+    expect(text).toContain(`FLAGGED: ${failure.violations[0]!.cause}.`);
+    expect(text).toContain(`Replay it: --seed 42 --path ${failure.path}\n`);
+  });
+
+  it('raises no false alarm on the correct receiver over 1,000 schedules', { timeout: 120_000 }, async () => {
+    const report = await fuzz(correct!.handle, { runs: 1000, seed: 7 });
+    expect(report.failure?.violations).toBeUndefined();
+    expect(report).toMatchObject({ passed: true, schedules: 1000 });
+    expect(formatFuzzReport(report)).toBe('No violation in 1000 schedules.\n');
+  });
+
+  it('the same seed gives a byte-identical transcript (fresh receivers on other ports)', async () => {
+    const transcript = async () => {
+      const report = await fuzz(noDedup!.handle, { seed: 99 });
+      return formatFuzzHeader(report.merchant, report.seed, report.runs, report.probe) + formatFuzzReport(report);
+    };
+    const first = await transcript();
+    expect(first).toMatch(/^Fuzzing the callback receiver as merchant 6f1c2a9e-3b7d-4c52-9a1e-2d4b8f0c7e51: seed 99, 100 schedules, balance probe on\n\nFLAGGED: credited/);
+    expect(await transcript()).toBe(first);
+  });
+
+  it('replays a failure from its seed and path, and from the printed list', async () => {
+    const report = await fuzz(stateRegression!.handle);
+    const failure = report.failure!;
+    const byPath = await fuzz(stateRegression!.handle, { path: failure.path });
+    expect(byPath.failure?.schedule).toEqual(failure.schedule);
+    expect(byPath.failure?.violations).toEqual(failure.violations);
+    const byList = await fuzz(stateRegression!.handle, { schedule: failure.schedule });
+    expect(byList.failure?.violations).toEqual(failure.violations);
+    expect(byList.schedules).toBe(1);
+  });
+
+  it('signs and shapes every callback as the sandbox does, and forges the forged ones', async () => {
+    const seen: Array<{ raw: Buffer; trade: { id: string; state: string }; signature?: string; eventId: string }> = [];
+    const recording: Handle = (request, ledger) => {
+      seen.push(request as (typeof seen)[number]);
+      return correct!.handle(request, ledger);
+    };
+    const kinds = ['deliver', 'slow', 'replay', 'wrong_signature', 'no_signature', 'other_merchant'] as const;
+    const schedule = { trades: [{ amount_cents: 31250, final: 'confirmed' as const }], steps: kinds.map((kind) => ({ trade: 0, event: 'final' as const, kind })) };
+    const report = await fuzz(recording, { schedule });
+    expect(report.passed).toBe(true);
+    expect(seen).toHaveLength(7); // the slow step is sent twice
+    const id = seen[0]!.trade.id;
+    for (const request of seen) {
+      expect(Object.keys(tradeSchema.parse(JSON.parse(request.raw.toString())))).toHaveLength(8);
+      expect(JSON.parse(request.raw.toString())).toMatchObject({ id, merchant: DEMO.id, state: 'confirmed', amount_cents: 31250, amount_currency: 'RUB', payment_data: { url: `http://127.0.0.1:4242/pay/${id}` } });
+    }
+    expect(seen.map((r) => r.eventId)).toEqual([2, 2, 2, 3, 2, 2, 2].map((n) => `cb_${id}_${n}`));
+    expect(seen.map((r) => verifyCallbackSignature(DEMO.secret, r.raw, r.signature))).toEqual([true, true, true, true, false, false, false]);
+    expect(seen[4]!.signature).toMatch(/^[0-9a-f]{64}$/);
+    expect(seen[5]!.signature).toBeUndefined();
+    expect(verifyCallbackSignature(SECOND.secret, seen[6]!.raw, seen[6]!.signature)).toBe(true);
+  });
+});

@@ -1,0 +1,84 @@
+/**
+ * The balance-probe examples of docs/callback-fuzzer.md (examples/probes/) in Node, Python,
+ * PHP and Go, each run as its own process on 127.0.0.1 and read with the fuzzer's own probe
+ * reader; and the page shows each file exactly. A missing toolchain skips its language with a
+ * message, except with CI=true, where it fails.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { readProbe } from '../src/callback-fuzzer/probe.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const file = (name: string) => join(ROOT, 'examples', 'probes', name);
+const CI = process.env['CI'] === 'true';
+const goCache = mkdtempSync(join(tmpdir(), 'deposit-sandbox-gocache-'));
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill('SIGKILL');
+});
+afterAll(() => rmSync(goCache, { recursive: true, force: true }));
+
+const has = (command: string) => spawnSync(command, ['--version'], { stdio: 'ignore' }).status === 0 || spawnSync(command, ['version'], { stdio: 'ignore' }).status === 0;
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Starts a probe and resolves with its URL once it prints "probe on <url>" (or, for PHP, once its server has started). */
+function start(command: string, args: string[], env: Record<string, string>, url?: string): Promise<string> {
+  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`${command} did not start within 90 s: ${out}`)), 90_000);
+    const watch = (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /probe on (\S+)/.exec(out);
+      if (match || (url && /started/i.test(out))) {
+        clearTimeout(timer);
+        resolve(match ? match[1]! : url!);
+      }
+    };
+    child.stdout!.on('data', watch);
+    child.stderr!.on('data', watch);
+    child.once('exit', (code) => reject(new Error(`${command} exited with ${code}: ${out}`)));
+  });
+}
+
+const LANGUAGES: Array<[string, string, string, () => Promise<string>]> = [
+  ['Node', process.execPath, 'probe.mjs', () => start(process.execPath, [file('probe.mjs')], { PORT: '0' })],
+  ['Python', 'python3', 'probe.py', () => start('python3', [file('probe.py')], { PORT: '0' })],
+  ['PHP', 'php', 'probe.php', async () => {
+    const port = await freePort();
+    return start('php', ['-S', `127.0.0.1:${port}`, file('probe.php')], {}, `http://127.0.0.1:${port}/probe`);
+  }],
+  ['Go', 'go', 'probe.go', () => start('go', ['run', file('probe.go')], { PORT: '0', GOCACHE: goCache, GOFLAGS: '-mod=mod' })],
+];
+
+describe('balance probe examples', () => {
+  const page = readFileSync(join(ROOT, 'docs', 'callback-fuzzer.md'), 'utf8');
+
+  it.each(LANGUAGES)('%s: the page shows the example file exactly', (_language, _command, name) => {
+    expect(page).toContain(readFileSync(file(name), 'utf8'));
+  });
+
+  it.each(LANGUAGES)('%s: answers the probe contract for a known and an unknown order', { timeout: 120_000 }, async (language, command, _name, run) => {
+    if (!has(command)) {
+      if (CI) throw new Error(`${command} is missing, and CI=true: install it (see .ci/run)`);
+      console.warn(`skipped: the ${language} probe example needs ${command}, which is not installed`);
+      return;
+    }
+    const url = await run();
+    expect(await readProbe(url, 'order-1001')).toEqual({ state: 'confirmed', credited_cents: 31250 });
+    expect(await readProbe(url, 'never-seen')).toEqual({ state: null, credited_cents: 0 });
+  });
+});

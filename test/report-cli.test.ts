@@ -1,0 +1,100 @@
+/**
+ * `deposit-sandbox report` and `serve --report` as real processes (the build in dist/: run
+ * `npm run build` before this file alone): a sandbox on 127.0.0.1, port 0, sees a merchant's
+ * mistakes over HTTP; the report prints them, and the sandbox writes JUnit XML on exit.
+ */
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { junitErrors } from './junit-schema.js';
+import { DEMO } from './support.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BIN = join(ROOT, 'bin', 'deposit-sandbox.js');
+const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('DEPOSIT_SANDBOX_') && name !== 'PORT'));
+const dir = mkdtempSync(join(tmpdir(), 'deposit-sandbox-report-'));
+const children: ChildProcessWithoutNullStreams[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill('SIGKILL');
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { cwd: ROOT, env, timeout: 20_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+/** Starts `deposit-sandbox serve` and resolves with its URL and exit. */
+async function serve(args: string[]): Promise<{ url: string; child: ChildProcessWithoutNullStreams; exited: Promise<number | null> }> {
+  const child = spawn(process.execPath, [BIN, '--port', '0', '--in-memory', ...args], { cwd: ROOT, env, stdio: 'pipe' });
+  children.push(child);
+  const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+  let out = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      const match = /^deposit-sandbox listening on (\S+)\n/.exec(out);
+      if (match) resolve(match[1]!);
+    });
+    void exited.then((code) => reject(new Error(`exited ${code}: ${out}`)));
+  });
+  return { url, child, exited };
+}
+
+async function mistakes(url: string): Promise<void> {
+  const create = (headers: Record<string, string>, body: Record<string, unknown>) =>
+    fetch(`${url}/api/v1/trades/deposit/create`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const body = { merchant: DEMO.id, order: 'report-cli-1', amount_cents: 31250, amount_currency: 'RUB', type: 'any_bank' };
+  expect((await create({ 'X-Auth': DEMO.token }, body)).status).toBe(201);
+  expect((await create({ 'X-Auth': DEMO.token }, body)).status).toBe(422); // duplicate order
+  expect((await create({ 'X-Token': DEMO.token }, { ...body, order: 'report-cli-2' })).status).toBe(401); // wrong header
+  expect((await create({ 'X-Auth': DEMO.token }, { ...body, order: 'report-cli-3', amount_cents: 0.5 })).status).toBe(422);
+}
+
+describe('deposit-sandbox report and serve --report', () => {
+  it('report prints Markdown, JUnit and JSON of a running sandbox; serve --report writes JUnit XML on SIGTERM', async () => {
+    const file = join(dir, 'sandbox-report.xml');
+    const sandbox = await serve(['--report', file]);
+    await mistakes(sandbox.url);
+
+    const md = await cli(['report', '--url', sandbox.url]);
+    expect(md.stderr).toBe('');
+    expect(md.code).toBe(0);
+    expect(md.stdout).toContain(`# deposit-sandbox integration report\n\n3 mistakes of 1 merchant.\n\n## Demo Shop (${DEMO.id}): 3 mistakes\n`);
+    expect(md.stdout).toContain('| authenticates every request (no 401) | 1 | 401 wrong_auth_header: 1 |');
+    expect(md.stdout).toContain('| sends valid requests (no 422) | 1 | 422 validation_failed on amount_cents: 1 |');
+    expect(md.stdout).toContain('| uses each order once | 1 | 422 duplicate_order: 1 |');
+
+    const junit = join(dir, 'from-report.xml');
+    const written = await cli(['report', '--url', sandbox.url, '--format', 'junit', '--output', junit]);
+    expect(written).toMatchObject({ code: 0, stdout: '' });
+    const xml = readFileSync(junit, 'utf8');
+    expect(await junitErrors(xml)).toEqual([]);
+    expect(xml).toContain('failures="3"');
+
+    const json = JSON.parse((await cli(['report', '--url', sandbox.url, '--format', 'json'])).stdout) as { total: number };
+    expect(json.total).toBe(3);
+
+    expect(existsSync(file)).toBe(false);
+    sandbox.child.kill('SIGTERM');
+    expect(await sandbox.exited).toBe(0);
+    const onExit = readFileSync(file, 'utf8');
+    expect(await junitErrors(onExit)).toEqual([]);
+    expect(onExit).toBe(xml);
+  });
+
+  it('report says what to do when no sandbox answers or the format is unknown', async () => {
+    const down = await cli(['report', '--url', 'http://127.0.0.1:1']);
+    expect(down.code).toBe(1);
+    expect(down.stderr).toContain('deposit-sandbox: Could not reach the sandbox at http://127.0.0.1:1');
+    const format = await cli(['report', '--format', 'html']);
+    expect(format.code).toBe(1);
+    expect(format.stderr).toContain("argument 'html' is invalid. Allowed choices are markdown, junit, json.");
+  });
+});

@@ -1,0 +1,181 @@
+/**
+ * The integration report: the merchant's mistakes counted per merchant through the app
+ * (app.request(), no port) and real receivers on 127.0.0.1, then GET /_sandbox/report and its
+ * JUnit and Markdown renderings.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { integrationReportSchema, type IntegrationReport } from '../src/report/report-schema.js';
+import { reportJunit, reportMarkdown } from '../src/report/report-formats.js';
+import { startReceiver, type Receiver } from './callbacks-receiver.js';
+import { junitErrors } from './junit-schema.js';
+import { DEMO, makeSandbox, p2pBody, SECOND, type TestSandbox } from './support.js';
+
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function sandbox(options: Parameters<typeof makeSandbox>[0] = {}): Promise<TestSandbox> {
+  const t = await makeSandbox({ clock: 'manual', ...options });
+  cleanups.push(() => t.close());
+  return t;
+}
+
+async function receiver(respond: Receiver['respond']): Promise<Receiver> {
+  const r = await startReceiver(respond);
+  cleanups.push(() => r.close());
+  return r;
+}
+
+async function report(t: TestSandbox, headers: Record<string, string> = {}): Promise<IntegrationReport> {
+  const res = await t.app.request('/_sandbox/report', { headers });
+  expect(res.status).toBe(200);
+  return integrationReportSchema.parse(await res.json());
+}
+
+const UNKNOWN = '2c9d7e41-5b6a-4f38-9e0d-7a1b3c5d7e9f';
+const NONE = { answered_non_2xx: 0, timed_out: 0, never_acknowledged: 0, accepted_bad_signature: 0 };
+
+describe('GET /_sandbox/report', () => {
+  it('starts empty, and a correct integration leaves it empty', async () => {
+    const t = await sandbox();
+    expect(await report(t)).toEqual({ poll_interval_ms: 1000, total: 0, merchants: [] });
+    const created = await t.post('/api/v1/trades/deposit/create', p2pBody());
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    expect((await t.get(`/api/v1/trades/${DEMO.id}/${id}`)).status).toBe(200);
+    await t.sandbox.clock.advance(1000);
+    expect((await t.get(`/api/v1/trades/${DEMO.id}/${id}`)).status).toBe(200);
+    expect((await report(t)).total).toBe(0);
+  });
+
+  it('counts 401s by cause and 422s by field and code, per merchant, and duplicate orders apart', async () => {
+    const t = await sandbox({ auth: 'either' });
+    const body = p2pBody({ order: 'order-r-1' });
+    expect((await t.post('/api/v1/trades/deposit/create', body)).status).toBe(201);
+    const answers = [
+      await t.post('/api/v1/trades/deposit/create', p2pBody(), { 'X-Auth': '' }), // missing header
+      await t.app.request('/api/v1/trades/deposit/create', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Token': DEMO.token }, body: JSON.stringify(p2pBody()) }), // wrong header
+      await t.post('/api/v1/trades/deposit/create', p2pBody(), { 'X-Auth': 'a'.repeat(64) }), // bad signature
+      await t.post('/api/v1/trades/deposit/create', p2pBody(), { 'X-Auth': 'a'.repeat(64) }),
+      await t.post('/api/v1/trades/deposit/create', p2pBody({ merchant: UNKNOWN })), // unknown merchant
+      await t.get(`/api/v1/trades/${SECOND.id}/${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`, { 'X-Token': DEMO.token }), // another merchant's token
+      await t.post('/api/v1/trades/deposit/create', p2pBody({ amount_cents: 'ten' })),
+      await t.post('/api/v1/trades/deposit/create', p2pBody({ amount_cents: -1, amount_currency: 'USD' })),
+      await t.post('/api/v1/trades/deposit/create', body), // duplicate order
+      await t.post('/api/v1/trades/deposit/create', '{"merchant":'), // not JSON
+    ];
+    expect(answers.map((a) => a.status)).toEqual([401, 401, 401, 401, 401, 401, 422, 422, 422, 422]);
+    const seen = await report(t);
+    expect(seen.merchants.map((m) => m.merchant)).toEqual([SECOND.id, UNKNOWN, DEMO.id, '(no merchant id)'].sort());
+    const demo = seen.merchants.find((m) => m.merchant === DEMO.id)!;
+    expect(demo).toMatchObject({
+      name: 'Demo Shop',
+      unauthorized: [
+        { cause: 'missing_auth_header', count: 1 },
+        { cause: 'signature_mismatch', count: 2 },
+        { cause: 'wrong_auth_header', count: 1 },
+      ],
+      invalid: [
+        { field: 'amount_cents', code: 'validation_failed', count: 2 },
+        { field: 'amount_currency', code: 'validation_failed', count: 1 },
+      ],
+      duplicate_orders: 1,
+      callbacks: NONE,
+      fast_polls: 0,
+      total: 8,
+    });
+    expect(seen.merchants.find((m) => m.merchant === UNKNOWN)).toMatchObject({ unauthorized: [{ cause: 'unknown_merchant', count: 1 }], total: 1 });
+    expect(seen.merchants.find((m) => m.merchant === SECOND.id)).toMatchObject({ name: 'Second Shop', unauthorized: [{ cause: 'invalid_token', count: 1 }] });
+    expect(seen.merchants.find((m) => m.merchant === '(no merchant id)')).toMatchObject({ invalid: [{ field: 'body', code: 'invalid_json', count: 1 }] });
+    expect(seen.total).toBe(11);
+  });
+
+  it('counts reads of one trade sooner than a second after the previous one (sandbox clock), through the GET route', async () => {
+    const t = await sandbox();
+    const { id } = (await (await t.post('/api/v1/trades/deposit/create', p2pBody())).json()) as { id: string };
+    const other = (await (await t.post('/api/v1/trades/deposit/create', p2pBody())).json()) as { id: string };
+    const read = async (trade: string) => expect((await t.get(`/api/v1/trades/${DEMO.id}/${trade}`)).status).toBe(200);
+    await read(id);
+    await read(other.id); // another trade: not a repeat
+    await read(id); // same instant: too fast
+    await t.sandbox.clock.advance(999);
+    await read(id); // 999 ms later: too fast
+    await t.sandbox.clock.advance(1000);
+    await read(id); // a second later: fine
+    expect((await t.get(`/api/v1/trades/${DEMO.id}/${id}`, { 'X-Token': 'wrong' })).status).toBe(401); // a refused read is not a poll
+    const demo = (await report(t)).merchants[0]!;
+    expect(demo).toMatchObject({ merchant: DEMO.id, fast_polls: 2, unauthorized: [{ cause: 'signature_mismatch', count: 1 }] });
+  });
+
+  it('counts callbacks answered non-2xx, timed out, never acknowledged, and forged copies accepted', async () => {
+    const t = await sandbox({ callbackTimeout: '200ms', callbackRetries: '1s' });
+    const refusing = await receiver((_q, res) => void res.writeHead(500).end('down'));
+    const hanging = await receiver(() => undefined);
+    const accepting = await receiver((_q, res) => void res.writeHead(200).end('ok'));
+    const confirm = async (callbackUrl: string, extra: Record<string, unknown> = {}) => {
+      const created = await t.post('/api/v1/trades/deposit/create', p2pBody({ callback_url: callbackUrl, ...extra }));
+      expect(created.status).toBe(201);
+      const { id } = (await created.json()) as { id: string };
+      t.sandbox.lifecycle.transition(id, 'confirmed', 'admin');
+    };
+    await confirm(`${refusing.url}/cb`);
+    await confirm(`${hanging.url}/cb`);
+    await t.sandbox.scheduler.advance(0);
+    await t.sandbox.scheduler.advance(1000); // the one retry, then failed
+    const seen = (await report(t)).merchants[0]!;
+    expect(seen.callbacks).toEqual({ answered_non_2xx: 2, timed_out: 2, never_acknowledged: 2, accepted_bad_signature: 0 });
+    expect(seen.total).toBe(6);
+    // Scenario bad-signature-callback sends a copy with a wrong X-Signature first: accepting it is a mistake.
+    expect((await t.post('/api/v1/trades/deposit/create', p2pBody({ order: 'sbx-badsig-report-1', callback_url: `${accepting.url}/cb` }))).status).toBe(201);
+    await t.sandbox.scheduler.advance(5000);
+    expect(accepting.received).toHaveLength(2);
+    expect((await report(t)).merchants[0]!.callbacks).toEqual({ answered_non_2xx: 2, timed_out: 2, never_acknowledged: 2, accepted_bad_signature: 1 });
+  });
+
+  it('needs the admin token when the sandbox has one', async () => {
+    const t = await sandbox({ adminToken: 'report-token' });
+    expect((await t.app.request('/_sandbox/report')).status).toBe(401);
+    expect((await report(t, { Authorization: 'Bearer report-token' })).total).toBe(0);
+  });
+});
+
+describe('report formats', () => {
+  const REPORT: IntegrationReport = {
+    poll_interval_ms: 1000,
+    total: 7,
+    merchants: [
+      {
+        merchant: DEMO.id,
+        name: 'Demo Shop',
+        total: 7,
+        unauthorized: [{ cause: 'signature_mismatch', count: 2 }],
+        invalid: [{ field: 'amount|cents', code: 'validation_failed', count: 1 }],
+        duplicate_orders: 1,
+        callbacks: { answered_non_2xx: 1, timed_out: 0, never_acknowledged: 1, accepted_bad_signature: 0 },
+        fast_polls: 1,
+      },
+    ],
+  };
+
+  it('JUnit: a suite per merchant, a failed case per kind of mistake, valid against test/junit.xsd', async () => {
+    const xml = reportJunit(REPORT);
+    expect(await junitErrors(xml)).toEqual([]);
+    expect(xml).toContain(`<testsuite name="deposit-sandbox integration: Demo Shop (${DEMO.id})" tests="8" failures="6" errors="0" skipped="0">`);
+    expect(xml).toContain('<failure message="2 mistakes: 401 signature_mismatch: 2" type="integration_mistake">');
+    expect(xml).toContain(`<testcase classname="deposit-sandbox.integration.${DEMO.id}" name="answers callbacks within the timeout"/>`);
+    expect(xml).toContain('name="polls a trade at most once per second">');
+    const empty = reportJunit({ poll_interval_ms: 1000, total: 0, merchants: [] });
+    expect(await junitErrors(empty)).toEqual([]);
+    expect(empty).toContain('<testcase classname="deposit-sandbox.integration" name="no mistake seen"/>');
+  });
+
+  it('Markdown: a table per merchant, pipes in field names escaped', () => {
+    const md = reportMarkdown(REPORT);
+    expect(md).toContain(`## Demo Shop (${DEMO.id}): 7 mistakes\n\n| check | mistakes | details | what to do |\n|---|---:|---|---|\n`);
+    expect(md).toContain('| authenticates every request (no 401) | 2 | 401 signature_mismatch: 2 | Send X-Auth');
+    expect(md).toContain('| sends valid requests (no 422) | 1 | 422 validation_failed on amount\\|cents: 1 |');
+    expect(md).toContain('| answers callbacks within the timeout | 0 |  |  |\n');
+    expect(reportMarkdown({ poll_interval_ms: 1000, total: 0, merchants: [] })).toBe('# deposit-sandbox integration report\n\nNo mistake seen.\n');
+  });
+});
