@@ -11,13 +11,18 @@ import { corsPolicy } from './security/cors-policy.js';
 import { crossSiteGuard } from './security/cross-site-guard.js';
 import { hostGuard } from './security/host-guard.js';
 import type { Sandbox } from './sandbox.js';
+import { stripPrefix } from './workspaces/workspace-path.js';
+import { workspaceRoutes } from './workspaces/workspace-routes.js';
 
 const ROUTES =
   'POST /api/v1/trades/deposit/create, POST /api/v1/trades/deposit/build, GET /api/v1/trades/:merchant/:uuid, the payment page GET /pay/:id and its files under /assets, the dashboard GET /_sandbox/, the sandbox routes under /_sandbox, and their description GET /openapi.json';
 
-/** Builds the HTTP app over a sandbox. It never listens: the CLI and startSandbox() do. */
-export function createApp(sandbox: Sandbox) {
-  const app = new Hono();
+/**
+ * Builds the HTTP app over a sandbox. It never listens: the CLI and startSandbox() do.
+ * A workspace's app gets its requests under `prefix` (/w/<name>) and routes them without it.
+ */
+export function createApp(sandbox: Sandbox, prefix = '') {
+  const app = new Hono(prefix ? { getPath: stripPrefix(prefix) } : {});
 
   // Security and limits (README): DNS-rebinding host check, the CORS policy, no cross-site writes.
   app.use(hostGuard(sandbox));
@@ -26,11 +31,14 @@ export function createApp(sandbox: Sandbox) {
   app.use('/_sandbox/*', corsPolicy('admin'), crossSiteGuard);
   app.use('/pay/*', crossSiteGuard);
 
+  // /w/<name>/... goes to that workspace's own app (src/workspaces/).
+  if (sandbox.workspaces && !prefix) app.route('/', workspaceRoutes(sandbox.workspaces, sandbox.options, createApp));
+
   app.route('/api/v1/trades', providerRoutes(sandbox));
   app.route('/pay', paymentRoutes(sandbox));
   app.route('/assets', assetRoutes());
   // The dashboard shell owns exactly GET /_sandbox/ (and its assets); mounted before the admin API.
-  app.get('/_sandbox', (c) => c.redirect('/_sandbox/', 301));
+  app.get('/_sandbox', (c) => c.redirect(`${prefix}/_sandbox/`, 301));
   app.route('/_sandbox/', dashboardRoutes());
   app.route('/_sandbox', adminRoutes(sandbox));
   app.route('/openapi.json', openApiRoutes(sandbox));

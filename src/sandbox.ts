@@ -6,12 +6,16 @@ import { describeIssues } from './config/issues.js';
 import { sandboxOptionsSchema, type SandboxOptions, type SandboxOptionsInput } from './config/options.js';
 import { Lifecycle } from './lifecycle/lifecycle.js';
 import { registerTimeline } from './lifecycle/timeline.js';
-import { loadFixtures, MerchantDirectory } from './merchants/fixtures.js';
+import { loadFixtures, MerchantDirectory, type Fixtures } from './merchants/fixtures.js';
 import { MemoryAdapter, type StoreAdapter } from './store/adapter.js';
 import { JournalAdapter } from './store/journal-adapter.js';
 import { Store } from './store/store.js';
 import { createRandom, type Random } from './trades/random.js';
+import type { LoadedScenario } from './scenarios/load-scenarios.js';
 import { ScenarioEngine } from './scenarios/scenario-engine.js';
+import { restoreWorkspaceMerchants } from './workspaces/workspace-merchants.js';
+import { restoreWorkspaceScenarios } from './workspaces/workspace-scenarios.js';
+import { WorkspaceRegistry } from './workspaces/workspace-registry.js';
 
 export class OptionsError extends Error {
   override name = 'OptionsError';
@@ -26,14 +30,36 @@ export interface Sandbox {
   readonly clock: Clock;
   readonly lifecycle: Lifecycle;
   readonly scheduler: Scheduler;
-  /** The loaded scenarios (--scenarios folder first, then the bundled ones). */
-  readonly scenarios: ScenarioEngine;
+  /** The loaded scenarios (this workspace's own first, then the --scenarios folder, then the bundled ones). */
+  scenarios: ScenarioEngine;
   /** Sends, logs and replays callbacks; emits 'queued', 'attempt', 'delivered', 'failed'. */
   readonly callbacks: CallbackDispatcher;
   /** Base of payment_data.url; set from --public-url, or from the address once listening. */
   publicUrl: string;
+  /** `default`, or the name of the workspace (/w/<name>) this sandbox is. */
+  readonly workspace: string;
+  /** Path prefix of this sandbox's links and redirects: '' for default, '/w/<name>' for a workspace. */
+  readonly basePath: string;
+  /** What every workspace of the server shares (the fixtures, the scenario files). */
+  readonly shared: SandboxShared;
+  /** The server's other workspaces; on the default sandbox only. */
+  readonly workspaces?: WorkspaceRegistry;
   /** Stops the scheduler, waits for running jobs, flushes the store. */
   close(): Promise<void>;
+}
+
+/** Loaded once per server and shared by its workspaces. */
+export interface SandboxShared {
+  readonly fixtures: Fixtures;
+  readonly scenarios: readonly LoadedScenario[];
+}
+
+/** How a workspace differs from the default sandbox (see src/workspaces/). */
+export interface WorkspaceSeat {
+  readonly name: string;
+  readonly shared: SandboxShared;
+  /** The server's public URL (payment_data.url of the workspace adds /w/<name>). */
+  readonly rootUrl: () => string;
 }
 
 export function parseOptions(input: SandboxOptionsInput): SandboxOptions {
@@ -49,11 +75,17 @@ export function parseOptions(input: SandboxOptionsInput): SandboxOptions {
  * Assembles a sandbox: options, merchants, store, clock, lifecycle, scheduler. Overdue
  * jobs stored by an earlier run are run before this resolves.
  */
-export async function createSandbox(input: SandboxOptionsInput = {}, adapter?: StoreAdapter): Promise<Sandbox> {
+export async function createSandbox(input: SandboxOptionsInput = {}, adapter?: StoreAdapter, seat?: WorkspaceSeat): Promise<Sandbox> {
   const options = parseOptions(input);
-  const merchants = new MerchantDirectory(loadFixtures(options.fixtures ? resolve(options.fixtures) : undefined));
-  const scenarios = ScenarioEngine.load(options.scenarios ? resolve(options.scenarios) : undefined);
+  const shared: SandboxShared = seat?.shared ?? {
+    fixtures: loadFixtures(options.fixtures ? resolve(options.fixtures) : undefined),
+    scenarios: ScenarioEngine.load(options.scenarios ? resolve(options.scenarios) : undefined).entries(),
+  };
   const store = await Store.open(adapter ?? (options.inMemory ? new MemoryAdapter() : new JournalAdapter(resolve(options.data))));
+  const merchants = restoreWorkspaceMerchants(store, new MerchantDirectory(shared.fixtures));
+  let scenarios = restoreWorkspaceScenarios(store, shared.scenarios);
+  const workspace = seat?.name ?? 'default';
+  const basePath = seat ? `/w/${seat.name}` : '';
   const clock = new Clock(options.clock, store);
   const lifecycle = new Lifecycle(store, clock);
   const scheduler = new Scheduler(store, clock);
@@ -67,24 +99,44 @@ export async function createSandbox(input: SandboxOptionsInput = {}, adapter?: S
     timeoutMs: options.callbackTimeout,
     retries: options.callbackRetries,
     behaviourFor: (trade) => scenarios.get(trade.scenario)?.callbacks,
+    ...(seat ? { headers: { 'X-Sandbox-Workspace': seat.name } } : {}),
   });
   lifecycle.onChange((change) => void callbacks.onChange(change));
   scheduler.handle(CALLBACK_JOB, (job) => callbacks.run(job));
 
   let closed: Promise<void> | undefined;
+  let workspaces: WorkspaceRegistry | undefined;
+  let publicUrl = options.publicUrl ?? `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${options.port}`;
   const sandbox: Sandbox = {
     options,
     store,
     merchants,
-    random: createRandom(options.seed),
+    random: createRandom(seat && options.seed !== undefined ? workspaceSeed(options.seed, seat.name) : options.seed),
     clock,
     lifecycle,
     scheduler,
-    scenarios,
+    get scenarios() {
+      return scenarios;
+    },
+    set scenarios(engine: ScenarioEngine) {
+      scenarios = engine;
+    },
     callbacks,
-    publicUrl: options.publicUrl ?? `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${options.port}`,
+    get publicUrl() {
+      return seat ? `${seat.rootUrl().replace(/\/+$/, '')}${basePath}` : publicUrl;
+    },
+    set publicUrl(url: string) {
+      publicUrl = url;
+    },
+    workspace,
+    basePath,
+    shared,
+    get workspaces() {
+      return workspaces;
+    },
     close() {
       closed ??= (async () => {
+        await sandbox.workspaces?.close();
         scheduler.stop();
         callbacks.stop();
         await scheduler.idle();
@@ -97,5 +149,16 @@ export async function createSandbox(input: SandboxOptionsInput = {}, adapter?: S
   callbacks.resume();
   await scheduler.start();
   await store.commit();
+  if (!seat) {
+    workspaces = new WorkspaceRegistry(sandbox, createSandbox);
+    workspaces.start();
+  }
   return sandbox;
+}
+
+/** A workspace's seed (--seed): repeatable, and different from every other workspace's. */
+function workspaceSeed(seed: number, name: string): number {
+  let hash = seed | 0;
+  for (const char of name) hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193);
+  return hash;
 }

@@ -7,6 +7,7 @@ import { healthRoutes } from './health-routes.js';
 import { resetRoutes } from './reset-routes.js';
 import { scenarioRoutes } from './scenario-routes.js';
 import { tradeRoutes } from './trade-routes.js';
+import { merchantRoutes, scenarioUploadRoutes } from '../workspaces/workspace-admin-routes.js';
 
 /**
  * The sandbox's own routes, mounted at /_sandbox. Each resource guards itself with the
@@ -21,6 +22,8 @@ export function adminRoutes(sandbox: Sandbox) {
   app.route('/clock', clockRoutes(sandbox));
   app.route('/reset', resetRoutes(sandbox));
   app.route('/scenarios', scenarioRoutes(sandbox));
+  app.route('/scenarios', scenarioUploadRoutes(sandbox));
+  app.route('/merchants', merchantRoutes(sandbox));
   app.route('/check-callback', checkCallbackRoutes(sandbox));
   return app;
 }

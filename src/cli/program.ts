@@ -48,7 +48,9 @@ function addServeOptions(command: Command): Command {
     .addOption(new Option('--scenarios <dir>', 'folder of scenario YAML files, matched before the bundled ones').env(env('SCENARIOS')))
     .addOption(new Option('--admin-token <token>', 'require "Authorization: Bearer <token>" on the /_sandbox admin API').env(env('ADMIN_TOKEN')))
     .addOption(new Option('--callback-timeout <duration>', 'how long a callback receiver has to answer 2xx (default 10s)').env(env('CALLBACK_TIMEOUT')))
-    .addOption(new Option('--callback-retries <list>', 'waits between callback attempts, then failed (default 1s,5s,30s,2m,10m)').env(env('CALLBACK_RETRIES')));
+    .addOption(new Option('--callback-retries <list>', 'waits between callback attempts, then failed (default 1s,5s,30s,2m,10m)').env(env('CALLBACK_RETRIES')))
+    .addOption(new Option('--workspace-ttl <duration>', 'remove a workspace (/w/<name>) unused this long; 0 = never (default 24h)').env(env('WORKSPACE_TTL')))
+    .addOption(new Option('--max-workspaces <n>', 'how many workspaces besides default may exist (default 1000)').env(env('MAX_WORKSPACES')));
 }
 
 export function createProgram(): Command {

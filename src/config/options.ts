@@ -29,6 +29,14 @@ export const sandboxOptionsSchema = z.object({
   callbackTimeout: durationSchema.refine((ms) => ms > 0, 'must be longer than 0, e.g. "10s" or "500ms"').default(10_000),
   /** Waits between callback attempts; after the last one the callback is failed. */
   callbackRetries: durationListSchema.default([1_000, 5_000, 30_000, 120_000, 600_000]),
+  /** A workspace (/w/<name>) unused this long is removed; 0 keeps them forever. */
+  workspaceTtl: durationSchema.default(24 * 3600 * 1000),
+  /** How many workspaces besides `default` may exist at once. */
+  maxWorkspaces: z.coerce
+    .number({ error: 'must be a whole number of 1 or more, e.g. 1000' })
+    .int('must be a whole number of 1 or more, e.g. 1000')
+    .min(1, 'must be 1 or more, e.g. 1000')
+    .default(1000),
 });
 
 export type SandboxOptionsInput = z.input<typeof sandboxOptionsSchema>;

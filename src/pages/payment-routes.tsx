@@ -46,7 +46,7 @@ export function paymentRoutes(sandbox: Sandbox) {
       throw error;
     }
     await sandbox.store.commit();
-    return c.redirect(view.returnUrl ?? `/pay/${view.trade.id}/result`, 303);
+    return c.redirect(view.returnUrl ?? `${view.base}/pay/${view.trade.id}/result`, 303);
   };
 
   app.get('/:id', (c) => {

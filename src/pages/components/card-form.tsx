@@ -48,7 +48,7 @@ export function CardForm(props: { view: PaymentView; state?: CardFormState }) {
           {state.notice.text}
         </div>
       )}
-      <form method="post" action={`/pay/${trade.id}/pay`} novalidate>
+      <form method="post" action={`${props.view.base}/pay/${trade.id}/pay`} novalidate>
         <Field name="number" label="Card number" state={state} placeholder="4242 4242 4242 4242" autocomplete="cc-number" maxlength={23} value={state.values?.number} />
         <div class="row">
           <Field name="expiry" label="Expiry (MM/YY)" state={state} placeholder="12/30" autocomplete="cc-exp" maxlength={7} value={state.values?.expiry} />
@@ -58,7 +58,7 @@ export function CardForm(props: { view: PaymentView; state?: CardFormState }) {
           <button type="submit" class="primary" data-testid="pay">
             Pay {formatRubles(trade.amount_cents)}
           </button>
-          <button type="submit" class="danger" data-testid="cancel" formaction={`/pay/${trade.id}/cancel`}>
+          <button type="submit" class="danger" data-testid="cancel" formaction={`${props.view.base}/pay/${trade.id}/cancel`}>
             Cancel
           </button>
         </div>

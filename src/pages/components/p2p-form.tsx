@@ -30,11 +30,11 @@ export function P2pForm(props: { view: PaymentView }) {
           <dd data-testid="requisites-name">{requisites.name}</dd>
         </div>
       </dl>
-      <form method="post" action={`/pay/${trade.id}/pay`} class="actions">
+      <form method="post" action={`${props.view.base}/pay/${trade.id}/pay`} class="actions">
         <button type="submit" class="primary" data-testid="pay">
           I have paid
         </button>
-        <button type="submit" class="danger" data-testid="cancel" formaction={`/pay/${trade.id}/cancel`}>
+        <button type="submit" class="danger" data-testid="cancel" formaction={`${props.view.base}/pay/${trade.id}/cancel`}>
           Cancel
         </button>
       </form>

@@ -49,7 +49,7 @@ function Outcome(props: { view: PaymentView; message?: string | undefined }) {
       ) : view.final ? (
         <p class="muted">You can close this page.</p>
       ) : (
-        <a class="back" href={`/pay/${view.trade.id}`} data-testid="back">
+        <a class="back" href={`${view.base}/pay/${view.trade.id}`} data-testid="back">
           Go to the payment page
         </a>
       )}
