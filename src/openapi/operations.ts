@@ -21,6 +21,7 @@ import { SCENARIO_HEADER } from '../scenarios/scenario.js';
 import { buildRequestSchema, createRequestSchema, LIMITS } from '../trades/requests.js';
 import { tradeSchema } from '../trades/trade.js';
 import { errorEnvelopeSchema } from './error-envelope.js';
+import { WORKSPACE_OPERATIONS } from '../workspaces/workspace-operations.js';
 
 /** Who may call an operation: the provider's two auth headers, the admin token, or anyone. */
 export type OperationAuth = 'x-auth' | 'x-token' | 'admin' | 'open';
@@ -33,7 +34,7 @@ export interface OperationResponse {
 
 /** One row of the route table /openapi.json is built from. */
 export interface Operation {
-  method: 'get' | 'post';
+  method: 'get' | 'post' | 'put' | 'delete';
   /** OpenAPI path template, e.g. /api/v1/trades/{merchant}/{uuid}. */
   path: string;
   operationId: string;
@@ -241,4 +242,5 @@ export const OPERATIONS: readonly Operation[] = ([
       422: error(`${BODY_422} Also: a merchant that is not in the fixtures.`),
     },
   },
+  ...WORKSPACE_OPERATIONS,
 ] satisfies Operation[]).map((operation) => ({ ...operation, responses: { ...operation.responses, 403: GUARD_403 } }));

@@ -6,6 +6,7 @@ import { SIGNATURE_ALGORITHM, sign } from '../auth/signature.js';
 import { formatPath } from '../config/issues.js';
 import { errors, SandboxError } from '../errors.js';
 import type { Sandbox } from '../sandbox.js';
+import { signRequestSchema } from './workspace-answers.js';
 import { addWorkspaceMerchant, newMerchantSchema } from './workspace-merchants.js';
 import { setWorkspaceScenarios } from './workspace-scenarios.js';
 
@@ -65,7 +66,7 @@ export function merchantRoutes(sandbox: Sandbox) {
   app.post('/:id/sign', async (c) => {
     const merchant = sandbox.merchants.get(c.req.param('id'));
     if (!merchant) throw errors.notFound(`No merchant ${JSON.stringify(c.req.param('id'))} in workspace ${sandbox.workspace}. GET /_sandbox/merchants lists them.`);
-    const { string_to_sign } = await jsonObject(c, z.strictObject({ string_to_sign: z.string({ error: 'must be the string to sign' }) }), '{"string_to_sign": "..."}');
+    const { string_to_sign } = await jsonObject(c, signRequestSchema, '{"string_to_sign": "..."}');
     return c.json({ signature: sign(merchant.secret, string_to_sign), algorithm: SIGNATURE_ALGORITHM, merchant: merchant.id });
   });
   return app;

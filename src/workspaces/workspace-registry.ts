@@ -5,6 +5,7 @@ import type { SandboxOptionsInput } from '../config/options.js';
 import type { Sandbox, WorkspaceSeat } from '../sandbox.js';
 import { MemoryAdapter, type StoreAdapter } from '../store/adapter.js';
 import { JournalAdapter } from '../store/journal-adapter.js';
+import type { WorkspaceSummary } from './workspace-answers.js';
 import { DEFAULT_WORKSPACE, workspaceNameProblem } from './workspace-name.js';
 
 type CreateSandbox = (input: SandboxOptionsInput, adapter: StoreAdapter, seat: WorkspaceSeat) => Promise<Sandbox>;
@@ -17,17 +18,6 @@ interface Entry {
   lastUsed: number;
 }
 
-/** One line of GET /_sandbox/workspaces. */
-export interface WorkspaceSummary {
-  name: string;
-  /** Base URL path of the workspace ('' for default). */
-  path: string;
-  trades: number;
-  pending_steps: number;
-  callbacks: number;
-  clock: { mode: string; now: string };
-  last_used: string;
-}
 
 export type OpenResult =
   | { ok: true; sandbox: Sandbox }
