@@ -39,7 +39,7 @@ export function createApp(sandbox: Sandbox, prefix = '') {
   app.route('/assets', assetRoutes());
   // The dashboard shell owns exactly GET /_sandbox/ (and its assets); mounted before the admin API.
   app.get('/_sandbox', (c) => c.redirect(`${prefix}/_sandbox/`, 301));
-  app.route('/_sandbox/', dashboardRoutes());
+  app.route('/_sandbox/', dashboardRoutes({ base: prefix, workspace: sandbox.workspace }));
   app.route('/_sandbox', adminRoutes(sandbox));
   app.route('/openapi.json', openApiRoutes(sandbox));
 

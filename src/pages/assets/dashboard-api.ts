@@ -32,7 +32,8 @@ export function dashboardApi() {
     if (body !== undefined) init.body = JSON.stringify(body);
     let response: Response;
     try {
-      response = await fetch(`/_sandbox${path}`, init);
+      // The server renders the workspace's path prefix (/w/<name>, or nothing) into <body data-base>.
+      response = await fetch(`${document.body.dataset['base'] ?? ''}/_sandbox${path}`, init);
     } catch {
       throw new ApiError('The sandbox does not answer. Is it still running?', 0, 'unreachable');
     }

@@ -84,7 +84,7 @@ export function dashboardDetail(dom: DashboardDom) {
         field('Scenario', trade.scenario),
         field('Created', time(trade.created_at)),
         field('Updated', time(trade.updated_at)),
-        field('Payment page', h('a', { href: `/pay/${encodeURIComponent(trade.id)}`, target: '_blank', rel: 'noopener' }, 'open')),
+        field('Payment page', h('a', { href: `${document.body.dataset['base'] ?? ''}/pay/${encodeURIComponent(trade.id)}`, target: '_blank', rel: 'noopener' }, 'open')),
         'number' in data ? field('Requisites', `${data.number} · ${data.bank_name} · ${data.name}`) : null,
       ),
       h('h3', {}, 'History'),

@@ -4,7 +4,7 @@ import { TRADE_STATES } from '../../trades/trade.js';
  * GET /_sandbox/: the dashboard shell. It holds no data (it is served without the admin
  * token); the script fills it from the admin API.
  */
-export function DashboardPage() {
+export function DashboardPage(props: { base: string; workspace: string }) {
   return (
     <html lang="en">
       <head>
@@ -15,8 +15,9 @@ export function DashboardPage() {
         <link rel="icon" href="data:," />
         <link rel="stylesheet" href="/_sandbox/assets/dashboard.css" />
         <script src="/_sandbox/assets/dashboard.js" defer></script>
+        <script src="/_sandbox/assets/workspaces.js" defer></script>
       </head>
-      <body>
+      <body data-base={props.base} data-workspace={props.workspace}>
         <section class="panel login" data-testid="login" hidden>
           <h1>Admin token</h1>
           <form data-testid="login-form">
@@ -32,6 +33,13 @@ export function DashboardPage() {
         <div data-testid="app">
           <header class="top">
             <h1>deposit-sandbox</h1>
+            <form class="workspace" data-testid="workspace-form">
+              <input aria-label="Workspace" list="workspace-names" data-testid="workspace-input" />
+              <datalist id="workspace-names"></datalist>
+              <button type="submit" data-testid="workspace-open">
+                Open
+              </button>
+            </form>
             <div class="clock" data-testid="clock">
               <span>
                 Clock <b data-testid="clock-mode">…</b>
