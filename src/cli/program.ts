@@ -81,9 +81,10 @@ export function createProgram(): Command {
     .argument('<state>', 'confirmed, canceled or expired')
     .addOption(new Option('--url <url>', `the sandbox address (default ${DEFAULT_SANDBOX_URL})`).env(env('URL')))
     .addOption(new Option('--admin-token <token>', 'the sandbox\'s --admin-token, if it has one').env(env('ADMIN_TOKEN')))
+    .addOption(new Option('--workspace <name>', 'the workspace (/w/<name>) the trade is in; default: the unprefixed one').env(env('WORKSPACE')))
     .option('--note <text>', 'a note for the trade\'s history')
     .option('--json', 'print the admin API answer as JSON')
-    .addHelpText('after', '\nExamples:\n  $ deposit-sandbox trigger 3f0c9a52-0d8e-4b4f-9a57-6f2b8f1f3c11 confirmed\n  $ deposit-sandbox trigger <id> canceled --url http://127.0.0.1:5000 --admin-token s3cret\n')
+    .addHelpText('after', '\nExamples:\n  $ deposit-sandbox trigger 3f0c9a52-0d8e-4b4f-9a57-6f2b8f1f3c11 confirmed\n  $ deposit-sandbox trigger <id> canceled --url http://127.0.0.1:5000 --admin-token s3cret\n  $ deposit-sandbox trigger <id> confirmed --workspace worker-3\n')
     .action((tradeId: string, state: string, options: TriggerOptions) => triggerCommand(tradeId, state, options));
   registerSign(program);
   registerReset(program, DEFAULT_SANDBOX_URL);

@@ -1,5 +1,6 @@
 import { AdminClient, DEFAULT_SANDBOX_URL } from '../admin-client/admin-client.js';
 import type { TradeState } from '../trades/trade.js';
+import { workspaceUrl } from '../workspaces/workspace-url.js';
 
 export { DEFAULT_SANDBOX_URL };
 
@@ -7,6 +8,8 @@ export interface TriggerOptions {
   /** The sandbox's base URL (default http://127.0.0.1:4242). */
   url?: string;
   adminToken?: string;
+  /** A workspace (/w/<name>) of that sandbox; default: the unprefixed one. */
+  workspace?: string;
   note?: string;
   json?: boolean;
 }
@@ -22,7 +25,7 @@ export async function triggerCommand(
   options: TriggerOptions = {},
   write: (text: string) => void = (text) => process.stdout.write(text),
 ): Promise<void> {
-  const client = new AdminClient({ url: options.url, adminToken: options.adminToken });
+  const client = new AdminClient({ url: workspaceUrl(options.url ?? DEFAULT_SANDBOX_URL, options.workspace), adminToken: options.adminToken });
   // The sandbox itself names the states when this one is unknown.
   const trade = await client.transition(tradeId, state as TradeState, options.note);
   if (options.json) {
