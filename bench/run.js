@@ -7,14 +7,18 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { call, closeAgent, createTrades, now, probe, startReceiver } from './lib/callbacks.js';
 import { CONNECTIONS, createRequests, getRequests, load, warm } from './lib/load.js';
 import { BARE_SERVER, FAULTY_RECEIVERS, killAll, run, SANDBOX_BIN, SEED, settle, start } from './lib/processes.js';
 import { fixed, formatTable, int, mb, median, ms } from './lib/table.js';
 
+const WORKSPACES = fileURLToPath(new URL('./workspaces.js', import.meta.url));
+
 const USAGE = `usage: npm run bench [-- --quick | --full]
   --quick  3 rounds of 1.5 s load slices per server, 3 start-ups per store size (about 2 minutes)
-  --full   8 rounds of 2 s load slices per server, 7 start-ups per store size (about 4.5 minutes; the default)`;
+  --full   8 rounds of 2 s load slices per server, 7 start-ups per store size (about 4.5 minutes; the default)
+Both end with the workspaces phases of bench/workspaces.js in the same mode.`;
 
 const argv = process.argv.slice(2);
 if (argv.includes('--help') || argv.some((arg) => !['--quick', '--full'].includes(arg))) {
@@ -23,8 +27,8 @@ if (argv.includes('--help') || argv.some((arg) => !['--quick', '--full'].include
 }
 const mode = argv.includes('--quick') ? 'quick' : 'full';
 const config = {
-  quick: { rounds: 3, slice: 1.5, warm: 1, startups: 3, trades: 100_000, callbacks: 1_000, faultySeconds: 3, watchdogMin: 6 },
-  full: { rounds: 8, slice: 2, warm: 2, startups: 7, trades: 100_000, callbacks: 1_000, faultySeconds: 5, watchdogMin: 12 },
+  quick: { rounds: 3, slice: 1.5, warm: 1, startups: 3, trades: 100_000, callbacks: 1_000, faultySeconds: 3, watchdogMin: 14 },
+  full: { rounds: 8, slice: 2, warm: 2, startups: 7, trades: 100_000, callbacks: 1_000, faultySeconds: 5, watchdogMin: 20 },
 }[mode];
 
 const root = mkdtempSync(join(tmpdir(), 'deposit-sandbox-bench-'));
@@ -252,6 +256,14 @@ async function main() {
     faulty = `not measured: ${error.message.split('\n')[0]}`;
   }
 
+  log('workspaces (bench/workspaces.js)');
+  let workspaces;
+  try {
+    workspaces = (await run(WORKSPACES, [`--${mode}`], { timeoutMs: 480_000 })).split('\n').filter((line) => !line.startsWith('bench/workspaces:')).join('\n').trim();
+  } catch (error) {
+    workspaces = `Workspaces: not measured: ${error.message.split('\n')[0]}`;
+  }
+
   const k = `${Math.round(config.trades / 1000)}k`;
   /** a's requests over b's in the same slices (same rounds, same slice length). */
   const ratio = (a, b) => a.rps / b.rps;
@@ -307,6 +319,8 @@ async function main() {
     '',
     'API latency while callback receivers misbehave (bench/faulty-receivers.js, a fresh --in-memory sandbox):',
     faulty,
+    '',
+    workspaces,
     '',
   ].join('\n');
   process.stdout.write(output);

@@ -23,6 +23,9 @@ export type OpenResult =
   | { ok: true; sandbox: Sandbox }
   | { ok: false; reason: 'invalid_name' | 'limit' | 'closed'; message: string };
 
+/** How many stored workspaces are loaded at once at start-up. */
+const LOADERS = 4;
+
 /** The sub-folder of the data folder that holds one folder per workspace. */
 export const WORKSPACES_FOLDER = 'workspaces';
 
@@ -31,7 +34,7 @@ export const WORKSPACES_FOLDER = 'workspaces';
  * created on first use and kept in their own folder `<data>/workspaces/<name>/`. The default
  * sandbox is the workspace `default` and is never created, expired or removed here.
  *
- * Start-up: workspace folders are found at once (names only) and loaded one after another in
+ * Start-up: workspace folders are found at once (names only) and loaded a few at a time in
  * the background, most recently used first, so the server listens without waiting for them;
  * a request for one not loaded yet waits for that one alone.
  */
@@ -77,14 +80,15 @@ export class WorkspaceRegistry {
       }
       for (const name of names) this.#entries.set(name, { name, lastUsed: newestChange(join(folder, name)) });
       const order = [...this.#entries.values()].sort((a, b) => b.lastUsed - a.lastUsed);
-      this.#background = (async () => {
-        for (const entry of order) {
-          if (this.#closed) return;
+      // A few at a time: one workspace's file reads overlap another's parsing.
+      const loader = async () => {
+        for (let entry = order.shift(); entry !== undefined && !this.#closed; entry = order.shift()) {
           if (this.#entries.get(entry.name) !== entry) continue;
           await this.#load(entry).catch((error: unknown) => this.#log(`workspace "${entry.name}" could not be loaded: ${(error as Error).message}`));
           await new Promise((resolve) => setImmediate(resolve));
         }
-      })();
+      };
+      this.#background = Promise.all(Array.from({ length: LOADERS }, loader)).then(() => undefined);
     }
     const ttl = this.#root.options.workspaceTtl;
     if (ttl > 0) {
