@@ -85,7 +85,7 @@ describe('WorkspaceRegistry', () => {
     vi.mocked(Date.now).mockRestore();
     const expired = await root.workspaces!.sweep(start + 61 * 60_000);
     expect(expired).toEqual(['old']);
-    expect(lines.join('')).toMatch(/workspace "old" expired: unused for 1h \(--workspace-ttl 1h, last used .*\); its trades and folder were removed/);
+    expect(lines.join('')).toMatch(/workspace "old" expired: unused for 1h \(--workspace-ttl 1h, last used .*\); its data was removed/);
     expect(readdirSync(join(data, 'workspaces'))).toEqual(['fresh']);
     // The name is free again: a new, empty workspace.
     expect((await open(root, 'old')).store.trades.size).toBe(0);

@@ -185,7 +185,7 @@ export class WorkspaceRegistry {
     const expired = [...this.#entries.values()].filter((entry) => now - entry.lastUsed >= ttl);
     for (const entry of expired) {
       await this.delete(entry.name);
-      this.#log(`workspace "${entry.name}" expired: unused for ${formatDuration(now - entry.lastUsed)} (--workspace-ttl ${formatDuration(ttl)}, last used ${new Date(entry.lastUsed).toISOString()}); its trades and folder were removed`);
+      this.#log(`workspace "${entry.name}" expired: unused for ${formatDuration(now - entry.lastUsed)} (--workspace-ttl ${formatDuration(ttl)}, last used ${new Date(entry.lastUsed).toISOString()}); its data was removed`);
     }
     return expired.map((entry) => entry.name);
   }
