@@ -175,6 +175,11 @@ describe('names and limits', () => {
     expect((await errorOf(await admin('DELETE', '/w/nobody/_sandbox'))).code).toBe('workspace_not_found');
     expect((await admin('DELETE', '/w/default/_sandbox')).status).toBe(409);
     expect((await admin('DELETE', '/_sandbox')).status).toBe(409);
+    // A page of another site cannot remove a workspace.
+    expect((await t.app.request('/w/kept/_sandbox/clock')).status).toBe(200);
+    const crossSite = await admin('DELETE', '/w/kept/_sandbox', undefined, { 'Sec-Fetch-Site': 'cross-site', Origin: 'https://evil.example' });
+    expect(crossSite.status).toBe(403);
+    expect((await json<{ workspaces: Array<{ name: string }> }>(t.app.request('/_sandbox/workspaces'))).workspaces.map((w) => w.name)).toContain('kept');
   });
 
   it('the admin token guards the workspace routes too', async () => {

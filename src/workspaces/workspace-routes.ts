@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { requireAdminToken } from '../admin/admin-token.js';
 import { SandboxError } from '../errors.js';
+import { crossSiteGuard } from '../security/cross-site-guard.js';
 import type { Sandbox } from '../sandbox.js';
 import { DEFAULT_WORKSPACE, workspaceNameProblem } from './workspace-name.js';
 import { rawPath, splitWorkspacePath } from './workspace-path.js';
@@ -33,6 +34,8 @@ export function workspaceRoutes(registry: WorkspaceRegistry, options: { adminTok
     if (parts === undefined) return next();
     const { name, rest } = parts;
     if (c.req.method === 'DELETE' && (rest === '/_sandbox' || rest === '/_sandbox/')) {
+      // The same protections as every other admin write: no cross-site request, the admin token.
+      await crossSiteGuard(c, async () => undefined);
       return admin(c, async () => {
         if (name === DEFAULT_WORKSPACE) throw new SandboxError(409, 'default_workspace', 'The workspace default cannot be removed. Empty it with POST /_sandbox/reset.');
         const problem = workspaceNameProblem(name);
