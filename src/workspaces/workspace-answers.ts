@@ -11,7 +11,8 @@ export const workspaceSummarySchema = z.object({
   pending_steps: z.number().int(),
   callbacks: z.number().int(),
   clock: z.object({ mode: z.enum(['real', 'manual']), now: z.string() }),
-  last_used: z.string(),
+  /** Wall-clock time of the last request under /w/<name>; null for default (it never expires). */
+  last_used: z.string().nullable(),
 });
 export type WorkspaceSummary = z.infer<typeof workspaceSummarySchema>;
 

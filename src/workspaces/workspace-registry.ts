@@ -44,7 +44,6 @@ export class WorkspaceRegistry {
   readonly #entries = new Map<string, Entry>();
   readonly #deleting = new Map<string, Promise<void>>();
   readonly #log: (line: string) => void;
-  #rootUsed = Date.now();
   #background: Promise<void> = Promise.resolve();
   #sweeper: NodeJS.Timeout | undefined;
   #closed = false;
@@ -112,10 +111,7 @@ export class WorkspaceRegistry {
 
   /** The workspace `name`, created (or loaded) on first use. */
   async open(name: string): Promise<OpenResult> {
-    if (name === DEFAULT_WORKSPACE) {
-      this.#rootUsed = Date.now();
-      return { ok: true, sandbox: this.#root };
-    }
+    if (name === DEFAULT_WORKSPACE) return { ok: true, sandbox: this.#root };
     const problem = workspaceNameProblem(name);
     if (problem !== undefined) return { ok: false, reason: 'invalid_name', message: problem };
     await this.#deleting.get(name);
@@ -146,7 +142,7 @@ export class WorkspaceRegistry {
     const entries = [...this.#entries.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const loaded = await Promise.all(entries.map(async (entry) => ({ entry, sandbox: await this.#load(entry).catch(() => undefined) })));
     return [
-      summarize(this.#root, this.#rootUsed),
+      summarize(this.#root, undefined),
       ...loaded.filter((item): item is { entry: Entry; sandbox: Sandbox } => item.sandbox !== undefined).map(({ entry, sandbox }) => summarize(sandbox, entry.lastUsed)),
     ];
   }
@@ -222,7 +218,7 @@ export class WorkspaceRegistry {
   }
 }
 
-function summarize(sandbox: Sandbox, lastUsed: number): WorkspaceSummary {
+function summarize(sandbox: Sandbox, lastUsed: number | undefined): WorkspaceSummary {
   return {
     name: sandbox.workspace,
     path: sandbox.basePath,
@@ -230,7 +226,7 @@ function summarize(sandbox: Sandbox, lastUsed: number): WorkspaceSummary {
     pending_steps: sandbox.store.jobs.size,
     callbacks: sandbox.store.callbacks.size,
     clock: { mode: sandbox.clock.mode, now: sandbox.clock.nowIso() },
-    last_used: new Date(lastUsed).toISOString(),
+    last_used: lastUsed === undefined ? null : new Date(lastUsed).toISOString(),
   };
 }
 
