@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startReceiver, type Receiver } from '../../test/callbacks-receiver.js';
 import { DEMO } from '../../test/support.js';
+import { createApp } from '../app.js';
 import { createWithScenario } from '../scenarios/create-with-scenario.js';
 import { createTrade } from '../trades/service.js';
 import { createSandbox, type Sandbox } from '../sandbox.js';
@@ -143,5 +144,30 @@ describe('WorkspaceRegistry', () => {
     expect((await a.scheduler.advance(10_000)).ran).toBe(1);
     expect(b.store.jobs.size).toBe(1);
     expect([...b.store.trades.values()][0]?.state).toBe('created');
+  });
+});
+
+describe('a workspace whose store cannot be loaded', () => {
+  it('is reported, the others load, and its folder is left untouched', async () => {
+    const data = tempData();
+    const first = await createSandbox({ data });
+    trade(await open(first, 'good'), 'x');
+    trade(await open(first, 'broken'), 'x');
+    await first.close();
+    const { writeFileSync, readFileSync } = await import('node:fs');
+    const file = join(data, 'workspaces', 'broken', 'db.json');
+    writeFileSync(file, '{"not":"a store"}');
+    const lines: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (lines.push(String(chunk)), true));
+    const second = await createSandbox({ data });
+    cleanup.push(() => second.close());
+    await second.workspaces!.loaded();
+    expect(lines.join('')).toContain('workspace "broken" could not be loaded');
+    expect((await open(second, 'good')).store.trades.size).toBe(1);
+    await expect(second.workspaces!.open('broken')).rejects.toThrow(/db\.json/);
+    const res = await createApp(second).request('/w/broken/_sandbox/clock');
+    expect(res.status).toBe(503);
+    expect(((await res.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: 'workspace_unavailable', message: expect.stringContaining('Workspace "broken" cannot be loaded') });
+    expect(readFileSync(file, 'utf8')).toBe('{"not":"a store"}');
   });
 });

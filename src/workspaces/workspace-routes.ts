@@ -49,7 +49,9 @@ export function workspaceRoutes(registry: WorkspaceRegistry, options: { adminTok
     }
     let sandbox = registry.ready(name);
     if (sandbox === undefined) {
-      const opened = await registry.open(name);
+      const opened = await registry.open(name).catch((error: unknown) => {
+        throw new SandboxError(503, 'workspace_unavailable', `Workspace ${JSON.stringify(name)} cannot be loaded: ${(error as Error).message}`);
+      });
       if (!opened.ok) {
         if (opened.reason === 'invalid_name') throw invalidName(opened.message);
         if (opened.reason === 'limit') throw new SandboxError(429, 'workspace_limit', opened.message, { details: [{ field: '--max-workspaces', message: 'limit reached' }] });

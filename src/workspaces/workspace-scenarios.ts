@@ -7,7 +7,7 @@ import type { Store } from '../store/store.js';
 const ROW = 'scenarios';
 
 /** The name a workspace's uploaded scenarios go by in messages and listings, in place of a file. */
-export const uploadName = (workspace: string): string => `PUT /w/${workspace}/_sandbox/scenarios`;
+export const uploadName = (workspace: string): string => (workspace === 'default' ? 'PUT /_sandbox/scenarios' : `PUT /w/${workspace}/_sandbox/scenarios`);
 
 export type ScenarioUpload = { ok: true; entries: LoadedScenario[] } | { ok: false; error: ScenarioError };
 
