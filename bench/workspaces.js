@@ -142,6 +142,15 @@ async function advancePhase() {
         body: { merchant: MERCHANT, order: `confirm-${i}`, amount_cents: 100, amount_currency: 'RUB', type: 'nspk' },
       }),
     );
+    // The same work in the other process, whose steps are then removed (reset): equally warm, nothing pending.
+    await pool(config.pendingElsewhere, 32, (i) =>
+      call(`${quiet.url}/w/${others[i % others.length]}/api/v1/trades/deposit/create`, {
+        method: 'POST',
+        headers: { 'x-auth': TOKEN },
+        body: { merchant: MERCHANT, order: `confirm-${i}`, amount_cents: 100, amount_currency: 'RUB', type: 'nspk' },
+      }),
+    );
+    for (const name of others) await call(`${quiet.url}/w/${name}/_sandbox/reset`, { method: 'POST' });
     const listed = JSON.parse((await call(`${busy.url}/_sandbox/workspaces`)).body).workspaces;
     const pending = listed.filter((w) => others.includes(w.name)).reduce((sum, w) => sum + w.pending_steps, 0);
     for (let i = 0; i < 5; i++) for (const sandbox of [quiet, busy]) await timeAdvance(sandbox.url, `warm-${i}`);
