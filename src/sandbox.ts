@@ -83,7 +83,6 @@ export async function createSandbox(input: SandboxOptionsInput = {}, adapter?: S
   };
   const store = await Store.open(adapter ?? (options.inMemory ? new MemoryAdapter() : new JournalAdapter(resolve(options.data))));
   const merchants = restoreWorkspaceMerchants(store, new MerchantDirectory(shared.fixtures));
-  let scenarios = restoreWorkspaceScenarios(store, shared.scenarios);
   const workspace = seat?.name ?? 'default';
   const basePath = seat ? `/w/${seat.name}` : '';
   const clock = new Clock(options.clock, store);
@@ -95,18 +94,19 @@ export async function createSandbox(input: SandboxOptionsInput = {}, adapter?: S
     clock,
     scheduler,
     merchants,
-    publicUrl: () => sandbox.publicUrl,
+    // A workspace's follows the server's, which is known only once it listens.
+    publicUrl: seat ? () => `${seat.rootUrl().replace(/\/+$/, '')}${basePath}` : () => sandbox.publicUrl,
     timeoutMs: options.callbackTimeout,
     retries: options.callbackRetries,
-    behaviourFor: (trade) => scenarios.get(trade.scenario)?.callbacks,
+    behaviourFor: (trade) => sandbox.scenarios.get(trade.scenario)?.callbacks,
     ...(seat ? { headers: { 'X-Sandbox-Workspace': seat.name } } : {}),
   });
   lifecycle.onChange((change) => void callbacks.onChange(change));
   scheduler.handle(CALLBACK_JOB, (job) => callbacks.run(job));
 
   let closed: Promise<void> | undefined;
-  let workspaces: WorkspaceRegistry | undefined;
-  let publicUrl = options.publicUrl ?? `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${options.port}`;
+  // Data properties only (no getters): every sandbox object then has the same hidden class,
+  // and code that serves many workspaces stays monomorphic.
   const sandbox: Sandbox = {
     options,
     store,
@@ -115,25 +115,16 @@ export async function createSandbox(input: SandboxOptionsInput = {}, adapter?: S
     clock,
     lifecycle,
     scheduler,
-    get scenarios() {
-      return scenarios;
-    },
-    set scenarios(engine: ScenarioEngine) {
-      scenarios = engine;
-    },
+    scenarios: restoreWorkspaceScenarios(store, shared.scenarios),
     callbacks,
-    get publicUrl() {
-      return seat ? `${seat.rootUrl().replace(/\/+$/, '')}${basePath}` : publicUrl;
-    },
-    set publicUrl(url: string) {
-      publicUrl = url;
-    },
+    // A workspace's is kept up to date by the registry on each request (see WorkspaceRegistry.ready).
+    publicUrl: seat
+      ? `${seat.rootUrl().replace(/\/+$/, '')}${basePath}`
+      : (options.publicUrl ?? `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${options.port}`),
     workspace,
     basePath,
     shared,
-    get workspaces() {
-      return workspaces;
-    },
+    workspaces: undefined,
     close() {
       closed ??= (async () => {
         await sandbox.workspaces?.close();
@@ -150,7 +141,8 @@ export async function createSandbox(input: SandboxOptionsInput = {}, adapter?: S
   await scheduler.start();
   await store.commit();
   if (!seat) {
-    workspaces = new WorkspaceRegistry(sandbox, createSandbox);
+    const workspaces = new WorkspaceRegistry(sandbox, createSandbox);
+    (sandbox as { workspaces?: WorkspaceRegistry }).workspaces = workspaces;
     workspaces.start();
   }
   return sandbox;

@@ -47,6 +47,9 @@ export class WorkspaceRegistry {
   #background: Promise<void> = Promise.resolve();
   #sweeper: NodeJS.Timeout | undefined;
   #closed = false;
+  /** The server's public URL as last seen, and without its trailing slashes. */
+  #rootSeen = '';
+  #rootBase = '';
 
   constructor(root: Sandbox, create: CreateSandbox, log: (line: string) => void = (line) => process.stdout.write(`deposit-sandbox: ${line}\n`)) {
     this.#root = root;
@@ -106,7 +109,18 @@ export class WorkspaceRegistry {
     const entry = this.#entries.get(name);
     if (entry?.sandbox === undefined) return undefined;
     entry.lastUsed = Date.now();
+    this.#follow(entry.sandbox);
     return entry.sandbox;
+  }
+
+  /** A workspace's public URL is the server's plus /w/<name>; the server's is set once it listens. */
+  #follow(sandbox: Sandbox): void {
+    if (this.#rootSeen !== this.#root.publicUrl) {
+      this.#rootSeen = this.#root.publicUrl;
+      this.#rootBase = this.#rootSeen.replace(/\/+$/, '');
+    }
+    const url = sandbox.publicUrl;
+    if (url.length !== this.#rootBase.length + sandbox.basePath.length || !url.startsWith(this.#rootBase)) sandbox.publicUrl = `${this.#rootBase}${sandbox.basePath}`;
   }
 
   /** The workspace `name`, created (or loaded) on first use. */
@@ -133,7 +147,9 @@ export class WorkspaceRegistry {
       this.#entries.set(name, entry);
     }
     entry.lastUsed = Date.now();
-    return { ok: true, sandbox: entry.sandbox ?? (await this.#load(entry)) };
+    const sandbox = entry.sandbox ?? (await this.#load(entry));
+    this.#follow(sandbox);
+    return { ok: true, sandbox };
   }
 
   /** Every workspace, default first, then by name (waits for those still loading). */
