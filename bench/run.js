@@ -7,15 +7,19 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { call, closeAgent, createTrades, now, probe, startReceiver } from './lib/callbacks.js';
 import { measureContainer } from './container.js';
 import { CONNECTIONS, createRequests, getRequests, load, warm } from './lib/load.js';
 import { BARE_SERVER, FAULTY_RECEIVERS, FUZZER, killAll, run, SANDBOX_BIN, SEED, SERVER_LIMITS, settle, start } from './lib/processes.js';
 import { fixed, formatTable, int, mb, median, ms } from './lib/table.js';
 
+const WORKSPACES = fileURLToPath(new URL('./workspaces.js', import.meta.url));
+
 const USAGE = `usage: npm run bench [-- --quick | --full]
   --quick  3 rounds of 1.5 s load slices per server, 3 start-ups per store size (about 3.5 minutes)
-  --full   8 rounds of 2 s load slices per server, 7 start-ups per store size (about 6.5 minutes; the default)`;
+  --full   8 rounds of 2 s load slices per server, 7 start-ups per store size (about 6.5 minutes; the default)
+Both end with the workspaces phases of bench/workspaces.js in the same mode.`;
 
 const argv = process.argv.slice(2);
 if (argv.includes('--help') || argv.some((arg) => !['--quick', '--full'].includes(arg))) {
@@ -24,8 +28,8 @@ if (argv.includes('--help') || argv.some((arg) => !['--quick', '--full'].include
 }
 const mode = argv.includes('--quick') ? 'quick' : 'full';
 const config = {
-  quick: { rounds: 3, slice: 1.5, warm: 1, startups: 3, trades: 100_000, callbacks: 1_000, faultySeconds: 3, watchdogMin: 8 },
-  full: { rounds: 8, slice: 2, warm: 2, startups: 7, trades: 100_000, callbacks: 1_000, faultySeconds: 5, watchdogMin: 15 },
+  quick: { rounds: 3, slice: 1.5, warm: 1, startups: 3, trades: 100_000, callbacks: 1_000, faultySeconds: 3, watchdogMin: 16 },
+  full: { rounds: 8, slice: 2, warm: 2, startups: 7, trades: 100_000, callbacks: 1_000, faultySeconds: 5, watchdogMin: 24 },
 }[mode];
 
 const root = mkdtempSync(join(tmpdir(), 'deposit-sandbox-bench-'));
@@ -269,12 +273,22 @@ async function main() {
     limits = (await run(SERVER_LIMITS, [`--${mode}`], { timeoutMs: 300_000 })).trim();
   } catch (error) {
     limits = `not measured: ${error.message.split('\n')[0]}`;
+  }
+
   log('callback fuzzer and the cost of mistake counting');
   let fuzzer;
   try {
     fuzzer = (await run(FUZZER, [String(config.rounds)], { timeoutMs: 200_000 })).trimEnd();
   } catch (error) {
     fuzzer = `  not measured: ${error.message.split('\n')[0]}`;
+  }
+
+  log('workspaces (bench/workspaces.js)');
+  let workspaces;
+  try {
+    workspaces = (await run(WORKSPACES, [`--${mode}`], { timeoutMs: 480_000 })).split('\n').filter((line) => !line.startsWith('bench/workspaces:')).join('\n').trim();
+  } catch (error) {
+    workspaces = `Workspaces: not measured: ${error.message.split('\n')[0]}`;
   }
 
   const k = `${Math.round(config.trades / 1000)}k`;
@@ -353,6 +367,7 @@ async function main() {
     limits,
     'Callback fuzzer and integration report (bench/fuzzer.js):',
     fuzzer,
+    workspaces,
     '',
   ].join('\n');
   process.stdout.write(output);

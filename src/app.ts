@@ -14,6 +14,8 @@ import { countRefusal } from './report/count-refusal.js';
 import { crossSiteGuard } from './security/cross-site-guard.js';
 import { hostGuard } from './security/host-guard.js';
 import type { Sandbox } from './sandbox.js';
+import { stripPrefix } from './workspaces/workspace-path.js';
+import { workspaceRoutes } from './workspaces/workspace-routes.js';
 
 const ROUTES =
   'POST /api/v1/trades/deposit/create, POST /api/v1/trades/deposit/build, GET /api/v1/trades/:merchant/:uuid, the payment page GET /pay/:id and its files under /assets, the dashboard GET /_sandbox/, the sandbox routes under /_sandbox, and their description GET /openapi.json';
@@ -21,11 +23,14 @@ const ROUTES =
 export interface AppOptions {
   /** Count the merchant's mistakes for the integration report (default true; off only for the bench's comparison). */
   countMistakes?: boolean;
+  /** A workspace's app gets its requests under this prefix (/w/<name>) and routes them without it. */
+  prefix?: string;
 }
 
 /** Builds the HTTP app over a sandbox. It never listens: the CLI and startSandbox() do. */
 export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
-  const app = new Hono();
+  const prefix = options.prefix ?? '';
+  const app = new Hono(prefix ? { getPath: stripPrefix(prefix) } : {});
 
   // Security and limits (README): DNS-rebinding host check, the CORS policy, no cross-site writes.
   app.use(hostGuard(sandbox));
@@ -37,12 +42,15 @@ export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
   app.use('/_sandbox/*', corsPolicy('admin'), crossSiteGuard);
   app.use('/pay/*', crossSiteGuard);
 
+  // /w/<name>/... goes to that workspace's own app (src/workspaces/).
+  if (sandbox.workspaces && !prefix) app.route('/', workspaceRoutes(sandbox.workspaces, sandbox.options, createApp));
+
   app.route('/api/v1/trades', providerRoutes(sandbox));
   app.route('/pay', paymentRoutes(sandbox));
   app.route('/assets', assetRoutes());
   // The dashboard shell owns exactly GET /_sandbox/ (and its assets); mounted before the admin API.
-  app.get('/_sandbox', (c) => c.redirect('/_sandbox/', 301));
-  app.route('/_sandbox/', dashboardRoutes());
+  app.get('/_sandbox', (c) => c.redirect(`${prefix}/_sandbox/`, 301));
+  app.route('/_sandbox/', dashboardRoutes({ base: prefix, workspace: sandbox.workspace }));
   app.route('/_sandbox', adminRoutes(sandbox));
   app.route('/openapi.json', openApiRoutes(sandbox));
 

@@ -2,6 +2,7 @@
 
 // Start a sandbox in-process (tests), and its parts.
 export { startSandbox, type RunningSandbox, type StartSandboxOptions } from './programmatic/start-sandbox.js';
+export type { WorkspaceHandle } from './programmatic/workspace-handle.js';
 export { DEFAULT_WAIT_MS, type CallbackMatch, type CallbackPredicate, type WaitForOptions } from './programmatic/callback-waiter.js';
 export { AdminClient, AdminClientError, DEFAULT_SANDBOX_URL, type AdminClientOptions, type CallbackFilter, type TradeFilter } from './admin-client/admin-client.js';
 export type { AdvanceAnswer, ClockAnswer, HealthAnswer, ResetAnswer, TradeDetail, TradesAnswer } from './admin-client/admin-answers.js';

@@ -5,15 +5,19 @@ import { Scheduler } from './clock/scheduler.js';
 import { sandboxOptionsSchema, type SandboxOptions, type SandboxOptionsInput } from './config/options.js';
 import { Lifecycle } from './lifecycle/lifecycle.js';
 import { registerTimeline } from './lifecycle/timeline.js';
-import { loadFixtures, MerchantDirectory } from './merchants/fixtures.js';
+import { loadFixtures, MerchantDirectory, type Fixtures } from './merchants/fixtures.js';
 import { MemoryAdapter, type StoreAdapter } from './store/adapter.js';
 import { DataFolderLock } from './store/data-folder-lock.js';
 import { JournalAdapter } from './store/journal-adapter.js';
 import { StorageError, Store } from './store/store.js';
 import { createRandom, type Random } from './trades/random.js';
+import type { LoadedScenario } from './scenarios/load-scenarios.js';
 import { ScenarioEngine } from './scenarios/scenario-engine.js';
 import { MistakeCounter } from './report/mistake-counter.js';
 import { watchCallbacks } from './report/watch-callbacks.js';
+import { restoreWorkspaceMerchants } from './workspaces/workspace-merchants.js';
+import { restoreWorkspaceScenarios } from './workspaces/workspace-scenarios.js';
+import { WorkspaceRegistry } from './workspaces/workspace-registry.js';
 
 export class OptionsError extends Error {
   override name = 'OptionsError';
@@ -28,8 +32,8 @@ export interface Sandbox {
   readonly clock: Clock;
   readonly lifecycle: Lifecycle;
   readonly scheduler: Scheduler;
-  /** The loaded scenarios (--scenarios folder first, then the bundled ones). */
-  readonly scenarios: ScenarioEngine;
+  /** The loaded scenarios (this workspace's own first, then the --scenarios folder, then the bundled ones). */
+  scenarios: ScenarioEngine;
   /** Sends, logs and replays callbacks; emits 'queued', 'attempt', 'delivered', 'failed'. */
   readonly callbacks: CallbackDispatcher;
   /** The lock on the data folder (none in memory or with a given adapter); told the URL once listening. */
@@ -40,8 +44,30 @@ export interface Sandbox {
   readonly report: MistakeCounter;
   /** Base of payment_data.url; set from --public-url, or from the address once listening. */
   publicUrl: string;
+  /** `default`, or the name of the workspace (/w/<name>) this sandbox is. */
+  readonly workspace: string;
+  /** Path prefix of this sandbox's links and redirects: '' for default, '/w/<name>' for a workspace. */
+  readonly basePath: string;
+  /** What every workspace of the server shares (the fixtures, the scenario files). */
+  readonly shared: SandboxShared;
+  /** The server's other workspaces; on the default sandbox only. */
+  readonly workspaces?: WorkspaceRegistry;
   /** Stops the scheduler, waits for running jobs, flushes the store. */
   close(): Promise<void>;
+}
+
+/** Loaded once per server and shared by its workspaces. */
+export interface SandboxShared {
+  readonly fixtures: Fixtures;
+  readonly scenarios: readonly LoadedScenario[];
+}
+
+/** How a workspace differs from the default sandbox (see src/workspaces/). */
+export interface WorkspaceSeat {
+  readonly name: string;
+  readonly shared: SandboxShared;
+  /** The server's public URL (payment_data.url of the workspace adds /w/<name>). */
+  readonly rootUrl: () => string;
 }
 
 /**
@@ -64,16 +90,20 @@ export function parseOptions(input: SandboxOptionsInput, names: Readonly<Record<
 
 /**
  * Assembles a sandbox: options, merchants, store, clock, lifecycle, scheduler. Overdue
- * jobs stored by an earlier run are run before this resolves.
+ * jobs stored by an earlier run are run before this resolves. Without a `seat` it is the
+ * server's default sandbox: it holds the data folder's lock and the registry of workspaces;
+ * with one it is a workspace (src/workspaces/), stored in a sub-folder under the same lock.
  */
-export async function createSandbox(input: SandboxOptionsInput = {}, adapter?: StoreAdapter): Promise<Sandbox> {
+export async function createSandbox(input: SandboxOptionsInput = {}, adapter?: StoreAdapter, seat?: WorkspaceSeat): Promise<Sandbox> {
   const options = parseOptions(input);
-  const merchants = new MerchantDirectory(loadFixtures(options.fixtures ? resolve(options.fixtures) : undefined));
-  const scenarios = ScenarioEngine.load(options.scenarios ? resolve(options.scenarios) : undefined, { bundled: options.bundledScenarios });
+  const shared: SandboxShared = seat?.shared ?? {
+    fixtures: loadFixtures(options.fixtures ? resolve(options.fixtures) : undefined),
+    scenarios: ScenarioEngine.load(options.scenarios ? resolve(options.scenarios) : undefined, { bundled: options.bundledScenarios }).entries(),
+  };
   // One process per data folder: the lock comes first, before anything is read or written.
-  const dataFolder = adapter || options.inMemory ? undefined : await DataFolderLock.acquire(resolve(options.data));
+  const dataFolder = seat || adapter || options.inMemory ? undefined : await DataFolderLock.acquire(resolve(options.data));
   try {
-    return await assemble(options, merchants, scenarios, adapter, dataFolder);
+    return await assemble(options, shared, adapter, seat, dataFolder);
   } catch (error) {
     await dataFolder?.release();
     throw error;
@@ -82,12 +112,15 @@ export async function createSandbox(input: SandboxOptionsInput = {}, adapter?: S
 
 async function assemble(
   options: SandboxOptions,
-  merchants: MerchantDirectory,
-  scenarios: ScenarioEngine,
+  shared: SandboxShared,
   adapter: StoreAdapter | undefined,
+  seat: WorkspaceSeat | undefined,
   dataFolder: DataFolderLock | undefined,
 ): Promise<Sandbox> {
   const store = await Store.open(adapter ?? (options.inMemory ? new MemoryAdapter() : new JournalAdapter(resolve(options.data))));
+  const merchants = restoreWorkspaceMerchants(store, new MerchantDirectory(shared.fixtures));
+  const workspace = seat?.name ?? 'default';
+  const basePath = seat ? `/w/${seat.name}` : '';
   const clock = new Clock(options.clock, store);
   const lifecycle = new Lifecycle(store, clock);
   const scheduler = new Scheduler(store, clock);
@@ -97,10 +130,12 @@ async function assemble(
     clock,
     scheduler,
     merchants,
-    publicUrl: () => sandbox.publicUrl,
+    // A workspace's follows the server's, which is known only once it listens.
+    publicUrl: seat ? () => `${seat.rootUrl().replace(/\/+$/, '')}${basePath}` : () => sandbox.publicUrl,
     timeoutMs: options.callbackTimeout,
     retries: options.callbackRetries,
-    behaviourFor: (trade) => scenarios.get(trade.scenario)?.callbacks,
+    behaviourFor: (trade) => sandbox.scenarios.get(trade.scenario)?.callbacks,
+    ...(seat ? { headers: { 'X-Sandbox-Workspace': seat.name } } : {}),
   });
   lifecycle.onChange((change) => void callbacks.onChange(change));
   scheduler.handle(CALLBACK_JOB, (job) => callbacks.run(job));
@@ -108,22 +143,32 @@ async function assemble(
   watchCallbacks(callbacks, report);
 
   let closed: Promise<void> | undefined;
+  // Data properties only (no getters, no optional spreads): every sandbox object then has the
+  // same hidden class, and code that serves many workspaces stays monomorphic.
   const sandbox: Sandbox = {
     options,
     store,
     merchants,
-    random: createRandom(options.seed),
+    random: createRandom(seat && options.seed !== undefined ? workspaceSeed(options.seed, seat.name) : options.seed),
     clock,
     lifecycle,
     scheduler,
-    scenarios,
+    scenarios: restoreWorkspaceScenarios(store, shared.scenarios),
     callbacks,
-    ...(dataFolder ? { dataFolder } : {}),
+    dataFolder,
     log: () => {},
     report,
-    publicUrl: options.publicUrl ?? `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${options.port}`,
+    // A workspace's is kept up to date by the registry on each request (see WorkspaceRegistry.ready).
+    publicUrl: seat
+      ? `${seat.rootUrl().replace(/\/+$/, '')}${basePath}`
+      : (options.publicUrl ?? `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${options.port}`),
+    workspace,
+    basePath,
+    shared,
+    workspaces: undefined,
     close() {
       closed ??= (async () => {
+        await sandbox.workspaces?.close();
         scheduler.stop();
         callbacks.stop();
         await scheduler.idle();
@@ -149,5 +194,17 @@ async function assemble(
       throw error;
     }
   }
+  if (!seat) {
+    const workspaces = new WorkspaceRegistry(sandbox, createSandbox);
+    (sandbox as { workspaces?: WorkspaceRegistry }).workspaces = workspaces;
+    workspaces.start();
+  }
   return sandbox;
+}
+
+/** A workspace's seed (--seed): repeatable, and different from every other workspace's. */
+function workspaceSeed(seed: number, name: string): number {
+  let hash = seed | 0;
+  for (const char of name) hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193);
+  return hash;
 }

@@ -109,13 +109,13 @@ describe('the document', () => {
   it('lists every provider and admin route the app serves, and nothing it does not', () => {
     const served = new Set(
       t.app.routes
-        .filter((r) => (r.method === 'GET' || r.method === 'POST') && (r.path.startsWith('/api/') || r.path.startsWith('/_sandbox/')))
+        .filter((r) => ['GET', 'POST', 'PUT', 'DELETE'].includes(r.method) && (r.path.startsWith('/api/') || r.path.startsWith('/_sandbox/')))
         .filter((r) => r.path !== '/_sandbox/' && !r.path.startsWith('/_sandbox/assets/'))
         .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:(\w+)/g, '{$1}')}`),
     );
     const documented = new Set(Object.entries(doc['paths'] as Record<string, Json>).flatMap(([path, item]) => Object.keys(item).map((method) => `${method} ${path}`)));
     expect([...documented].sort()).toEqual([...served].sort());
-    expect(documented.size).toBe(17); // 3 provider endpoints, 14 admin routes (report and merchants included)
+    expect(documented.size).toBe(22); // 3 provider endpoints, 14 admin routes (report and merchants included), 5 more of workspaces
   });
 
   it('describes the request bodies with the schemas the routes validate with, as zod reads them', () => {

@@ -24,7 +24,7 @@ async function sandbox(options: Parameters<typeof makeSandbox>[0] = {}): Promise
 }
 
 /** Routes that hold no data and are open by design (contract §9). */
-const OPEN = new Set(['GET /_sandbox', 'GET /_sandbox/', 'GET /_sandbox/health', 'GET /_sandbox/assets/dashboard.css', 'GET /_sandbox/assets/dashboard.js']);
+const OPEN = new Set(['GET /_sandbox', 'GET /_sandbox/', 'GET /_sandbox/health', 'GET /_sandbox/assets/dashboard.css', 'GET /_sandbox/assets/dashboard.js', 'GET /_sandbox/assets/workspaces.js']);
 
 describe('--admin-token guards every admin route', () => {
   it('every route under /_sandbox but the open ones answers 401 without the token, and is served with it', async () => {

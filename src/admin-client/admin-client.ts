@@ -133,17 +133,17 @@ export class AdminClient {
     return this.request('GET', '/report');
   }
 
-  /** Any admin route: `path` is under /_sandbox. */
-  async request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  /** Any admin route: `path` is under /_sandbox. A string body is sent as it is (YAML), anything else as JSON. */
+  async request<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (this.#token) headers['Authorization'] = `Bearer ${this.#token}`;
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    if (body !== undefined) headers['Content-Type'] = typeof body === 'string' ? 'application/yaml' : 'application/json';
     let res: Response;
     try {
       res = await fetch(`${this.url}/_sandbox${path}`, {
         method,
         headers,
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
         signal: AbortSignal.timeout(this.#timeoutMs),
       });
     } catch (error) {

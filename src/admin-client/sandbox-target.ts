@@ -1,3 +1,4 @@
+import { workspaceUrl } from '../workspaces/workspace-url.js';
 import { AdminClient, AdminClientError, DEFAULT_SANDBOX_URL } from './admin-client.js';
 
 /** The environment variable admin commands read when --url is not given. */
@@ -11,11 +12,13 @@ export interface SandboxTarget {
   url: string;
   source: TargetSource;
   adminToken?: string | undefined;
+  /** A workspace of that sandbox (/w/<name>); the unprefixed one when absent. */
+  workspace?: string | undefined;
 }
 
 /** "http://127.0.0.1:4242 (the default; ...)" : the sandbox a command talked to, for its messages. */
 export function describeTarget(target: SandboxTarget): string {
-  const url = target.url.replace(/\/+$/, '');
+  const url = `${target.url.replace(/\/+$/, '')}${target.workspace !== undefined ? ` workspace ${target.workspace}` : ''}`;
   if (target.source === 'flag') return `${url} (from --url)`;
   if (target.source === 'env') return `${url} (from ${SANDBOX_URL_ENV})`;
   return `${url} (the default; pass --url or set ${SANDBOX_URL_ENV} for another sandbox)`;
@@ -24,7 +27,7 @@ export function describeTarget(target: SandboxTarget): string {
 /** An admin client for the target (the default address when none was given). */
 export function clientFor(target: SandboxTarget): AdminClient {
   try {
-    return new AdminClient({ url: target.url, ...(target.adminToken !== undefined ? { adminToken: target.adminToken } : {}) });
+    return new AdminClient({ url: workspaceUrl(target.url, target.workspace), ...(target.adminToken !== undefined ? { adminToken: target.adminToken } : {}) });
   } catch (error) {
     throw withTarget(error, target);
   }

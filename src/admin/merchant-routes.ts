@@ -5,23 +5,37 @@ import type { Sandbox } from '../sandbox.js';
 import { requireAdminToken } from './admin-token.js';
 
 /**
- * GET /_sandbox/merchants: the fixtures' merchants with their credentials and the
- * `--auth` mode, so the dashboard's "New trade" form can call the provider API as the
- * merchant would (behind the admin token when one is set, like every admin route).
+ * GET /_sandbox/merchants: the merchants of this sandbox (workspace) and the `--auth` mode.
+ * The fixtures' merchants come with their token and secret (they are in the fixtures file
+ * anyway), so the dashboard's "New trade" form can call the provider API as the merchant
+ * would; a merchant added to a workspace (POST, src/workspaces/) had its credentials answered
+ * once, in the 201, and is listed without them. Behind the admin token when one is set.
  */
 export const merchantsAnswerSchema = z.object({
   auth: z.enum(AUTH_MODES),
-  merchants: z.array(z.object({ id: z.string(), name: z.string(), token: z.string(), secret: z.string() })),
+  merchants: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      rate: z.number(),
+      from: z.enum(['fixtures', 'workspace']),
+      token: z.string().optional(),
+      secret: z.string().optional(),
+    }),
+  ),
 });
 export type MerchantsAnswer = z.infer<typeof merchantsAnswerSchema>;
 
 export function merchantRoutes(sandbox: Sandbox) {
   const app = new Hono();
   app.use(requireAdminToken(sandbox.options.adminToken));
+  const fixtures = new Set(sandbox.shared.fixtures.merchants.map((m) => m.id.toLowerCase()));
   app.get('/', (c) => {
     const answer: MerchantsAnswer = {
       auth: sandbox.options.auth,
-      merchants: sandbox.merchants.list().map(({ id, name, token, secret }) => ({ id, name, token, secret })),
+      merchants: sandbox.merchants.list().map(({ id, name, rate, token, secret }) =>
+        fixtures.has(id.toLowerCase()) ? { id, name, rate, from: 'fixtures' as const, token, secret } : { id, name, rate, from: 'workspace' as const },
+      ),
     };
     return c.json(answer);
   });

@@ -9,6 +9,7 @@ import { reportRoutes } from './report-routes.js';
 import { resetRoutes } from './reset-routes.js';
 import { scenarioRoutes } from './scenario-routes.js';
 import { tradeRoutes } from './trade-routes.js';
+import { scenarioUploadRoutes, workspaceMerchantRoutes } from '../workspaces/workspace-admin-routes.js';
 
 /**
  * The sandbox's own routes, mounted at /_sandbox. Each resource guards itself with the
@@ -23,8 +24,10 @@ export function adminRoutes(sandbox: Sandbox) {
   app.route('/clock', clockRoutes(sandbox));
   app.route('/reset', resetRoutes(sandbox));
   app.route('/scenarios', scenarioRoutes(sandbox));
-  app.route('/check-callback', checkCallbackRoutes(sandbox));
+  app.route('/scenarios', scenarioUploadRoutes(sandbox));
   app.route('/merchants', merchantRoutes(sandbox));
+  app.route('/merchants', workspaceMerchantRoutes(sandbox));
+  app.route('/check-callback', checkCallbackRoutes(sandbox));
   app.route('/report', reportRoutes(sandbox));
   return app;
 }

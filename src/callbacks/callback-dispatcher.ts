@@ -41,6 +41,8 @@ export interface CallbackDispatcherOptions {
   /** The scenario's callback chaos for a trade, if any. */
   behaviourFor?: (trade: TradeRecord) => CallbackBehaviour | undefined;
   sender?: CallbackSender;
+  /** Sent with every attempt besides the signature headers (a workspace's X-Sandbox-Workspace). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /** What the dispatcher reports as it works; listen with `dispatcher.on(...)`. */
@@ -302,7 +304,7 @@ export class CallbackDispatcher extends EventEmitter<CallbackNotices> {
       url: event.url,
       body: event.body,
       timeoutMs: this.#o.timeoutMs,
-      headers: { 'X-Signature': signature, 'X-Sandbox-Event-Id': event.id, 'X-Sandbox-Attempt': String(attempt) },
+      headers: { ...this.#o.headers, 'X-Signature': signature, 'X-Sandbox-Event-Id': event.id, 'X-Sandbox-Attempt': String(attempt) },
     });
   }
 

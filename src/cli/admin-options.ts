@@ -5,6 +5,7 @@ import { DEFAULT_SANDBOX_URL, SANDBOX_URL_ENV, type SandboxTarget } from '../adm
 export interface AdminCommandOptions {
   url?: string;
   adminToken?: string;
+  workspace?: string;
 }
 
 /**
@@ -14,7 +15,8 @@ export interface AdminCommandOptions {
 export function addAdminOptions(command: Command): Command {
   return command
     .addOption(new Option('--url <url>', `the sandbox address (default ${DEFAULT_SANDBOX_URL})`).env(SANDBOX_URL_ENV))
-    .addOption(new Option('--admin-token <token>', "the sandbox's --admin-token, if it has one").env('DEPOSIT_SANDBOX_ADMIN_TOKEN'));
+    .addOption(new Option('--admin-token <token>', "the sandbox's --admin-token, if it has one").env('DEPOSIT_SANDBOX_ADMIN_TOKEN'))
+    .addOption(new Option('--workspace <name>', 'a workspace (/w/<name>) of that sandbox; default: the unprefixed one').env('DEPOSIT_SANDBOX_WORKSPACE'));
 }
 
 /** The sandbox an admin command talks to, from its parsed options (flag, environment or default). */
@@ -25,5 +27,6 @@ export function adminTarget(command: Command): SandboxTarget {
     url: options.url ?? DEFAULT_SANDBOX_URL,
     source: options.url === undefined ? 'default' : source === 'env' ? 'env' : 'flag',
     adminToken: options.adminToken,
+    workspace: options.workspace,
   };
 }

@@ -1,7 +1,9 @@
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { SIGNATURE_ALGORITHM, SIGNATURE_FIELDS, sign, stringToSign, type SignedEndpoint } from '../auth/signature.js';
+import { AdminClient, DEFAULT_SANDBOX_URL } from '../admin-client/admin-client.js';
 import { loadFixtures } from '../merchants/fixtures.js';
+import { workspaceUrl } from '../workspaces/workspace-url.js';
 
 export interface SignOptions {
   secret?: string;
@@ -10,6 +12,10 @@ export interface SignOptions {
   body?: string;
   /** Fixtures to look the secret up in when --secret is absent (default: the bundled ones). */
   fixtures?: string;
+  /** Sign with the secret of a merchant of this workspace of a running sandbox (--url), which signs without showing it. */
+  workspace?: string;
+  url?: string;
+  adminToken?: string;
   json?: boolean;
 }
 
@@ -80,26 +86,44 @@ function findSecret(options: SignOptions, merchant: string | undefined): { secre
   return { secret: known.secret, from: `the secret of ${known.name} (${known.id}) in ${file ?? 'the bundled fixtures'}` };
 }
 
-/** Computes the string to sign and its signature for an endpoint. Throws an Error that says what to fix. */
-export function signValues(pairs: readonly string[], options: SignOptions): SignResult {
+/** The endpoint, its fields in signing order and the string to sign. */
+function prepare(pairs: readonly string[], options: SignOptions) {
   const endpoint = (options.endpoint ?? 'create') as SignedEndpoint;
   if (!(endpoint in SIGNATURE_FIELDS)) throw new Error(`--endpoint must be create, build or get; got ${JSON.stringify(options.endpoint)}.`);
   const values = collect(pairs, endpoint, options.body);
-  const { secret, from } = findSecret(options, values['merchant']);
-  const text = stringToSign(endpoint, values);
   return {
     endpoint,
+    values,
     fields: SIGNATURE_FIELDS[endpoint].map((name) => ({ name, value: name === 'cusotmer' ? (values['cusotmer'] ?? values['customer'] ?? '') : (values[name] ?? '') })),
-    string_to_sign: text,
-    signature: sign(secret, text),
+    string_to_sign: stringToSign(endpoint, values),
     header: ENDPOINTS[endpoint].header,
-    secret_from: from,
   };
 }
 
+/** Computes the string to sign and its signature for an endpoint. Throws an Error that says what to fix. */
+export function signValues(pairs: readonly string[], options: SignOptions): SignResult {
+  const { endpoint, values, fields, string_to_sign, header } = prepare(pairs, options);
+  const { secret, from } = findSecret(options, values['merchant']);
+  return { endpoint, fields, string_to_sign, signature: sign(secret, string_to_sign), header, secret_from: from };
+}
+
+/**
+ * As signValues, but the running sandbox signs with the secret of a merchant of workspace
+ * `options.workspace` (its own merchants, whose secrets were shown only once, and the fixtures').
+ */
+export async function signInWorkspace(pairs: readonly string[], options: SignOptions & { workspace: string }): Promise<SignResult> {
+  const { endpoint, values, fields, string_to_sign, header } = prepare(pairs, options);
+  const merchant = values['merchant'];
+  if (!merchant) throw new Error('With --workspace, pass merchant=<id>: the sandbox signs with the secret of that merchant of the workspace.');
+  const client = new AdminClient({ url: workspaceUrl(options.url ?? DEFAULT_SANDBOX_URL, options.workspace), adminToken: options.adminToken });
+  const answer = await client.request<{ signature: string }>('POST', `/merchants/${encodeURIComponent(merchant)}/sign`, { string_to_sign });
+  return { endpoint, fields, string_to_sign, signature: answer.signature, header, secret_from: `the secret of merchant ${merchant} in workspace ${options.workspace} of ${client.url.replace(/\/w\/[^/]+$/, '')}` };
+}
+
 /** `deposit-sandbox sign`: prints the string to sign and the signature. */
-export function signCommand(pairs: readonly string[], options: SignOptions, write: (text: string) => void = (text) => process.stdout.write(text)): void {
-  const result = signValues(pairs, options);
+export async function signCommand(pairs: readonly string[], options: SignOptions, write: (text: string) => void = (text) => process.stdout.write(text)): Promise<void> {
+  const { workspace } = options;
+  const result = workspace !== undefined && !options.secret ? await signInWorkspace(pairs, { ...options, workspace }) : signValues(pairs, options);
   if (options.json) {
     write(`${JSON.stringify(result, null, 2)}\n`);
     return;
@@ -127,6 +151,7 @@ Examples:
   $ deposit-sandbox sign --secret sandbox-secret-demo merchant=6f1c2a9e-3b7d-4c52-9a1e-2d4b8f0c7e51 \\
       order=order-1001 amount_cents=31250 amount_currency=RUB type=any_bank
   $ deposit-sandbox sign --endpoint get merchant=6f1c2a9e-3b7d-4c52-9a1e-2d4b8f0c7e51 uuid=<trade id>
+  $ deposit-sandbox sign --workspace worker-3 merchant=<id of a merchant added to it> order=o-1 amount_cents=100 amount_currency=RUB type=nspk
   $ deposit-sandbox sign --secret s3cret --body '{"merchant":"...","order":"o-1","amount_cents":100,"amount_currency":"RUB","type":"nspk"}'
 `;
 
@@ -140,6 +165,9 @@ export function registerSign(program: Command): void {
     .addOption(new Option('--endpoint <endpoint>', 'which request').choices(['create', 'build', 'get']).default('create'))
     .option('--body <json>', 'the JSON request body; name=value fields win over it')
     .addOption(new Option('--fixtures <file>', 'fixtures to find the secret in (default: the bundled ones)').env('DEPOSIT_SANDBOX_FIXTURES'))
+    .addOption(new Option('--workspace <name>', 'have the running sandbox sign with the secret of a merchant of this workspace (/w/<name>)').env('DEPOSIT_SANDBOX_WORKSPACE'))
+    .addOption(new Option('--url <url>', `with --workspace: the sandbox address (default ${DEFAULT_SANDBOX_URL})`).env('DEPOSIT_SANDBOX_URL'))
+    .addOption(new Option('--admin-token <token>', "with --workspace: the sandbox's --admin-token, if it has one").env('DEPOSIT_SANDBOX_ADMIN_TOKEN'))
     .option('--json', 'print {endpoint, fields, string_to_sign, signature, header, secret_from}')
     .addHelpText('after', SIGN_HELP)
     .action((fields: string[], options: SignOptions) => signCommand(fields, options));

@@ -39,6 +39,14 @@ export const sandboxOptionsSchema = z.object({
   shutdownTimeout: durationSchema.default(10_000),
   /** The payment and result pages' language when neither `?lang=` nor Accept-Language names ru or en. */
   pageLang: z.enum(LANGS, { error: `must be one of ${LANGS.join(', ')}` }).default('ru'),
+  /** A workspace (/w/<name>) unused this long is removed; 0 keeps them forever. */
+  workspaceTtl: durationSchema.default(24 * 3600 * 1000),
+  /** How many workspaces besides `default` may exist at once. */
+  maxWorkspaces: z.coerce
+    .number({ error: 'must be a whole number of 1 or more, e.g. 1000' })
+    .int('must be a whole number of 1 or more, e.g. 1000')
+    .min(1, 'must be 1 or more, e.g. 1000')
+    .default(1000),
 });
 
 export type SandboxOptionsInput = z.input<typeof sandboxOptionsSchema>;

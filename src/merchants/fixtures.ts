@@ -107,4 +107,12 @@ export class MerchantDirectory {
   list(): Merchant[] {
     return [...this.#byId.values()];
   }
+
+  /** Adds a merchant (a workspace's own, see src/workspaces/); false when the id is taken. */
+  add(merchant: Merchant): boolean {
+    const id = merchant.id.toLowerCase();
+    if (this.#byId.has(id)) return false;
+    this.#byId.set(id, merchant);
+    return true;
+  }
 }

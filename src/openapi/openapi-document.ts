@@ -26,6 +26,7 @@ import { scenarioSummarySchema } from '../scenarios/describe-scenario.js';
 import { buildRequestSchema, createRequestSchema } from '../trades/requests.js';
 import { historyEntrySchema, tradeSchema } from '../trades/trade.js';
 import { errorEnvelopeSchema } from './error-envelope.js';
+import { WORKSPACE_SCHEMAS } from '../workspaces/workspace-operations.js';
 import { OPERATIONS, type Operation, type OperationAuth } from './operations.js';
 
 type Json = Record<string, unknown>;
@@ -40,6 +41,7 @@ const REQUESTS: Array<[z.ZodType, Meta]> = [
   [transitionSchema, { id: 'TransitionRequest' }],
   [advanceSchema, { id: 'AdvanceRequest', description: 'by: a duration such as "500ms", "10s", "5m", "2h", "1d", or a number of milliseconds.' }],
   [checkCallbackRequestSchema, { id: 'CheckCallbackRequest' }],
+  ...WORKSPACE_SCHEMAS.requests,
 ];
 
 /** Answers and the shapes they share: described as zod produces them (io "output"). */
@@ -65,6 +67,7 @@ const ANSWERS: Array<[z.ZodType, Meta]> = [
   [merchantsAnswerSchema, { id: 'MerchantsAnswer' }],
   [checkReportSchema, { id: 'CheckReport', description: 'The result of a callback receiver check.' }],
   [integrationReportSchema, { id: 'IntegrationReport', description: "The merchant's mistakes the sandbox counted, per merchant." }],
+  ...WORKSPACE_SCHEMAS.answers,
 ];
 
 const REF = (id: string) => `#/components/schemas/${id}`;

@@ -23,6 +23,7 @@ import { SCENARIO_HEADER } from '../scenarios/scenario.js';
 import { buildRequestSchema, createRequestSchema, LIMITS } from '../trades/requests.js';
 import { tradeSchema } from '../trades/trade.js';
 import { errorEnvelopeSchema } from './error-envelope.js';
+import { WORKSPACE_OPERATIONS } from '../workspaces/workspace-operations.js';
 
 /** Who may call an operation: the provider's two auth headers, the admin token, or anyone. */
 export type OperationAuth = 'x-auth' | 'x-token' | 'admin' | 'open';
@@ -35,7 +36,7 @@ export interface OperationResponse {
 
 /** One row of the route table /openapi.json is built from. */
 export interface Operation {
-  method: 'get' | 'post';
+  method: 'get' | 'post' | 'put' | 'delete';
   /** OpenAPI path template, e.g. /api/v1/trades/{merchant}/{uuid}. */
   path: string;
   operationId: string;
@@ -231,8 +232,8 @@ export const OPERATIONS: readonly Operation[] = ([
     path: '/_sandbox/merchants',
     operationId: 'listMerchants',
     tag: 'sandbox',
-    summary: 'The fixtures\' merchants with their credentials',
-    description: 'Names, ids, tokens and secrets of the merchants, and the --auth mode: what the dashboard\'s New trade form needs to call the provider API as a merchant.',
+    summary: "The merchants: the fixtures' (with their token and secret) and the workspace's own (without)",
+    description: "Ids, names, rates and where each merchant comes from, and the --auth mode. The fixtures' merchants come with their token and secret, which the dashboard's New trade form uses to call the provider API as the merchant; a merchant added to a workspace had them answered once, in the 201 of POST /_sandbox/merchants. Every /_sandbox route also works under /w/{name}/_sandbox for workspace {name}.",
     auth: 'admin',
     responses: { 200: { description: 'The merchants and the auth mode.', schema: merchantsAnswerSchema }, 401: ADMIN_401 },
   },
@@ -263,4 +264,5 @@ export const OPERATIONS: readonly Operation[] = ([
     auth: 'admin',
     responses: { 200: { description: 'The report.', schema: integrationReportSchema }, 401: ADMIN_401 },
   },
+  ...WORKSPACE_OPERATIONS,
 ] satisfies Operation[]).map((operation) => ({ ...operation, responses: { ...operation.responses, 403: GUARD_403 } }));

@@ -2,7 +2,6 @@ import { Hono } from 'hono';
 import { DASHBOARD_CSS } from './assets/dashboard-css.js';
 import { clientBundle } from './client-bundle.js';
 import { DashboardPage } from './components/dashboard-page.js';
-import { basePath } from './page-context.js';
 import { asset, page, securityHeaders } from './respond.js';
 
 /**
@@ -10,10 +9,10 @@ import { asset, page, securityHeaders } from './respond.js';
  * `GET /_sandbox/` is this page and the admin API keeps every other /_sandbox path). None of
  * these hold data, so they are served without the admin token; the script sends it.
  */
-export function dashboardRoutes() {
+export function dashboardRoutes(where: { base: string; workspace: string } = { base: '', workspace: 'default' }) {
   const app = new Hono();
   // Per route, not app.use('*'): a wildcard here would also wrap the admin API's routes.
-  app.get('/', securityHeaders, (c) => page(c, <DashboardPage lang={c.req.query('lang') === 'ru' ? 'ru' : 'en'} base={basePath(c)} />));
+  app.get('/', securityHeaders, (c) => page(c, <DashboardPage lang={c.req.query('lang') === 'ru' ? 'ru' : 'en'} base={where.base} workspace={where.workspace} />));
   app.get('/assets/dashboard.css', securityHeaders, (c) => asset(c, DASHBOARD_CSS, 'text/css'));
   app.get('/assets/dashboard.js', securityHeaders, (c) => asset(c, clientBundle('dashboard.js'), 'text/javascript'));
   return app;

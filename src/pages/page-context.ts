@@ -19,16 +19,14 @@ export interface PageContext {
 
 const CATALOGUES = { ru: PAY_RU, en: PAY_EN } as const;
 
-/** The prefix of the current request's pages; "" until pages are served under a prefix. */
-export function basePath(_c: Context): string {
-  return '';
-}
-
-/** `?lang=ru|en`, then Accept-Language, then the sandbox's `--page-lang`. */
-export function pageContext(c: Context, fallback: Lang): PageContext {
+/**
+ * `?lang=ru|en`, then Accept-Language, then the sandbox's `--page-lang`; `base` is the
+ * sandbox's path prefix (`/w/<name>` in a workspace, "" otherwise).
+ */
+export function pageContext(c: Context, fallback: Lang, base = ''): PageContext {
   const asked = c.req.query('lang');
   const lang = pickLang(asked, c.req.header('accept-language'), fallback);
-  return { lang, t: translator(lang, CATALOGUES[lang]), base: basePath(c), query: asked === lang ? `?lang=${lang}` : '' };
+  return { lang, t: translator(lang, CATALOGUES[lang]), base, query: asked === lang ? `?lang=${lang}` : '' };
 }
 
 /** The same context for a language chosen elsewhere (tests, the dashboard). */

@@ -94,6 +94,6 @@ describe('the dashboard language and GET /_sandbox/merchants', () => {
     const answer = (await (await t.app.request('/_sandbox/merchants', { headers: { Authorization: 'Bearer qa' } })).json()) as { auth: string; merchants: { name: string }[] };
     expect(answer.auth).toBe('signature');
     expect(answer.merchants.map((m) => m.name)).toEqual(['Demo Shop', 'Second Shop']);
-    expect(Object.keys(answer.merchants[0]!)).toEqual(['id', 'name', 'token', 'secret']);
+    expect(Object.keys(answer.merchants[0]!)).toEqual(['id', 'name', 'rate', 'from', 'token', 'secret']);
   });
 });

@@ -37,7 +37,7 @@ export function paymentRoutes(sandbox: Sandbox) {
     }),
   );
 
-  const ctxOf = (c: Context): PageContext => pageContext(c, sandbox.options.pageLang);
+  const ctxOf = (c: Context): PageContext => pageContext(c, sandbox.options.pageLang, sandbox.basePath);
   const notFound = (c: Context, id: string) => page(c, <NotFoundPage id={id.slice(0, 100)} ctx={ctxOf(c)} />, 404);
   const showForm = (c: Context, view: PaymentView, card: CardFormState, status: 200 | 422) => page(c, <PaymentPage view={view} ctx={ctxOf(c)} card={card} />, status);
   const alreadyFinal = (c: Context, view: PaymentView) => {

@@ -22,6 +22,8 @@ export interface PaymentView {
   returnUrl?: string;
   /** The history entry that moved the trade to its current state. */
   last: HistoryEntry | undefined;
+  /** Path prefix of the page's own links: '' or the workspace's /w/<name>. */
+  base: string;
 }
 
 const TRADE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -44,6 +46,7 @@ export function paymentView(sandbox: Sandbox, id: string): PaymentView | undefin
     clockMode: sandbox.clock.mode,
     ...(returnUrl ? { returnUrl } : {}),
     last: trade.history.at(-1),
+    base: sandbox.basePath,
   };
 }
 

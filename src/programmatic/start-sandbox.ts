@@ -5,6 +5,7 @@ import type { Merchant } from '../merchants/fixtures.js';
 import { createSandbox, type Sandbox } from '../sandbox.js';
 import { listen } from '../server.js';
 import { CallbackWaiter, type CallbackMatch, type CallbackPredicate, type WaitForOptions } from './callback-waiter.js';
+import { workspaceHandle, type WorkspaceHandle } from './workspace-handle.js';
 
 /** The options of `deposit-sandbox serve`, with test-friendly defaults. */
 export type StartSandboxOptions = SandboxOptionsInput;
@@ -27,6 +28,11 @@ export interface RunningSandbox {
   readonly merchants: readonly Merchant[];
   /** The sandbox's parts (store, clock, lifecycle, callbacks...), for what the admin API does not cover. */
   readonly sandbox: Sandbox;
+  /**
+   * A workspace of this sandbox (/w/<name>): its own trades, clock, callbacks and reset, with
+   * its own `url`, `admin` and `callbacks.waitFor`. A unique name is made up when left out.
+   */
+  workspace(name?: string): WorkspaceHandle;
   /** Stops listening, lets requests in flight finish, stops the clock's jobs, flushes the store. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -56,15 +62,19 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   const waiter = new CallbackWaiter(sandbox);
   const admin = new AdminClient({ url: server.url, ...(sandbox.options.adminToken !== undefined ? { adminToken: sandbox.options.adminToken } : {}) });
   let closing: Promise<void> | undefined;
+  const waiters = new Set<CallbackWaiter>();
+  const adminToken = sandbox.options.adminToken;
   return {
     url: server.url,
     admin,
     callbacks: { waitFor: (match, waitOptions) => waiter.waitFor(match, waitOptions) },
     merchants: sandbox.merchants.list(),
     sandbox,
+    workspace: (name) => workspaceHandle({ url: server.url, sandbox, adminToken, waiters }, name),
     close() {
       closing ??= (async () => {
         waiter.closeAll('The sandbox was closed while waitFor was waiting for a callback.');
+        for (const other of waiters) other.closeAll('The sandbox was closed while waitFor was waiting for a callback.');
         await server.close();
       })();
       return closing;

@@ -25,8 +25,11 @@ export function dashboardApi(i18n: DashboardI18n) {
     clear: (): void => sessionStorage.removeItem(KEY),
   };
 
-  /** Calls <base>/_sandbox<path>; throws ApiError with the envelope's message when the answer is not 2xx. */
-  async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  /**
+   * Calls <base>/_sandbox<path> (or <prefix>/_sandbox<path>: '' is the server's root); throws
+   * ApiError with the envelope's message when the answer is not 2xx.
+   */
+  async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown, prefix = base): Promise<T> {
     const headers: Record<string, string> = { Accept: 'application/json' };
     const bearer = token.get();
     if (bearer) headers['Authorization'] = `Bearer ${bearer}`;
@@ -35,7 +38,7 @@ export function dashboardApi(i18n: DashboardI18n) {
     if (body !== undefined) init.body = JSON.stringify(body);
     let response: Response;
     try {
-      response = await fetch(`${base}/_sandbox${path}`, init);
+      response = await fetch(`${prefix}/_sandbox${path}`, init);
     } catch {
       throw new ApiError(t('api.unreachable'), 0, 'unreachable');
     }

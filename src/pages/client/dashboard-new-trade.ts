@@ -3,7 +3,8 @@ import { stringToSign } from '../../auth/string-to-sign.js';
 import type { DashboardDom } from './dashboard-dom.js';
 import { basePath } from './dashboard-i18n.js';
 
-type Merchant = MerchantsAnswer['merchants'][number];
+/** A merchant New trade can act for: one whose credentials the sandbox lists (the fixtures'). */
+type Merchant = MerchantsAnswer['merchants'][number] & { token: string; secret: string };
 
 /** "312.50", "312,50", "1 000" → 31250 kopecks; undefined when it is not a positive ruble amount with at most 2 decimals. */
 export function rublesToCents(text: string): number | undefined {
@@ -52,7 +53,7 @@ export function dashboardNewTrade(dom: DashboardDom, onCreated: (id: string) => 
   const error = (text: string) => fill(el.result, h('p', { class: 'error-text', role: 'alert', testid: 'new-error' }, text));
 
   function setMerchants(answer: MerchantsAnswer): void {
-    merchants = answer.merchants;
+    merchants = answer.merchants.filter((m): m is Merchant => m.token !== undefined && m.secret !== undefined);
     auth = answer.auth;
     const chosen = el.merchant.value;
     fill(el.merchant, ...merchants.map((m) => h('option', { value: m.id, selected: m.id === chosen }, m.name)));

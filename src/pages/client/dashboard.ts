@@ -6,6 +6,7 @@ import { dashboardDom } from './dashboard-dom.js';
 import { dashboardI18n } from './dashboard-i18n.js';
 import { dashboardNewTrade } from './dashboard-new-trade.js';
 import { dashboardReport } from './dashboard-report.js';
+import { workspacePicker } from './workspace-picker.js';
 
 /**
  * The dashboard's browser script: bundled by rolldown into dist/client/dashboard.js at build
@@ -21,3 +22,4 @@ const newTrade = dashboardNewTrade(dom, (id) => select(id));
 select = dashboardClient(dom, api, detail, newTrade, names).select;
 dashboardCheck(dom, api);
 dashboardReport(dom, api);
+workspacePicker(dom, api);

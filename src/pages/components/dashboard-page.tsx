@@ -11,11 +11,11 @@ const LANG_NAMES = { ru: 'Русский', en: 'English' } as const;
  * GET /_sandbox/: the dashboard shell in English (default) or Russian (`?lang=ru`). It holds
  * no data (it is served without the admin token); the script fills it from the admin API.
  */
-export function DashboardPage(props: { lang: Lang; base: string }) {
-  const { lang, base } = props;
+export function DashboardPage(props: { lang: Lang; base: string; workspace: string }) {
+  const { lang, base, workspace } = props;
   const t = translator(lang, lang === 'ru' ? DASHBOARD_RU : DASHBOARD_EN);
   return (
-    <html lang={lang} data-base={base}>
+    <html lang={lang} data-base={base} data-workspace={workspace}>
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -42,6 +42,13 @@ export function DashboardPage(props: { lang: Lang; base: string }) {
           <div data-testid="app">
             <header class="top">
               <h1>deposit-sandbox</h1>
+              <form class="workspace" data-testid="workspace-form">
+                <input aria-label={t('workspace.label')} list="workspace-names" data-testid="workspace-input" />
+                <datalist id="workspace-names"></datalist>
+                <button type="submit" data-testid="workspace-open">
+                  {t('workspace.open')}
+                </button>
+              </form>
               <div class="clock" data-testid="clock">
                 <span>
                   {t('clock.label')} <b data-testid="clock-mode">…</b>

@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto';
+import { AdminClient } from '../admin-client/admin-client.js';
+import type { CallbackEvent } from '../callbacks/records.js';
+import type { Merchant } from '../merchants/fixtures.js';
+import type { Sandbox } from '../sandbox.js';
+import type { ScenarioSummary } from '../scenarios/describe-scenario.js';
+import type { AddMerchantAnswer, ScenarioUploadAnswer } from '../workspaces/workspace-answers.js';
+import type { NewMerchant } from '../workspaces/workspace-merchants.js';
+import { workspaceNameProblem } from '../workspaces/workspace-name.js';
+import { CallbackWaiter, type CallbackMatch, type CallbackPredicate, type WaitForOptions } from './callback-waiter.js';
+
+/** One workspace of a sandbox started with startSandbox(): `sandbox.workspace('worker-3')`. */
+export interface WorkspaceHandle {
+  readonly name: string;
+  /** The workspace's base URL, e.g. http://127.0.0.1:41234/w/worker-3: use it as the provider's base_url. */
+  readonly url: string;
+  /** The admin API of this workspace only. */
+  readonly admin: AdminClient;
+  readonly callbacks: {
+    /** As RunningSandbox.callbacks.waitFor, for this workspace's callbacks only. */
+    waitFor(match: CallbackMatch | CallbackPredicate, options?: WaitForOptions): Promise<CallbackEvent>;
+  };
+  /** Adds a merchant to this workspace only; fields left out are generated. Answers its token and secret. */
+  addMerchant(merchant?: NewMerchant): Promise<Merchant>;
+  /** Sets this workspace's own scenarios (YAML, the format of a scenario file); they go in front of the shared ones. */
+  setScenarios(yaml: string): Promise<ScenarioSummary[]>;
+  /** Removes the workspace and everything in it; its pending callbacks are never sent. */
+  delete(): Promise<void>;
+}
+
+export interface WorkspaceHandleContext {
+  url: string;
+  sandbox: Sandbox;
+  adminToken: string | undefined;
+  /** Waiters to stop when the sandbox closes. */
+  waiters: Set<CallbackWaiter>;
+}
+
+/** A handle on workspace `name` (a new unique name when left out); the workspace itself is created on first use. */
+export function workspaceHandle(context: WorkspaceHandleContext, name: string = `ws-${randomBytes(4).toString('hex')}`): WorkspaceHandle {
+  const problem = workspaceNameProblem(name);
+  if (problem !== undefined) throw new Error(problem.replace(' in the path', ''));
+  const url = name === 'default' ? context.url : `${context.url}/w/${name}`;
+  const admin = new AdminClient({ url, ...(context.adminToken !== undefined ? { adminToken: context.adminToken } : {}) });
+  let waiter: Promise<CallbackWaiter> | undefined;
+  const waiterFor = () =>
+    (waiter ??= (async () => {
+      const opened = await context.sandbox.workspaces!.open(name);
+      if (!opened.ok) throw new Error(opened.message);
+      const created = new CallbackWaiter(opened.sandbox);
+      context.waiters.add(created);
+      return created;
+    })());
+  return {
+    name,
+    url,
+    admin,
+    callbacks: { waitFor: async (match, options) => (await waiterFor()).waitFor(match, options) },
+    addMerchant: async (merchant = {}) => (await admin.request<AddMerchantAnswer>('POST', '/merchants', merchant)).merchant,
+    setScenarios: async (yaml) => (await admin.request<ScenarioUploadAnswer>('PUT', '/scenarios', yaml)).scenarios,
+    delete: async () => {
+      const created = waiter === undefined ? undefined : await waiter.catch(() => undefined);
+      created?.closeAll(`Workspace ${name} was removed while waitFor was waiting for a callback.`);
+      waiter = undefined;
+      await admin.request('DELETE', '');
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { merchantSchema, type Merchant, type MerchantDirectory } from '../merchants/fixtures.js';
+import type { Store } from '../store/store.js';
+
+const ROW = 'merchant:';
+
+/** POST /_sandbox/merchants: every field may be left out and is then generated. */
+export const newMerchantSchema = merchantSchema.partial();
+export type NewMerchant = z.infer<typeof newMerchantSchema>;
+
+/** Adds the merchants a workspace stored (meta rows `merchant:<id>`) to its directory. */
+export function restoreWorkspaceMerchants(store: Store, directory: MerchantDirectory): MerchantDirectory {
+  for (const row of store.meta.values()) {
+    if (!row.id.startsWith(ROW)) continue;
+    const parsed = merchantSchema.safeParse(row['merchant']);
+    if (parsed.success) directory.add(parsed.data);
+  }
+  return directory;
+}
+
+export type AddMerchantResult = { ok: true; merchant: Merchant } | { ok: false; taken: Merchant };
+
+/**
+ * Adds a merchant to one sandbox (a workspace) and stores it, so it survives a restart and a
+ * reset. Fields left out are generated; a taken id is refused.
+ */
+export function addWorkspaceMerchant(parts: { store: Store; merchants: MerchantDirectory }, input: NewMerchant): AddMerchantResult {
+  const first = parts.merchants.list()[0];
+  const merchant: Merchant = {
+    id: input.id ?? randomUUID(),
+    name: input.name ?? 'Workspace merchant',
+    token: input.token ?? `tok_${randomBytes(12).toString('hex')}`,
+    secret: input.secret ?? `sec_${randomBytes(16).toString('hex')}`,
+    rate: input.rate ?? first?.rate ?? 92.5,
+  };
+  const taken = parts.merchants.get(merchant.id);
+  if (taken) return { ok: false, taken };
+  parts.merchants.add(merchant);
+  parts.store.meta.put({ id: `${ROW}${merchant.id.toLowerCase()}`, merchant });
+  return { ok: true, merchant };
+}

@@ -1,0 +1,31 @@
+import { getPath } from 'hono/utils/url';
+
+/** The path of a request as sent (percent-escapes kept), without query or fragment. */
+export function rawPath(url: string): string {
+  const start = url.indexOf('/', url.indexOf(':') + 3);
+  if (start === -1) return '/';
+  let end = url.length;
+  for (let i = start; i < url.length; i++) {
+    const code = url.charCodeAt(i);
+    if (code === 63 || code === 35) {
+      end = i;
+      break;
+    }
+  }
+  return url.slice(start, end);
+}
+
+/** `/w/<name>/rest` split into its raw name and the rest ('/' when none); undefined for other paths. */
+export function splitWorkspacePath(path: string): { name: string; rest: string } | undefined {
+  if (!path.startsWith('/w/')) return undefined;
+  const slash = path.indexOf('/', 3);
+  return slash === -1 ? { name: path.slice(3), rest: '/' } : { name: path.slice(3, slash), rest: path.slice(slash) };
+}
+
+/**
+ * Hono's `getPath` for a workspace's app: the request's path with the `/w/<name>` prefix
+ * taken off, so the workspace's routes are the same routes as the default sandbox's.
+ */
+export function stripPrefix(prefix: string): (request: Request) => string {
+  return (request) => getPath(request).slice(prefix.length) || '/';
+}

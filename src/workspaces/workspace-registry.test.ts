@@ -1,0 +1,173 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { startReceiver, type Receiver } from '../../test/callbacks-receiver.js';
+import { DEMO } from '../../test/support.js';
+import { createApp } from '../app.js';
+import { createWithScenario } from '../scenarios/create-with-scenario.js';
+import { createTrade } from '../trades/service.js';
+import { createSandbox, type Sandbox } from '../sandbox.js';
+import { addWorkspaceMerchant } from './workspace-merchants.js';
+import { setWorkspaceScenarios } from './workspace-scenarios.js';
+
+const cleanup: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const step of cleanup.splice(0).reverse()) await step();
+  vi.restoreAllMocks();
+});
+
+async function open(root: Sandbox, name: string): Promise<Sandbox> {
+  const opened = await root.workspaces!.open(name);
+  if (!opened.ok) throw new Error(opened.message);
+  return opened.sandbox;
+}
+
+function trade(sandbox: Sandbox, order: string, callback_url?: string) {
+  return createTrade(sandbox, { merchant: DEMO.id, order, amount_cents: 10_000, amount_currency: 'RUB', type: 'any_bank', ...(callback_url ? { callback_url } : {}) });
+}
+
+function tempData(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'deposit-sandbox-ws-'));
+  cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+describe('WorkspaceRegistry', () => {
+  it('keeps each workspace in <data>/workspaces/<name>/ and loads every one after a restart; default stays at the root', async () => {
+    const data = tempData();
+    const first = await createSandbox({ data, clock: 'manual' });
+    trade(first, 'root-1');
+    const a = await open(first, 'a');
+    const b = await open(first, 'b');
+    trade(a, 'same');
+    trade(b, 'same');
+    trade(b, 'other');
+    a.clock.advance(3_600_000);
+    const merchant = addWorkspaceMerchant(a, {});
+    expect(setWorkspaceScenarios(a, 'scenarios:\n  - name: mine\n    description: Mine.\n    match:\n      order: "^mine-"\n').ok).toBe(true);
+    const aNow = a.clock.now();
+    await first.close();
+    expect(readdirSync(data).sort()).toContain('db.json');
+    expect(readdirSync(join(data, 'workspaces')).sort()).toEqual(['a', 'b']);
+
+    const second = await createSandbox({ data, clock: 'manual' });
+    cleanup.push(() => second.close());
+    await second.workspaces!.loaded();
+    expect(second.store.trades.size).toBe(1);
+    const list = await second.workspaces!.list();
+    expect(list.map((w) => [w.name, w.trades])).toEqual([
+      ['default', 1],
+      ['a', 1],
+      ['b', 2],
+    ]);
+    const a2 = await open(second, 'a');
+    expect(a2.clock.now()).toBe(aNow);
+    expect(a2.scenarios.names()[0]).toBe('mine');
+    expect(merchant.ok && a2.merchants.get(merchant.merchant.id)?.secret).toBe(merchant.ok && merchant.merchant.secret);
+    expect((await open(second, 'b')).merchants.get(merchant.ok ? merchant.merchant.id : '')).toBeUndefined();
+  });
+
+  it('expires workspaces unused for --workspace-ttl, with a log line, and removes their folder', async () => {
+    const data = tempData();
+    const root = await createSandbox({ data, workspaceTtl: '1h' });
+    cleanup.push(() => root.close());
+    const lines: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (lines.push(String(chunk)), true));
+    const start = Date.now();
+    trade(await open(root, 'old'), 'x');
+    await open(root, 'fresh');
+    await root.workspaces!.sweep(start + 30 * 60_000);
+    expect(root.workspaces!.size).toBe(2);
+    // "fresh" is used again half an hour later; "old" is not.
+    root.workspaces!.ready('fresh');
+    vi.spyOn(Date, 'now').mockReturnValue(start + 30 * 60_000);
+    root.workspaces!.ready('fresh');
+    vi.mocked(Date.now).mockRestore();
+    const expired = await root.workspaces!.sweep(start + 61 * 60_000);
+    expect(expired).toEqual(['old']);
+    expect(lines.join('')).toMatch(/workspace "old" expired: unused for 1h \(--workspace-ttl 1h, last used .*\); its data was removed/);
+    expect(readdirSync(join(data, 'workspaces'))).toEqual(['fresh']);
+    // The name is free again: a new, empty workspace.
+    expect((await open(root, 'old')).store.trades.size).toBe(0);
+  });
+
+  it('removing a workspace stops its clock and callbacks: a retry due is never sent', async () => {
+    const receivers: Receiver[] = [];
+    for (let i = 0; i < 2; i++) {
+      const receiver = await startReceiver((_request, res) => {
+        res.statusCode = 500;
+        res.end('no');
+      });
+      receivers.push(receiver);
+      cleanup.push(() => receiver.close());
+    }
+    const [gone, kept] = receivers as [Receiver, Receiver];
+    const root = await createSandbox({ inMemory: true, callbackRetries: '300ms,300ms,300ms' });
+    cleanup.push(() => root.close());
+    const a = await open(root, 'gone');
+    const b = await open(root, 'kept');
+    const ta = trade(a, 'o-1', `${gone.url}/cb`);
+    const attempted = new Promise((resolve) => a.callbacks.once('attempt', resolve));
+    a.lifecycle.transition(ta.id, 'confirmed', 'admin');
+    await attempted;
+    await a.store.commit();
+    expect(gone.received[0]?.headers['x-sandbox-workspace']).toBe('gone');
+    expect(a.store.jobs.size).toBe(1); // the retry, due in 300 ms
+    // The other workspace's callback starts later, so its retries fall due after "gone"'s would.
+    const tb = trade(b, 'o-1', `${kept.url}/cb`);
+    b.lifecycle.transition(tb.id, 'confirmed', 'admin');
+    await kept.waitFor(1);
+    const removed = await root.workspaces!.delete('gone');
+    expect(removed).toMatchObject({ name: 'gone', pending_steps: 1 });
+    await kept.waitFor(3);
+    expect(kept.received.every((r) => r.headers['x-sandbox-workspace'] === 'kept')).toBe(true);
+    expect(gone.received).toHaveLength(1);
+  });
+
+  it('refuses a new name past --max-workspaces; default is not counted', async () => {
+    const root = await createSandbox({ inMemory: true, maxWorkspaces: 1 });
+    cleanup.push(() => root.close());
+    expect((await root.workspaces!.open('default')).ok).toBe(true);
+    expect((await root.workspaces!.open('one')).ok).toBe(true);
+    const refused = await root.workspaces!.open('two');
+    expect(refused).toMatchObject({ ok: false, reason: 'limit' });
+    expect((await root.workspaces!.open('one')).ok).toBe(true);
+  });
+
+  it('an advance in one workspace runs only its own steps', async () => {
+    const root = await createSandbox({ inMemory: true, clock: 'manual' });
+    cleanup.push(() => root.close());
+    const a = await open(root, 'a');
+    const b = await open(root, 'b');
+    for (const sandbox of [a, b]) await createWithScenario(sandbox, { merchant: DEMO.id, order: 'sbx-confirm-1', amount_cents: 10_000, amount_currency: 'RUB', type: 'any_bank' }, undefined);
+    expect((await a.scheduler.advance(10_000)).ran).toBe(1);
+    expect(b.store.jobs.size).toBe(1);
+    expect([...b.store.trades.values()][0]?.state).toBe('created');
+  });
+});
+
+describe('a workspace whose store cannot be loaded', () => {
+  it('is reported, the others load, and its folder is left untouched', async () => {
+    const data = tempData();
+    const first = await createSandbox({ data });
+    trade(await open(first, 'good'), 'x');
+    trade(await open(first, 'broken'), 'x');
+    await first.close();
+    const { writeFileSync, readFileSync } = await import('node:fs');
+    const file = join(data, 'workspaces', 'broken', 'db.json');
+    writeFileSync(file, '{"not":"a store"}');
+    const lines: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (lines.push(String(chunk)), true));
+    const second = await createSandbox({ data });
+    cleanup.push(() => second.close());
+    await second.workspaces!.loaded();
+    expect(lines.join('')).toContain('workspace "broken" could not be loaded');
+    expect((await open(second, 'good')).store.trades.size).toBe(1);
+    await expect(second.workspaces!.open('broken')).rejects.toThrow(/db\.json/);
+    const res = await createApp(second).request('/w/broken/_sandbox/clock');
+    expect(res.status).toBe(503);
+    expect(((await res.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: 'workspace_unavailable', message: expect.stringContaining('Workspace "broken" cannot be loaded') });
+    expect(readFileSync(file, 'utf8')).toBe('{"not":"a store"}');
+  });
+});

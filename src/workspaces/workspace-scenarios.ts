@@ -1,0 +1,75 @@
+import { parseScenarioFile, ScenarioError, type LoadedScenario } from '../scenarios/load-scenarios.js';
+import { ScenarioEngine } from '../scenarios/scenario-engine.js';
+import type { FileProblem } from '../scenarios/yaml-issues.js';
+import type { Store } from '../store/store.js';
+
+/** The meta row that keeps a workspace's own scenario text. */
+const ROW = 'scenarios';
+
+/** The name a workspace's uploaded scenarios go by in messages and listings, in place of a file. */
+export const uploadName = (workspace: string): string => (workspace === 'default' ? 'PUT /_sandbox/scenarios' : `PUT /w/${workspace}/_sandbox/scenarios`);
+
+export type ScenarioUpload = { ok: true; entries: LoadedScenario[] } | { ok: false; error: ScenarioError };
+
+/**
+ * Checks scenario YAML sent for one workspace the way files are checked at start-up (same
+ * messages, with `file` standing for the upload), and that no name repeats a shared scenario's.
+ */
+export function parseScenarioUpload(text: string, file: string, shared: readonly LoadedScenario[]): ScenarioUpload {
+  const parsed = parseScenarioFile(text, file);
+  if (!parsed.ok) return { ok: false, error: new ScenarioError(parsed.problems) };
+  const problems: FileProblem[] = [];
+  const byName = new Map(shared.map((entry) => [entry.scenario.name.toLowerCase(), entry]));
+  const entries: LoadedScenario[] = [];
+  parsed.scenarios.forEach(({ scenario, line }, index) => {
+    const first = byName.get(scenario.name.toLowerCase());
+    if (first) {
+      problems.push({
+        file,
+        line,
+        column: 1,
+        path: `scenarios[${index}].name`,
+        message: `repeats the name "${scenario.name}" of the scenario at ${first.file}:${first.line}; names must be unique (X-Sandbox-Scenario picks a scenario by name), so rename one of them`,
+      });
+      return;
+    }
+    const entry = { scenario, file, line, bundled: false };
+    byName.set(scenario.name.toLowerCase(), entry);
+    entries.push(entry);
+  });
+  return problems.length > 0 ? { ok: false, error: new ScenarioError(problems) } : { ok: true, entries };
+}
+
+/** The scenario engine of a sandbox: its uploaded scenarios (kept in the store) first, then the shared ones. */
+export function restoreWorkspaceScenarios(store: Store, shared: readonly LoadedScenario[]): ScenarioEngine {
+  const row = store.meta.get(ROW);
+  if (typeof row?.['yaml'] !== 'string' || typeof row['file'] !== 'string') return new ScenarioEngine(shared);
+  const upload = parseScenarioUpload(row['yaml'], row['file'], shared);
+  if (!upload.ok) {
+    // A later version's bundled scenario may now share a name: say so and go on without the upload.
+    process.stderr.write(`deposit-sandbox: the scenarios uploaded to this workspace were set aside:\n  ${upload.error.message}\n`);
+    return new ScenarioEngine(shared);
+  }
+  return new ScenarioEngine([...upload.entries, ...shared]);
+}
+
+/**
+ * Replaces a sandbox's uploaded scenarios with those in `text` (or removes them, for null).
+ * They go in front of the shared ones and are stored, so they survive a restart and a reset.
+ */
+export function setWorkspaceScenarios(
+  sandbox: { store: Store; scenarios: ScenarioEngine; shared: { scenarios: readonly LoadedScenario[] }; workspace: string },
+  text: string | null,
+): ScenarioUpload {
+  if (text === null) {
+    sandbox.store.meta.delete(ROW);
+    sandbox.scenarios = new ScenarioEngine(sandbox.shared.scenarios);
+    return { ok: true, entries: [] };
+  }
+  const file = uploadName(sandbox.workspace);
+  const upload = parseScenarioUpload(text, file, sandbox.shared.scenarios);
+  if (!upload.ok) return upload;
+  sandbox.store.meta.put({ id: ROW, file, yaml: text });
+  sandbox.scenarios = new ScenarioEngine([...upload.entries, ...sandbox.shared.scenarios]);
+  return upload;
+}
