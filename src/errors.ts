@@ -84,6 +84,7 @@ export const errors = {
     return new SandboxError(409, code, message, allowed ? { extra: { allowed } } : {});
   },
   tooLarge(limit: number): SandboxError {
-    return new SandboxError(413, 'body_too_large', `The request body is larger than ${limit} bytes. Send a smaller JSON body.`);
+    // Connection: close: the rest of the body is never read, so the connection cannot carry another request.
+    return new SandboxError(413, 'body_too_large', `The request body is larger than ${limit} bytes. Send a smaller JSON body.`, { headers: { Connection: 'close' } });
   },
 };
