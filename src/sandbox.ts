@@ -32,6 +32,14 @@ export interface Sandbox {
   readonly callbacks: CallbackDispatcher;
   /** Base of payment_data.url; set from --public-url, or from the address once listening. */
   publicUrl: string;
+  /**
+   * Runs the jobs that fell due while no sandbox ran on this store, and arms the clock's timers.
+   * `createSandbox()` calls it unless told to leave it to `listen()`, which calls it once the
+   * address, and so `publicUrl`, is known. Safe to call twice: the second call gets the first's promise.
+   */
+  start(): Promise<void>;
+  /** True once `start()` has finished. */
+  readonly started: boolean;
   /** Stops the scheduler, waits for running jobs, flushes the store. */
   close(): Promise<void>;
 }
@@ -45,11 +53,20 @@ export function parseOptions(input: SandboxOptionsInput): SandboxOptions {
   return result.data;
 }
 
+export interface CreateSandboxSettings {
+  /**
+   * Leave `start()` to `listen()`: overdue jobs build callback bodies with `payment_data.url`,
+   * which must carry the real address (with --port 0 it is known only once listening).
+   */
+  deferStart?: boolean;
+}
+
 /**
  * Assembles a sandbox: options, merchants, store, clock, lifecycle, scheduler. Overdue
- * jobs stored by an earlier run are run before this resolves.
+ * jobs stored by an earlier run are run before this resolves, unless `deferStart` leaves
+ * them to `listen()`.
  */
-export async function createSandbox(input: SandboxOptionsInput = {}, adapter?: StoreAdapter): Promise<Sandbox> {
+export async function createSandbox(input: SandboxOptionsInput = {}, adapter?: StoreAdapter, settings: CreateSandboxSettings = {}): Promise<Sandbox> {
   const options = parseOptions(input);
   const merchants = new MerchantDirectory(loadFixtures(options.fixtures ? resolve(options.fixtures) : undefined));
   const scenarios = ScenarioEngine.load(options.scenarios ? resolve(options.scenarios) : undefined);
@@ -72,6 +89,8 @@ export async function createSandbox(input: SandboxOptionsInput = {}, adapter?: S
   scheduler.handle(CALLBACK_JOB, (job) => callbacks.run(job));
 
   let closed: Promise<void> | undefined;
+  let starting: Promise<void> | undefined;
+  let started = false;
   const sandbox: Sandbox = {
     options,
     store,
@@ -83,6 +102,18 @@ export async function createSandbox(input: SandboxOptionsInput = {}, adapter?: S
     scenarios,
     callbacks,
     publicUrl: options.publicUrl ?? `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${options.port}`,
+    get started() {
+      return started;
+    },
+    start() {
+      starting ??= (async () => {
+        callbacks.resume();
+        await scheduler.start();
+        await store.commit();
+        started = true;
+      })();
+      return starting;
+    },
     close() {
       closed ??= (async () => {
         scheduler.stop();
@@ -94,8 +125,6 @@ export async function createSandbox(input: SandboxOptionsInput = {}, adapter?: S
       return closed;
     },
   };
-  callbacks.resume();
-  await scheduler.start();
-  await store.commit();
+  if (!settings.deferStart) await sandbox.start();
   return sandbox;
 }

@@ -15,12 +15,20 @@ export function formatUrl(host: string, port: number): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
-/** Serves a sandbox over HTTP on its --host and --port (0 picks a free port). */
+/**
+ * Serves a sandbox over HTTP on its --host and --port (0 picks a free port). Once the address
+ * is known it sets `publicUrl` (unless --public-url gave one) and starts the sandbox's clock
+ * (`sandbox.start()`), so overdue jobs build their URLs from the real address; it resolves
+ * after those jobs have run. A request that arrives meanwhile waits for them.
+ */
 export function listen(sandbox: Sandbox): Promise<RunningServer> {
   const app = createApp(sandbox);
   const { host, port } = sandbox.options;
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, port, hostname: host }, (info: AddressInfo) => {
+    // Until the sandbox has run the jobs that fell due while it was stopped, a request waits
+    // for them, so it sees the store they leave (a flag check here, not a middleware on every request).
+    const fetch: typeof app.fetch = (request, env) => (sandbox.started ? app.fetch(request, env) : sandbox.start().then(() => app.fetch(request, env)));
+    const server = serve({ fetch, port, hostname: host }, (info: AddressInfo) => {
       server.off('error', reject);
       const url = formatUrl(host, info.port);
       if (!sandbox.options.publicUrl) {
@@ -28,17 +36,17 @@ export function listen(sandbox: Sandbox): Promise<RunningServer> {
         sandbox.publicUrl = formatUrl(wildcard ? '127.0.0.1' : host, info.port);
       }
       let closing: Promise<void> | undefined;
-      resolve({
-        url,
-        server,
-        close() {
-          closing ??= new Promise<void>((done) => {
-            server.close(() => done());
-            if ('closeIdleConnections' in server) server.closeIdleConnections();
-          }).then(() => sandbox.close());
-          return closing;
-        },
-      });
+      const close = () => {
+        closing ??= new Promise<void>((done) => {
+          server.close(() => done());
+          if ('closeIdleConnections' in server) server.closeIdleConnections();
+        }).then(() => sandbox.close());
+        return closing;
+      };
+      sandbox.start().then(
+        () => resolve({ url, server, close }),
+        (error: unknown) => void close().finally(() => reject(error)),
+      );
     });
     server.once('error', reject);
   });

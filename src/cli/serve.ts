@@ -12,7 +12,7 @@ export async function serveCommand(options: SandboxOptionsInput): Promise<void> 
       if (error.code !== 'EPIPE') throw error;
     });
   }
-  const sandbox = await createSandbox(options);
+  const sandbox = await createSandbox(options, undefined, { deferStart: true });
   const running = await listen(sandbox).catch(async (error: NodeJS.ErrnoException) => {
     await sandbox.close();
     if (error.code === 'EADDRINUSE') {

@@ -45,7 +45,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     port: options.port ?? 0,
     host: options.host ?? '127.0.0.1',
     inMemory: options.inMemory ?? options.data === undefined,
-  });
+  }, undefined, { deferStart: true });
   const server = await listen(sandbox).catch(async (error: NodeJS.ErrnoException) => {
     await sandbox.close();
     if (error.code === 'EADDRINUSE') {
