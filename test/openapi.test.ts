@@ -11,11 +11,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import type { z } from 'zod';
 import type { ErrorEnvelope } from '../src/errors.js';
-import { errorEnvelopeSchema } from '../src/openapi/error-envelope.js';
+import type { errorEnvelopeSchema } from '../src/openapi/error-envelope.js';
 import { openApiDocument } from '../src/openapi/openapi-document.js';
 import { startReceiver, type Receiver } from './callbacks-receiver.js';
 import { DEMO, ecomBody, makeSandbox, p2pBody, signatureOf, type TestSandbox } from './support.js';
 
+// biome-ignore lint/suspicious/noExplicitAny: walks JSON of any shape
 type Json = Record<string, any>;
 
 const ADMIN_TOKEN = 'openapi-admin-token';

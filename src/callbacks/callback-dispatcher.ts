@@ -160,7 +160,7 @@ export class CallbackDispatcher extends EventEmitter<CallbackNotices> {
   async #attempt(job: Job): Promise<void> {
     const { store, clock } = this.#o;
     let event = store.callbacks.get(String(job.data['event']));
-    if (!event || event.status !== 'pending') return;
+    if (event?.status !== 'pending') return;
     const n = countedAttempts(event) + 1;
     if (job.data['attempt'] !== n) return; // a stale job: that attempt already ran
     if (this.#earlierPending(event)) return; // it is scheduled when the earlier ones finish

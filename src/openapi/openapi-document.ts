@@ -156,7 +156,11 @@ export interface OpenApiOptions {
  */
 export function openApiDocument(options: OpenApiOptions = {}): Json {
   const paths: Record<string, Record<string, Json>> = {};
-  for (const operation of OPERATIONS) (paths[operation.path] ??= {})[operation.method] = operationObject(operation);
+  for (const operation of OPERATIONS) {
+    const entry = paths[operation.path] ?? {};
+    entry[operation.method] = operationObject(operation);
+    paths[operation.path] = entry;
+  }
   return {
     openapi: '3.1.0',
     info: {

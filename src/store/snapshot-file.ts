@@ -1,4 +1,4 @@
-import { open, rename, rm, stat } from 'node:fs/promises';
+import { type FileHandle, open, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { JSONFile } from 'lowdb/node';
 import type { StoreSink } from './adapter.js';
@@ -166,7 +166,7 @@ export async function writeSnapshotFile(path: string, data: Readonly<Record<stri
 
 /** Makes a rename in `folder` durable (a no-op where folders cannot be opened, e.g. Windows). */
 export async function syncFolder(folder: string): Promise<void> {
-  let handle;
+  let handle: FileHandle | undefined;
   try {
     handle = await open(folder, 'r');
     await handle.sync();
