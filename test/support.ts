@@ -1,7 +1,9 @@
 import { connect } from 'node:net';
 import { createApp } from '../src/app.js';
 import { sign, stringToSign, type SignedEndpoint } from '../src/auth/signature.js';
+import { refusalError } from '../src/api/refusal-error.js';
 import type { ErrorEnvelope } from '../src/errors.js';
+import { Refusal } from '../src/refusals/refusal.js';
 import { createSandbox, type Sandbox } from '../src/sandbox.js';
 import type { SandboxOptionsInput } from '../src/config/options.js';
 
@@ -97,4 +99,13 @@ export function rawExchange(port: number, bytes: string | Buffer, closeAfterMs =
     socket.write(bytes);
     setTimeout(() => socket.destroy(), closeAfterMs).unref();
   });
+}
+
+/**
+ * The value of a logic call that should succeed. A refusal is thrown as the error envelope
+ * the HTTP layer would answer with, so a test can check its status and envelope.
+ */
+export function accepted<T>(result: T | Refusal): T {
+  if (result instanceof Refusal) throw refusalError(result);
+  return result;
 }
