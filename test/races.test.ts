@@ -7,12 +7,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApp } from '../src/app.js';
 import type { SandboxOptionsInput } from '../src/config/options.js';
 import { createSandbox, type Sandbox } from '../src/sandbox.js';
 import { listen } from '../src/server.js';
 import { startReceiver } from './callbacks-receiver.js';
-import { DEMO, SECOND, nextOrder, p2pBody } from './support.js';
+import { checkedApp, DEMO, SECOND, nextOrder, p2pBody } from './support.js';
 
 const CONCURRENT = 200;
 const cleanups: Array<() => Promise<unknown> | void> = [];
@@ -37,7 +36,7 @@ type Send = (path: string, init: { method?: string; headers?: Record<string, str
 /** How to reach a sandbox: in-process (app.request) or over a listening socket on 127.0.0.1. */
 async function transport(sandbox: Sandbox, over: 'in-process' | 'http'): Promise<Send> {
   if (over === 'in-process') {
-    const app = createApp(sandbox);
+    const app = checkedApp(sandbox);
     return async (path, init) => app.request(path, init);
   }
   const server = await listen(sandbox);
