@@ -98,6 +98,7 @@ export const errors = {
     return new SandboxError(status, full ? 'storage_full' : 'storage_error', error.message, { headers: { 'Retry-After': '5' } });
   },
   tooLarge(limit: number): SandboxError {
-    return new SandboxError(413, 'body_too_large', `The request body is larger than ${limit} bytes. Send a smaller JSON body.`);
+    // Connection: close: the rest of the body is never read, so the connection cannot carry another request.
+    return new SandboxError(413, 'body_too_large', `The request body is larger than ${limit} bytes. Send a smaller JSON body.`, { headers: { Connection: 'close' } });
   },
 };

@@ -52,6 +52,14 @@ export interface Sandbox {
   readonly shared: SandboxShared;
   /** The server's other workspaces; on the default sandbox only. */
   readonly workspaces?: WorkspaceRegistry;
+  /**
+   * Runs the jobs that fell due while no sandbox ran on this store, and arms the clock's timers.
+   * `createSandbox()` calls it unless told to leave it to `listen()`, which calls it once the
+   * address, and so `publicUrl`, is known. Safe to call twice: the second call gets the first's promise.
+   */
+  start(): Promise<void>;
+  /** True once `start()` has finished. */
+  started: boolean;
   /** Stops the scheduler, waits for running jobs, flushes the store. */
   close(): Promise<void>;
 }
@@ -88,13 +96,26 @@ export function parseOptions(input: SandboxOptionsInput, names: Readonly<Record<
   return result.data;
 }
 
+export interface CreateSandboxSettings {
+  /**
+   * Leave `start()` to `listen()`: overdue jobs build callback bodies with `payment_data.url`,
+   * which must carry the real address (with --port 0 it is known only once listening).
+   */
+  deferStart?: boolean;
+  /** Make it a workspace of a server (src/workspaces/) rather than the server's default sandbox. */
+  seat?: WorkspaceSeat;
+}
+
 /**
  * Assembles a sandbox: options, merchants, store, clock, lifecycle, scheduler. Overdue
  * jobs stored by an earlier run are run before this resolves. Without a `seat` it is the
  * server's default sandbox: it holds the data folder's lock and the registry of workspaces;
  * with one it is a workspace (src/workspaces/), stored in a sub-folder under the same lock.
+ * Overdue jobs wait for `start()` when `deferStart` leaves them to `listen()` (so their callbacks
+ * carry the listening address).
  */
-export async function createSandbox(input: SandboxOptionsInput = {}, adapter?: StoreAdapter, seat?: WorkspaceSeat): Promise<Sandbox> {
+export async function createSandbox(input: SandboxOptionsInput = {}, adapter?: StoreAdapter, settings: CreateSandboxSettings = {}): Promise<Sandbox> {
+  const { seat } = settings;
   const options = parseOptions(input);
   const shared: SandboxShared = seat?.shared ?? {
     fixtures: loadFixtures(options.fixtures ? resolve(options.fixtures) : undefined),
@@ -103,7 +124,7 @@ export async function createSandbox(input: SandboxOptionsInput = {}, adapter?: S
   // One process per data folder: the lock comes first, before anything is read or written.
   const dataFolder = seat || adapter || options.inMemory ? undefined : await DataFolderLock.acquire(resolve(options.data));
   try {
-    return await assemble(options, shared, adapter, seat, dataFolder);
+    return await assemble(options, shared, adapter, settings, dataFolder);
   } catch (error) {
     await dataFolder?.release();
     throw error;
@@ -114,9 +135,10 @@ async function assemble(
   options: SandboxOptions,
   shared: SandboxShared,
   adapter: StoreAdapter | undefined,
-  seat: WorkspaceSeat | undefined,
+  settings: CreateSandboxSettings,
   dataFolder: DataFolderLock | undefined,
 ): Promise<Sandbox> {
+  const { seat } = settings;
   const store = await Store.open(adapter ?? (options.inMemory ? new MemoryAdapter() : new JournalAdapter(resolve(options.data))));
   const merchants = restoreWorkspaceMerchants(store, new MerchantDirectory(shared.fixtures));
   const workspace = seat?.name ?? 'default';
@@ -145,6 +167,7 @@ async function assemble(
   let closed: Promise<void> | undefined;
   // Data properties only (no getters, no optional spreads): every sandbox object then has the
   // same hidden class, and code that serves many workspaces stays monomorphic.
+  let starting: Promise<void> | undefined;
   const sandbox: Sandbox = {
     options,
     store,
@@ -166,6 +189,27 @@ async function assemble(
     basePath,
     shared,
     workspaces: undefined,
+    started: false,
+    start() {
+      starting ??= (async () => {
+        try {
+          callbacks.resume();
+          await scheduler.start();
+          await store.commit();
+        } catch (error) {
+          // A full disk at start-up does not stop the sandbox: reads work, the store logged it, and
+          // the scheduler tries the due jobs again by itself.
+          if (!(error instanceof StorageError)) {
+            scheduler.stop();
+            throw error;
+          }
+        }
+        sandbox.started = true;
+        // Workspaces load (and run their overdue jobs) once the server's address is known too.
+        sandbox.workspaces?.start();
+      })();
+      return starting;
+    },
     close() {
       closed ??= (async () => {
         await sandbox.workspaces?.close();
@@ -182,23 +226,8 @@ async function assemble(
       return closed;
     },
   };
-  try {
-    callbacks.resume();
-    await scheduler.start();
-    await store.commit();
-  } catch (error) {
-    // A full disk at start-up does not stop the sandbox: reads work, the store logged it, and
-    // the scheduler tries the due jobs again by itself.
-    if (!(error instanceof StorageError)) {
-      scheduler.stop();
-      throw error;
-    }
-  }
-  if (!seat) {
-    const workspaces = new WorkspaceRegistry(sandbox, createSandbox);
-    (sandbox as { workspaces?: WorkspaceRegistry }).workspaces = workspaces;
-    workspaces.start();
-  }
+  if (!seat) (sandbox as { workspaces?: WorkspaceRegistry }).workspaces = new WorkspaceRegistry(sandbox, createSandbox);
+  if (!settings.deferStart) await sandbox.start();
   return sandbox;
 }
 

@@ -148,6 +148,6 @@ describe('scenario callback behaviour', () => {
     await t.sandbox.scheduler.advance(0);
     const replay = t.sandbox.callbacks.replay(eventOf(t, id).id);
     await t.sandbox.scheduler.advance(0);
-    expect(r.received.map((q) => q.headers['x-sandbox-event-id'])).toEqual([eventOf(t, id).id, eventOf(t, id).id, replay.id]);
+    expect(r.received.map((q) => q.headers['x-sandbox-event-id'])).toEqual([eventOf(t, id).id, eventOf(t, id).id, replay!.id]);
   });
 });

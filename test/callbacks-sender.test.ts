@@ -51,9 +51,9 @@ describe('CallbackSender', () => {
     const results = Promise.all([1, 2, 3].map(() => s.send(request(`${r.url}/cb`))));
     await r.waitFor(2);
     expect(s.load).toEqual({ running: 2, waiting: 1 });
-    held.splice(0).forEach((res) => res.end('ok'));
+    for (const res of held.splice(0)) res.end('ok');
     await r.waitFor(3);
-    held.splice(0).forEach((res) => res.end('ok'));
+    for (const res of held.splice(0)) res.end('ok');
     expect((await results).map((x) => x.ok)).toEqual([true, true, true]);
     expect(s.load).toEqual({ running: 0, waiting: 0 });
   });

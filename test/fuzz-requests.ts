@@ -58,6 +58,7 @@ const HOSTILE_STRINGS = [
   '\u202egnp.exe',
   '../../etc/passwd',
   '%00',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a template-injection probe, sent as it is
   '${7*7}',
   'a'.repeat(LIMITS.maxOrderLength),
   'a'.repeat(LIMITS.maxOrderLength + 1),

@@ -20,12 +20,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createApp } from '../src/app.js';
+import type { createApp } from '../src/app.js';
 import { sign, stringToSign, type SignedEndpoint } from '../src/auth/signature.js';
 import type { AuthMode } from '../src/auth/authenticate.js';
 import { createSandbox, type Sandbox } from '../src/sandbox.js';
 import { fuzzRequest, targets, type FuzzRequest } from './fuzz-requests.js';
-import { DEMO, SECOND, TRADE_KEYS } from './support.js';
+import { checkedApp, DEMO, SECOND, TRADE_KEYS } from './support.js';
 
 const SEED = Number(process.env['FUZZ_SEED'] ?? 20_250_611);
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 300);
@@ -186,7 +186,7 @@ async function runOnce(config: RunConfig, requests: FuzzRequest[]): Promise<void
   const spy = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void logged.push(args));
   const sandbox = await createSandbox(options);
   try {
-    const app = createApp(sandbox);
+    const app = checkedApp(sandbox);
     const run = { sandbox, trades: [] as Created[] };
     const acknowledged = new Set<string>();
     let stored = '';

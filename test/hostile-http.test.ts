@@ -86,6 +86,30 @@ describe('over a real socket', () => {
     await healthy();
   });
 
+  // Each request sends its headers and no body. The answer must come without the body, and the
+  // connection must close (rawExchange resolves on close; 20 s is only a bound for a broken server).
+  it.each([
+    ['create', CREATE, LIMITS.maxBodyBytes, LIMITS.maxBodyBytes + 1],
+    ['create', CREATE, LIMITS.maxBodyBytes, 100 * 1024],
+    ['create', CREATE, LIMITS.maxBodyBytes, 1024 * 1024],
+    ['create', CREATE, LIMITS.maxBodyBytes, 1024 * 1024 + 1],
+    ['create', CREATE, LIMITS.maxBodyBytes, 10 * 1024 ** 3],
+    ['build', '/api/v1/trades/deposit/build', LIMITS.maxBodyBytes, 300 * 1024],
+    ['admin transition', '/_sandbox/trades/00000000-0000-4000-8000-000000000000/transition', 16 * 1024, 20 * 1024],
+    ['clock advance', '/_sandbox/clock/advance', 16 * 1024, 500 * 1024],
+    ['payment form', '/pay/00000000-0000-4000-8000-000000000000/pay', 16 * 1024, 500 * 1024],
+  ])('%s (%s, limit %i): Content-Length %i with no body is answered 413 at once, and the connection closes', async (_name, path, limit, length) => {
+    const before = sandbox.store.trades.size;
+    const type = path.startsWith('/pay/') ? 'application/x-www-form-urlencoded' : 'application/json';
+    const answer = await raw(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${type}\r\nX-Auth: ${DEMO.token}\r\nContent-Length: ${length}\r\n\r\n`, 20_000);
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(answer).toMatch(/\r\nconnection: close\r\n/i);
+    expect(answer).toContain('"code":"body_too_large"');
+    expect(answer).toContain(`larger than ${limit} bytes`);
+    expect(sandbox.store.trades.size).toBe(before);
+    await healthy();
+  });
+
   it('a body that never finishes does not hold up other requests, and stores nothing', async () => {
     const before = sandbox.store.trades.size;
     const socket = connect(port, '127.0.0.1');

@@ -53,7 +53,6 @@ describe('prototype pollution', () => {
     }
     await suite.refused('/_sandbox/clock/advance', '{"__proto__":{"by":"10m"}}', invalid('by', /duration|must be/));
     for (const query of ['?__proto__=1&__proto__=2', '?constructor=x&limit=__proto__', '?state=constructor', '?merchant=__proto__&order=toString']) {
-      suite.count++;
       const res = await suite.t.get(`/_sandbox/trades${query}`);
       expect([200, 422], query).toContain(res.status);
     }
@@ -64,18 +63,15 @@ describe('prototype pollution', () => {
       await suite.refused(CREATE, json(p2pBody()), { status: 422, code: 'unknown_scenario', message: /no scenario has that name/, field: 'X-Sandbox-Scenario' }, { 'X-Sandbox-Scenario': name });
     }
     for (const path of ['/_sandbox/trades/__proto__', '/_sandbox/callbacks/__proto__', '/_sandbox/callbacks/constructor', `/api/v1/trades/${DEMO.id}/__proto__`, '/pay/__proto__']) {
-      suite.count++;
       const res = await suite.t.get(path, { 'X-Token': signatureOf('get', { merchant: DEMO.id, uuid: '__proto__' }) });
       expect(res.status, path).toBe(404);
     }
-    suite.count++;
     const replay = await suite.t.app.request('/_sandbox/callbacks/__proto__/replay', { method: 'POST' });
     expect(replay.status).toBe(404);
   });
 
   it('in payment page forms', async () => {
     const trade = (await (await suite.t.post(BUILD, ecomBody())).json()) as { id: string };
-    suite.count++;
     const res = await suite.t.app.request(`/pay/${trade.id}/pay`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
@@ -104,7 +100,6 @@ describe('prototype keys in the files a sandbox loads', () => {
         fixtures,
         `{"__proto__":{"polluted":"yes"},"merchants":[{"__proto__":{"polluted":"yes"},"id":"${DEMO.id}","name":"Demo","token":"${DEMO.token}","secret":"${DEMO.secret}","rate":92.5}]}`,
       );
-      suite.count += 2;
       const sandbox = await createSandbox({ inMemory: true, fixtures }).catch((error: Error) => error);
       if (sandbox instanceof Error) expect(sandbox.message).toMatch(/merchants\.json/);
       else {
@@ -114,12 +109,5 @@ describe('prototype keys in the files a sandbox loads', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
-});
-
-describe('prototype pollution cases', () => {
-  it('counts', () => {
-    console.log(`hostile: ${suite.count} prototype-pollution cases (bodies, queries, headers, paths, forms, files), none reached a prototype`);
-    expect(suite.count).toBeGreaterThan(30);
   });
 });

@@ -24,17 +24,15 @@ export const invalid = (field: string, message: RegExp): Refusal => ({ status: 4
 /**
  * Registers the hooks of a hostile-input file: one in-memory sandbox (manual clock) holding a
  * trade, and after every test a check that no built-in prototype changed. `refused()` sends a
- * body and expects the refusal with stored data left byte-identical; `count` counts the cases.
+ * body and expects the refusal with stored data left byte-identical.
  */
 export function hostileSuite() {
   const suite = {
     t: undefined as unknown as TestSandbox,
-    count: 0,
     prototypes: prototypeShape(),
     /** Sends `body` (a raw string or bytes) as the demo merchant and expects the refusal. */
     async refused(path: string, body: string | Uint8Array<ArrayBuffer>, expected: Refusal, headers: Record<string, string> = {}): Promise<void> {
       const { t } = suite;
-      suite.count++;
       await t.sandbox.store.commit();
       const stored = JSON.stringify(t.sandbox.store.snapshot());
       suite.prototypes = prototypeShape();

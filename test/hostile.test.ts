@@ -64,7 +64,6 @@ describe('the body size limit', () => {
     await suite.refused(CREATE, big, tooLarge, { 'Content-Length': String(big.length) });
     await suite.refused(BUILD, big, tooLarge);
     // A stream without a length, as a chunked upload arrives.
-    suite.count++;
     const stream = new ReadableStream<Uint8Array>({
       start(controller) {
         for (let i = 0; i < 100; i++) controller.enqueue(new TextEncoder().encode('x'.repeat(1024)));
@@ -159,12 +158,5 @@ describe('field values', () => {
     await suite.refused(CREATE, json(p2pBody({ return_url: url(LIMITS.maxUrlLength + 1) })), invalid('return_url', /at most 2048 characters/));
     const atLimits = p2pBody({ order: `${nextOrder()}-`.padEnd(LIMITS.maxOrderLength, 'o'), customer: 'c'.repeat(LIMITS.maxCustomerLength), return_url: url(LIMITS.maxUrlLength) });
     expect((await suite.t.post(CREATE, atLimits)).status).toBe(201);
-  });
-});
-
-describe('hostile bodies', () => {
-  it('counts', () => {
-    console.log(`hostile: ${suite.count} hostile bodies and headers, each refused with a clear error, stored data unchanged`);
-    expect(suite.count).toBeGreaterThan(30);
   });
 });

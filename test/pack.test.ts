@@ -142,7 +142,7 @@ try {
   it("has types: tsc checks a TypeScript user's file and the README example against the installed package", async () => {
     writeFileSync(
       join(app, 'typed.ts'),
-      `import { AdminClientError, createSandbox, JournalAdapter, startSandbox, verifyCallbackSignature, type AdminTrade, type CallbackEvent, type ErrorEnvelope, type RunningSandbox, type SandboxOptions, type Trade, type TradeState } from 'deposit-sandbox';
+      `import { AdminClientError, startSandbox, verifyCallbackSignature, type AdminTrade, type CallbackEvent, type ErrorEnvelope, type RunningSandbox, type SandboxOptions, type Trade, type TradeState } from 'deposit-sandbox';
 
 const options: SandboxOptions = { clock: 'manual', auth: 'either', seed: 1 };
 const sandbox: RunningSandbox = await startSandbox(options);
@@ -156,7 +156,9 @@ const envelope: ErrorEnvelope | undefined = undefined;
 await sandbox.admin.transition('id', 'paid').catch((e: unknown) => e instanceof AdminClientError);
 // @ts-expect-error: auth is token, signature, either or off
 await startSandbox({ auth: 'sometimes' }).catch(() => undefined);
-const durable = await createSandbox({ seed: 1 }, new JournalAdapter(await import('node:os').then((os) => os.tmpdir() + '/deposit-sandbox-typed-' + process.pid), { fsync: true }));
+const durable = await startSandbox({ seed: 1, data: await import('node:os').then((os) => os.tmpdir() + '/deposit-sandbox-typed-' + process.pid), fsync: true });
+// @ts-expect-error: the sandbox's parts are internal
+durable.sandbox;
 await durable.close();
 console.log(state, ok, trade, envelope);
 await sandbox.close();

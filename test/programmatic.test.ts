@@ -59,6 +59,17 @@ describe('startSandbox()', () => {
     expect(await sandbox.admin.health()).toMatchObject({ store: join(data, 'db.json'), auth: 'signature', clock: { mode: 'manual' } });
   });
 
+  it('with fsync: true keeps a file store across a restart, and refuses fsync without data', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'deposit-sandbox-programmatic-'));
+    dirs.push(data);
+    const first = await startSandbox({ data, fsync: true });
+    const trade = await create(first);
+    await first.close();
+    const second = await start({ data, fsync: true });
+    expect((await second.admin.trade(trade.id)).trade.order).toBe(trade.order);
+    await expect(startSandbox({ fsync: true })).rejects.toThrow('--fsync: needs a data folder');
+  });
+
   it('names the port when it is taken', async () => {
     const first = await start();
     const port = Number(new URL(first.url).port);
@@ -138,10 +149,11 @@ describe('callbacks.waitFor', () => {
     const fetches = vi.spyOn(globalThis, 'fetch');
     try {
       const waiting = sandbox.callbacks.waitFor((event) => event.trade === trade.id);
-      sandbox.sandbox.lifecycle.transition(trade.id, 'confirmed', 'admin');
+      await sandbox.admin.transition(trade.id, 'confirmed');
       const event = await waiting;
       expect(event).toMatchObject({ trade: trade.id, state: 'confirmed', status: 'delivered', url: `${r.url}/cb` });
-      expect(fetches).not.toHaveBeenCalled();
+      // The transition was the only request: waitFor itself sent none.
+      expect(fetches.mock.calls.map(([url]) => String(url))).toEqual([`${sandbox.url}/_sandbox/trades/${trade.id}/transition`]);
     } finally {
       fetches.mockRestore();
     }
@@ -164,10 +176,9 @@ describe('callbacks.waitFor', () => {
     const sandbox = await start({ callbackRetries: ['1h'] });
     const port = await closedPort();
     const trade = await create(sandbox, { callback_url: `http://127.0.0.1:${port}/cb` });
-    // The first attempt is logged through the dispatcher's own event.
-    const attempted = new Promise((resolve) => sandbox.sandbox.callbacks.once('attempt', resolve));
     await sandbox.admin.transition(trade.id, 'confirmed');
-    await attempted;
+    // The first attempt is logged once the connection is refused; the next one is an hour away.
+    await vi.waitFor(async () => expect((await sandbox.admin.callback(`cb_${trade.id}_1`)).attempts).toHaveLength(1), { timeout: 5_000, interval: 20 });
     const error = (await sandbox.callbacks.waitFor({ trade: trade.id, state: 'confirmed' }, { timeout: 20 }).catch((e: unknown) => e)) as Error;
     expect(error.message).toBe(
       [

@@ -58,7 +58,8 @@ async function confirmedTrade(t: TestSandbox, callbackUrl: string): Promise<stri
 
 const DEFAULT_RETRIES = sandboxOptionsSchema.parse({}).callbackRetries;
 /** When each attempt falls due, from the first: 0, then each documented wait added up. */
-const SCHEDULE = DEFAULT_RETRIES.reduce<number[]>((at, wait) => [...at, at.at(-1)! + wait], [0]);
+const SCHEDULE = [0];
+for (const wait of DEFAULT_RETRIES) SCHEDULE.push(SCHEDULE.at(-1)! + wait);
 
 const FAULTS: Array<[string, () => Promise<string>, RegExp, number | null]> = [
   ['refuses the connection', async () => `http://127.0.0.1:${await closedPort()}/cb`, /Connection refused/, null],
@@ -91,7 +92,6 @@ describe('each faulty receiver runs the documented retry schedule, then the call
       expect(attempt.error).toMatch(error);
       expect(attempt.status).toBe(status);
       expect(attempt.response.length).toBeLessThanOrEqual(1024);
-      expect(attempt.duration_ms).toBeGreaterThanOrEqual(0);
     }
     // The same log through the callbacks API, and the failure is final.
     const logged = (await (await t.get(`/_sandbox/callbacks/${event!.id}`)).json()) as { callback: CallbackEvent };

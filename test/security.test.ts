@@ -112,7 +112,10 @@ describe('secrets appear in no answer and no log line', () => {
     const lines: string[] = [];
     const capture = (...args: unknown[]) => void lines.push(args.map(String).join(' '));
     for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) vi.spyOn(console, method).mockImplementation(capture);
-    const write = (chunk: string | Uint8Array) => (lines.push(String(chunk)), true);
+    const write = (chunk: string | Uint8Array) => {
+      lines.push(String(chunk));
+      return true;
+    };
     vi.spyOn(process.stdout, 'write').mockImplementation(write);
     vi.spyOn(process.stderr, 'write').mockImplementation(write);
     cleanups.push(() => void vi.restoreAllMocks());
@@ -124,7 +127,9 @@ describe('secrets appear in no answer and no log line', () => {
       const send = async (res: Promise<Response> | Response, sent: string[]) => {
         const r = await res;
         let text = await r.text();
-        r.headers.forEach((value, name) => (text += `\n${name}: ${value}`));
+        r.headers.forEach((value, name) => {
+          text += `\n${name}: ${value}`;
+        });
         for (const secret of CREDENTIALS) if (!sent.includes(secret)) expect(text, `${auth}: reveals ${secret}`).not.toContain(secret);
         for (const secret of SECRETS) expect(text, `${auth}: echoes a secret`).not.toContain(secret);
         answers.push(text);

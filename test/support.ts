@@ -1,7 +1,10 @@
 import { connect } from 'node:net';
 import { createApp } from '../src/app.js';
 import { sign, stringToSign, type SignedEndpoint } from '../src/auth/signature.js';
+import { refusalError } from '../src/api/refusal-error.js';
 import type { ErrorEnvelope } from '../src/errors.js';
+import { Refusal } from '../src/refusals/refusal.js';
+import { conformanceError } from './openapi-conformance.js';
 import { createSandbox, type Sandbox } from '../src/sandbox.js';
 import type { SandboxOptionsInput } from '../src/config/options.js';
 
@@ -48,7 +51,7 @@ export interface TestSandbox {
 /** An in-memory sandbox and its Hono app, driven with app.request() (no port). */
 export async function makeSandbox(options: SandboxOptionsInput = {}): Promise<TestSandbox> {
   const sandbox = await createSandbox({ inMemory: true, ...options });
-  const app = createApp(sandbox);
+  const app = checkedApp(sandbox);
   return {
     sandbox,
     app,
@@ -97,4 +100,35 @@ export function rawExchange(port: number, bytes: string | Buffer, closeAfterMs =
     socket.write(bytes);
     setTimeout(() => socket.destroy(), closeAfterMs).unref();
   });
+}
+
+/**
+ * The value of a logic call that should succeed. A refusal is thrown as the error envelope
+ * the HTTP layer would answer with, so a test can check its status and envelope.
+ */
+export function accepted<T>(result: T | Refusal): T {
+  if (result instanceof Refusal) throw refusalError(result);
+  return result;
+}
+
+/**
+ * The app of a sandbox, whose every app.request() answer is checked against /openapi.json
+ * (test/openapi-conformance.ts): an answer the document does not allow fails the test.
+ */
+export function checkedApp(sandbox: Sandbox): ReturnType<typeof createApp> {
+  const app = createApp(sandbox);
+  const request = app.request.bind(app);
+  app.request = (async (...args: Parameters<typeof request>) => {
+    const res = await request(...args);
+    const [input, init] = args;
+    const target = input instanceof Request ? input.url : String(input);
+    // The path as the app sees it: dot segments resolved, as a URL does (a leading // is a path here, not a host).
+    const url = new URL(/^https?:/.test(target) ? target : `http://localhost${target.startsWith('/') ? '' : '/'}${target}`);
+    const path = url.pathname + url.search;
+    const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
+    const problem = conformanceError(method, path, res.status, res.headers.get('Content-Type'), await res.clone().text());
+    if (problem !== undefined) throw new Error(`The answer does not match /openapi.json: ${problem}`);
+    return res;
+  }) as typeof app.request;
+  return app;
 }

@@ -20,7 +20,9 @@ export function callbackRoutes(sandbox: Sandbox) {
   });
 
   app.post('/:id/replay', async (c) => {
-    const callback = sandbox.callbacks.replay(c.req.param('id'));
+    const id = c.req.param('id');
+    const callback = sandbox.callbacks.replay(id);
+    if (!callback) throw errors.notFound(`No callback event ${JSON.stringify(id)}. List events with GET /_sandbox/callbacks.`);
     await sandbox.store.commit();
     return c.json({ callback }, 202);
   });

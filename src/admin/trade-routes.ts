@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { jsonBody } from '../api/json-body.js';
+import { orRefuse } from '../api/refusal-error.js';
 import { validate } from '../api/validation.js';
 import { errors } from '../errors.js';
 import type { Sandbox } from '../sandbox.js';
@@ -42,7 +43,7 @@ export function tradeRoutes(sandbox: Sandbox) {
 
   app.post('/:id/transition', jsonBody(16 * 1024), validate('json', transitionSchema), async (c) => {
     const { state, note } = c.req.valid('json');
-    const trade = sandbox.lifecycle.transition(find(c.req.param('id')).id, state, 'admin', note);
+    const trade = orRefuse(sandbox.lifecycle.transition(find(c.req.param('id')).id, state, 'admin', note));
     await sandbox.store.commit();
     return c.json({ trade: toAdminTrade(trade, sandbox.publicUrl) });
   });

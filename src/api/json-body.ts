@@ -1,13 +1,19 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
 import { errors, SandboxError } from '../errors.js';
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
 
 /**
  * Requires a JSON object body no larger than `limit` bytes, parses it once and leaves it
- * in Hono's body cache for the validator. Anything else is a 422 (413 past the limit)
- * that says what to send.
+ * in the context (`JSON_BODY`) for the middleware that authenticates before the validator.
+ * Anything else is a 422 (413 past the limit) that says what to send.
+ *
+ * A request that declares its Content-Length is measured by that header, before a byte of
+ * the body is read: one over the limit is answered 413 at once, whatever it declares, and
+ * the connection closes instead of waiting for the rest. Chunked bodies are counted as
+ * they arrive (hono/body-limit).
  */
 export function jsonBody(limit: number): MiddlewareHandler {
   const limiter = bodyLimit({
@@ -31,8 +37,6 @@ export function jsonBody(limit: number): MiddlewareHandler {
     c.set(JSON_BODY, body as Record<string, unknown>);
     return next();
   };
-  // bodyLimit wraps the body in a web stream just to count it, which costs more than the
-  // rest of a create request: when the request states its Content-Length, check that instead.
   return (c, next) => {
     const length = c.req.header('Content-Length');
     if (length === undefined || !/^\d+$/.test(length) || c.req.header('Transfer-Encoding') !== undefined) {
@@ -55,25 +59,26 @@ declare module 'hono' {
 /** Arrays and objects may nest this deep; the sandbox's bodies are flat objects. */
 export const MAX_JSON_DEPTH = 32;
 
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
-
-/** The raw body the server already read (see server.ts), else the request's own. */
-async function bodyBytes(c: Context): Promise<Uint8Array | ArrayBuffer> {
-  const raw = (c.env as { incoming?: { rawBody?: unknown } } | undefined)?.incoming?.rawBody;
-  return raw instanceof Uint8Array ? raw : c.req.arrayBuffer();
-}
+/**
+ * The replacement character: what a UTF-8 decoder puts where the bytes were not UTF-8. A body
+ * that holds it was either not UTF-8, or was text already decoded with the wrong encoding.
+ */
+const REPLACEMENT = '\uFFFD';
 
 async function readJson(c: Context): Promise<unknown> {
+  // c.req.text() keeps the text for the validator's own c.req.json() (Hono caches the body per request).
   let text: string;
   try {
-    text = UTF8.decode(await bodyBytes(c));
-  } catch (error) {
-    if (!(error instanceof TypeError)) throw error;
-    throw errors.invalidJson('The request body is not valid UTF-8. Send the JSON as UTF-8 text (other encodings such as Windows-1251 are not accepted).');
+    text = await c.req.text();
+  } catch {
+    // The client closed the connection before the body ended: nobody reads this answer, and it is no sandbox failure to log.
+    throw new HTTPException(400, { message: 'The request body ended before its declared length: the connection closed while it was being sent.' });
   }
-  // The validator reads the body again through c.req.json(): hand it the checked text
-  // (Hono keeps each body cache entry as a promise, whatever its type says).
-  (c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve(text);
+  if (text.includes(REPLACEMENT)) {
+    throw errors.invalidJson(
+      'The request body is not valid UTF-8 (or it holds U+FFFD, the replacement character that marks text decoded with the wrong encoding). Send the JSON as UTF-8 text (other encodings such as Windows-1251 are not accepted).',
+    );
+  }
   if (text.trim() === '') throw errors.invalidJson('The request body is empty. Send a JSON object with "Content-Type: application/json".');
   let body: unknown;
   try {

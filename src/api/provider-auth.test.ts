@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEMO, ecomBody, errorOf, makeSandbox, p2pBody, SECOND, signatureOf, type TestSandbox } from '../../test/support.js';
+import { accepted, DEMO, ecomBody, errorOf, makeSandbox, p2pBody, SECOND, signatureOf, type TestSandbox } from '../../test/support.js';
 import type { AuthMode } from '../auth/authenticate.js';
 import { createTrade } from '../trades/service.js';
 
@@ -148,7 +148,7 @@ describe('--auth modes', () => {
   }
   /** Seeds a trade straight through the service, whatever the mode. */
   async function seedOff(t: TestSandbox): Promise<string> {
-    const trade = createTrade(t.sandbox, { merchant: DEMO.id, order: `seed-${Math.random()}`, amount_cents: 100, amount_currency: 'RUB', type: 'any_bank' });
+    const trade = accepted(createTrade(t.sandbox, { merchant: DEMO.id, order: `seed-${Math.random()}`, amount_cents: 100, amount_currency: 'RUB', type: 'any_bank' }));
     await t.sandbox.store.commit();
     return trade.id;
   }

@@ -9,6 +9,7 @@ import { findTrade } from '../trades/service.js';
 import { toTrade } from '../trades/trade.js';
 import { tradeJson } from '../trades/trade-json.js';
 import { JSON_BODY, jsonBody } from './json-body.js';
+import { orRefuse } from './refusal-error.js';
 import { validate } from './validation.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -22,25 +23,25 @@ export function providerRoutes(sandbox: Sandbox) {
     (endpoint: 'create' | 'build'): MiddlewareHandler =>
     (c, next) => {
       const body = c.get(JSON_BODY);
-      authenticate(sandbox.merchants, {
+      orRefuse(authenticate(sandbox.merchants, {
         mode: sandbox.options.auth,
         endpoint,
         header: (name) => c.req.header(name),
         merchantId: body['merchant'],
         values: body,
-      });
+      }));
       return next();
     };
 
   app.post('/deposit/create', body, authenticateBody('create'), validate('json', createRequestSchema), async (c) => {
-    const { trade, scenario } = await createWithScenario(sandbox, c.req.valid('json'), c.req.header(SCENARIO_HEADER));
+    const { trade, scenario } = orRefuse(await createWithScenario(sandbox, c.req.valid('json'), c.req.header(SCENARIO_HEADER)));
     await sandbox.store.commit();
     if (scenario) c.header(SCENARIO_HEADER, scenario.name);
     return c.json(toTrade(trade, 'create', sandbox.publicUrl), 201);
   });
 
   app.post('/deposit/build', body, authenticateBody('build'), validate('json', buildRequestSchema), async (c) => {
-    const { trade, scenario } = await createWithScenario(sandbox, c.req.valid('json'), c.req.header(SCENARIO_HEADER));
+    const { trade, scenario } = orRefuse(await createWithScenario(sandbox, c.req.valid('json'), c.req.header(SCENARIO_HEADER)));
     await sandbox.store.commit();
     if (scenario) c.header(SCENARIO_HEADER, scenario.name);
     return c.json(toTrade(trade, 'build', sandbox.publicUrl), 201);
@@ -51,13 +52,13 @@ export function providerRoutes(sandbox: Sandbox) {
     if (merchant === 'deposit' && (uuid === 'create' || uuid === 'build')) {
       throw errors.notFound(`/api/v1/trades/deposit/${uuid} takes POST with a JSON body, not GET.`);
     }
-    authenticate(sandbox.merchants, {
+    orRefuse(authenticate(sandbox.merchants, {
       mode: sandbox.options.auth,
       endpoint: 'get',
       header: (name) => c.req.header(name),
       merchantId: merchant,
       values: { merchant, uuid },
-    });
+    }));
     if (!UUID.test(uuid)) {
       throw errors.notFound(`No trade ${JSON.stringify(uuid)}: the trade identifier in the path must be the UUID "id" returned when the trade was created.`);
     }

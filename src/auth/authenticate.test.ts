@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO, SECOND } from '../../test/support.js';
-import { SandboxError } from '../errors.js';
+import { refusalError } from '../api/refusal-error.js';
+import type { SandboxError } from '../errors.js';
+import type { Merchant } from '../merchants/fixtures.js';
+import { Refusal } from '../refusals/refusal.js';
 import { loadFixtures, MerchantDirectory } from '../merchants/fixtures.js';
 import { AUTH_HEADER, authenticate, signatureFor, type AuthMode, type AuthRequest } from './authenticate.js';
 import { sign } from './signature.js';
@@ -13,14 +16,16 @@ function request(mode: AuthMode, headers: Record<string, string>, overrides: Par
   return { mode, endpoint: 'create', header: (name) => lower[name.toLowerCase()], merchantId: DEMO.id, values, ...overrides };
 }
 
-function failure(run: () => unknown): SandboxError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof SandboxError) return error;
-    throw error;
-  }
-  throw new Error('expected a SandboxError');
+/** The refusal, as the HTTP layer renders it (the status its kind gets). */
+function failure(run: () => Merchant | Refusal): SandboxError {
+  const result = run();
+  if (result instanceof Refusal) return refusalError(result);
+  throw new Error(`expected a refusal; got merchant ${result.id}`);
+}
+
+function ok(result: Merchant | Refusal): Merchant {
+  if (result instanceof Refusal) throw new Error(`expected the merchant; refused: ${result.message}`);
+  return result;
 }
 
 describe('authenticate', () => {
@@ -31,19 +36,19 @@ describe('authenticate', () => {
   it('returns the merchant for its token (token, either) and its signature (signature, either)', () => {
     const signature = signatureFor(merchants.get(DEMO.id)!, 'create', values);
     expect(signature).toBe(sign(DEMO.secret, `100::RUB::::::${DEMO.id}::o-1::::any_bank`));
-    for (const mode of ['token', 'either'] as const) expect(authenticate(merchants, request(mode, { 'X-Auth': DEMO.token })).id).toBe(DEMO.id);
+    for (const mode of ['token', 'either'] as const) expect(ok(authenticate(merchants, request(mode, { 'X-Auth': DEMO.token }))).id).toBe(DEMO.id);
     for (const mode of ['signature', 'either'] as const) {
-      expect(authenticate(merchants, request(mode, { 'X-Auth': signature })).id).toBe(DEMO.id);
-      expect(authenticate(merchants, request(mode, { 'X-Auth': signature.toUpperCase() })).id).toBe(DEMO.id);
+      expect(ok(authenticate(merchants, request(mode, { 'X-Auth': signature }))).id).toBe(DEMO.id);
+      expect(ok(authenticate(merchants, request(mode, { 'X-Auth': signature.toUpperCase() }))).id).toBe(DEMO.id);
     }
   });
 
   it('finds the merchant whatever the case of its id', () => {
-    expect(authenticate(merchants, request('token', { 'X-Auth': DEMO.token }, { merchantId: DEMO.id.toUpperCase() })).id).toBe(DEMO.id);
+    expect(ok(authenticate(merchants, request('token', { 'X-Auth': DEMO.token }, { merchantId: DEMO.id.toUpperCase() }))).id).toBe(DEMO.id);
   });
 
   it('off accepts anything, but still needs a known merchant', () => {
-    expect(authenticate(merchants, request('off', {})).id).toBe(DEMO.id);
+    expect(ok(authenticate(merchants, request('off', {}))).id).toBe(DEMO.id);
     expect(failure(() => authenticate(merchants, request('off', {}, { merchantId: '11111111-1111-4111-8111-111111111111' }))).status).toBe(401);
   });
 

@@ -1,8 +1,8 @@
-import { errors } from '../errors.js';
 import type { Merchant, MerchantDirectory } from '../merchants/fixtures.js';
 import { merchantField } from '../trades/requests.js';
 import { amountWrittenAsFloat } from './amount-written-as-float.js';
 import { SIGNATURE_ALGORITHM, safeEqual, sign, stringToSign, verifySignature, type SignedEndpoint } from './signature.js';
+import { Refusal, refuse } from '../refusals/refusal.js';
 
 export const AUTH_MODES = ['token', 'signature', 'either', 'off'] as const;
 export type AuthMode = (typeof AUTH_MODES)[number];
@@ -39,20 +39,21 @@ function accepted(mode: AuthMode): string {
 }
 
 /**
- * Checks the auth header of a provider request and returns the merchant, or throws a
- * 401 that says why. In this order: the endpoint's header is present (unless --auth off);
+ * Checks the auth header of a provider request and returns the merchant, or a refusal
+ * (`unauthorized`, the HTTP layer's 401) that says why. In this order: the endpoint's header is present (unless --auth off);
  * on the create endpoints the body's `merchant` is a UUID (a 422 otherwise, like every
  * other body field); the merchant is known (in every mode, --auth off included); the
  * header holds what the mode accepts. Never reveals a secret or token.
  */
-export function authenticate(merchants: MerchantDirectory, request: AuthRequest): Merchant {
+export function authenticate(merchants: MerchantDirectory, request: AuthRequest): Merchant | Refusal {
   const { mode, endpoint } = request;
   const headerName = AUTH_HEADER[endpoint];
   const value = request.header(headerName)?.trim();
 
-  if (mode !== 'off' && (value === undefined || value === '')) throw missingHeader(request, headerName);
+  if (mode !== 'off' && (value === undefined || value === '')) return missingHeader(request, headerName);
 
   const merchant = knownMerchant(merchants, endpoint, request.merchantId);
+  if (merchant instanceof Refusal) return merchant;
   if (mode === 'off' || value === undefined) return merchant;
 
   if ((mode === 'token' || mode === 'either') && safeEqual(value, merchant.token)) return merchant;
@@ -65,7 +66,7 @@ export function authenticate(merchants: MerchantDirectory, request: AuthRequest)
 
   const owner = merchants.list().find((other) => other.id !== merchant.id && safeEqual(value, other.token));
   if (owner && mode !== 'signature') {
-    throw errors.unauthorized(
+    return refuse.unauthorized(
       'invalid_token',
       `${headerName} holds the token of merchant ${owner.id}, but the request is for merchant ${merchant.id}. Send the token of the merchant named ${endpoint === 'get' ? 'in the path' : 'in the body field "merchant"'}.`,
       { field: headerName, message: 'the token of another merchant' },
@@ -73,7 +74,7 @@ export function authenticate(merchants: MerchantDirectory, request: AuthRequest)
   }
 
   if (mode === 'token') {
-    throw errors.unauthorized(
+    return refuse.unauthorized(
       'invalid_token',
       looksSigned
         ? `${headerName} looks like a signature, but this sandbox runs with --auth token: send merchant ${merchant.id}'s static token from the fixtures file instead (or restart with --auth either to accept both).`
@@ -93,31 +94,31 @@ export function authenticate(merchants: MerchantDirectory, request: AuthRequest)
   const float = looksSigned ? amountWrittenAsFloat(merchant.secret, endpoint, request.values, value) : undefined;
   if (float !== undefined) {
     const amount = String(request.values['amount_cents']);
-    throw errors.unauthorized(
+    return refuse.unauthorized(
       'signature_mismatch',
       `amount_cents was written ${float}; the string to sign uses ${amount}: send an integer. The signature verifies over ${JSON.stringify(stringToSign(endpoint, { ...request.values, amount_cents: float }))}, so it was computed from a float (e.g. Python's 100.0). Send amount_cents as a JSON integer and sign the same integer: the sandbox signs ${JSON.stringify(message)}.`,
       { field: 'amount_cents', message: `written ${float}; send the integer ${amount}` },
-      { signature: { header: headerName, algorithm: SIGNATURE_ALGORITHM, string_to_sign: message, received: preview } },
+      { header: headerName, algorithm: SIGNATURE_ALGORITHM, string_to_sign: message, received: preview },
     );
   }
-  throw errors.unauthorized(
+  return refuse.unauthorized(
     'signature_mismatch',
     `${why} The sandbox expects lowercase or uppercase hex ${SIGNATURE_ALGORITHM.split(',')[0]} of the string to sign ${JSON.stringify(message)}, keyed with merchant ${merchant.id}'s secret. Compare your string to sign with this one: field order, empty slots for absent fields, and the "::" separator.`,
     { field: headerName, message: mode === 'either' ? "neither the merchant's token nor a valid signature" : 'not a valid signature' },
-    { signature: { header: headerName, algorithm: SIGNATURE_ALGORITHM, string_to_sign: message, received: preview } },
+    { header: headerName, algorithm: SIGNATURE_ALGORITHM, string_to_sign: message, received: preview },
   );
 }
 
-function missingHeader(request: AuthRequest, headerName: 'X-Auth' | 'X-Token') {
+function missingHeader(request: AuthRequest, headerName: 'X-Auth' | 'X-Token'): Refusal {
   const otherName = headerName === 'X-Auth' ? 'X-Token' : 'X-Auth';
   if (request.header(otherName) !== undefined) {
-    return errors.unauthorized(
+    return refuse.unauthorized(
       'wrong_auth_header',
       `${ENDPOINT_LABEL[request.endpoint]} reads the ${headerName} header, but the request sent ${otherName}. Send the same value in ${headerName}: the create endpoints use X-Auth, get uses X-Token.`,
       { field: headerName, message: `missing; ${otherName} was sent instead` },
     );
   }
-  return errors.unauthorized(
+  return refuse.unauthorized(
     'missing_auth_header',
     // No token as an example: answers never carry a credential (the README lists the demo merchant's).
     `The ${headerName} header is missing. Send ${accepted(request.mode)} in it, e.g. "${headerName}: <the merchant's token from the fixtures file>".`,
@@ -127,22 +128,22 @@ function missingHeader(request: AuthRequest, headerName: 'X-Auth' | 'X-Token') {
 
 /**
  * The merchant the request names. On the create endpoints a missing or malformed body
- * `merchant` is a 422 (a validation error, like every other body field); on get, whose
- * only documented failures are 401 and 404, any merchant not in the fixtures is a 401.
+ * `merchant` is invalid (a 422 validation error, like every other body field); on get, whose
+ * only documented failures are 401 and 404, any merchant not in the fixtures is unauthorized.
  */
-function knownMerchant(merchants: MerchantDirectory, endpoint: SignedEndpoint, merchantId: unknown): Merchant {
+function knownMerchant(merchants: MerchantDirectory, endpoint: SignedEndpoint, merchantId: unknown): Merchant | Refusal {
   if (endpoint !== 'get') {
     const shape = merchantField.safeParse(merchantId);
     if (!shape.success) {
       const message = shape.error.issues[0]?.message ?? 'merchant must be your merchant UUID.';
-      throw errors.validation(message, [{ field: 'merchant', message }]);
+      return refuse.invalid('validation_failed', message, [{ field: 'merchant', message }]);
     }
   }
   const id = typeof merchantId === 'string' ? merchantId : undefined;
   const merchant = id ? merchants.get(id) : undefined;
   if (merchant) return merchant;
   const example = merchants.list()[0];
-  throw errors.unauthorized(
+  return refuse.unauthorized(
     'unknown_merchant',
     `Merchant ${JSON.stringify(id ?? '')} is not known to this sandbox. Use a merchant id from its fixtures file${example ? ` (e.g. ${example.id}, ${example.name})` : ''}, or start the sandbox with --fixtures <file> listing yours.`,
     { field: 'merchant', message: 'not a known merchant' },

@@ -25,8 +25,8 @@ export function verifySignature(secret: string, message: string | Uint8Array, si
  * Checks a callback the sandbox sent: `X-Signature` is hex HMAC-SHA256 of the raw body
  * keyed with the merchant's secret.
  */
-export function verifyCallbackSignature(secret: string, rawBody: string | Uint8Array, signature: string | null | undefined): boolean {
+export function verifyCallbackSignature(secret: string, body: string | Uint8Array, signature: string | null | undefined): boolean {
   if (!signature) return false;
   // Bytes are checked as they are: decoding them first would let a damaged body verify.
-  return verifySignature(secret, rawBody, signature);
+  return verifySignature(secret, body, signature);
 }

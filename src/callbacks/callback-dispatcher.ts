@@ -3,7 +3,6 @@ import { sign } from '../auth/signature.js';
 import type { Clock } from '../clock/clock.js';
 import type { Job } from '../clock/jobs.js';
 import type { Scheduler } from '../clock/scheduler.js';
-import { errors } from '../errors.js';
 import type { StateChange } from '../lifecycle/lifecycle.js';
 import type { MerchantDirectory } from '../merchants/fixtures.js';
 import { StorageError, type Store } from '../store/store.js';
@@ -106,10 +105,10 @@ export class CallbackDispatcher extends EventEmitter<CallbackNotices> {
     });
   }
 
-  /** Sends event `id` again as a new event (replay_of = id, same body, signed afresh), now. Throws 404. */
-  replay(id: string): CallbackEvent {
+  /** Sends event `id` again as a new event (replay_of = id, same body, signed afresh), now; undefined when there is no event `id`. */
+  replay(id: string): CallbackEvent | undefined {
     const original = this.#o.store.callbacks.get(id);
-    if (!original) throw errors.notFound(`No callback event ${JSON.stringify(id)}. List events with GET /_sandbox/callbacks.`);
+    if (!original) return undefined;
     const { trade, merchant, url, state, body } = original;
     return this.#add({ trade, merchant, url, state, body, created_at: this.#o.clock.nowIso(), replay_of: original.id });
   }
@@ -177,7 +176,7 @@ export class CallbackDispatcher extends EventEmitter<CallbackNotices> {
   async #attempt(job: Job): Promise<void> {
     const { store, clock } = this.#o;
     let event = store.callbacks.get(String(job.data['event']));
-    if (!event || event.status !== 'pending') return;
+    if (event?.status !== 'pending') return;
     const n = countedAttempts(event) + 1;
     if (job.data['attempt'] !== n) return; // a stale job: that attempt already ran
     if (this.#earlierPending(event)) return; // it is scheduled when the earlier ones finish

@@ -22,9 +22,9 @@ describe('Limiter', () => {
     await tasks[0];
     await new Promise((resolve) => setImmediate(resolve));
     expect(started).toEqual([1, 2, 3]);
-    releases.splice(0).forEach((release) => release());
+    for (const release of releases.splice(0)) release();
     await new Promise((resolve) => setImmediate(resolve));
-    releases.splice(0).forEach((release) => release());
+    for (const release of releases.splice(0)) release();
     expect(await Promise.all(tasks)).toEqual([1, 2, 3, 4]);
     expect([limiter.running, limiter.waiting]).toEqual([0, 0]);
   });

@@ -27,7 +27,7 @@ export async function serveCommand(options: SandboxOptionsInput, extras: ServeEx
       if (error.code !== 'EPIPE') throw error;
     });
   }
-  const sandbox = await createSandbox(options);
+  const sandbox = await createSandbox(options, undefined, { deferStart: true });
   sandbox.log = (line) => process.stdout.write(`deposit-sandbox: ${line}\n`);
   const running = await listen(sandbox).catch(async (error: NodeJS.ErrnoException) => {
     await sandbox.close();

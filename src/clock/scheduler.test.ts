@@ -67,16 +67,19 @@ describe('Scheduler', () => {
     const log: string[] = [];
     let releaseA!: () => void;
     const holdA = new Promise<void>((resolve) => (releaseA = resolve));
+    let bEnded!: () => void;
+    const bDone = new Promise<void>((resolve) => (bEnded = resolve));
     scheduler.handle('slow', async (job) => {
       log.push(`start ${job.data['name']}`);
       if (job.data['name'] === 'a1') await holdA;
       log.push(`end ${job.data['name']}`);
+      if (job.data['name'] === 'b1') bEnded();
     });
     scheduler.schedule('slow', T0 + 10, { name: 'a1' }, 'A');
     scheduler.schedule('slow', T0 + 10, { name: 'a2' }, 'A');
     scheduler.schedule('slow', T0 + 10, { name: 'b1' }, 'B');
     const advancing = scheduler.advance(10);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await bDone;
     expect(log).toEqual(['start a1', 'start b1', 'end b1']);
     releaseA();
     await advancing;

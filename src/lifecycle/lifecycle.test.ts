@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Clock } from '../clock/clock.js';
-import { SandboxError } from '../errors.js';
+import { Refusal } from '../refusals/refusal.js';
 import { MemoryAdapter } from '../store/adapter.js';
 import { Store } from '../store/store.js';
 import type { TradeRecord, TradeState } from '../trades/trade.js';
@@ -33,14 +33,14 @@ async function setup() {
   return { store, clock, lifecycle: new Lifecycle(store, clock) };
 }
 
-function caught(fn: () => unknown): SandboxError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof SandboxError) return error;
-    throw error;
-  }
-  throw new Error('expected a SandboxError');
+function refused(result: TradeRecord | Refusal): Refusal {
+  if (result instanceof Refusal) return result;
+  throw new Error(`expected a refusal; the trade moved to ${result.state}`);
+}
+
+function moved(result: TradeRecord | Refusal): TradeRecord {
+  if (result instanceof Refusal) throw new Error(`expected a move; refused: ${result.message}`);
+  return result;
 }
 
 describe('transition table', () => {
@@ -71,7 +71,7 @@ describe('Lifecycle.transition', () => {
     lifecycle.onChange((change) => changes.push(change));
     clock.advance(30_000);
 
-    const updated = lifecycle.transition('t1', 'confirmed', 'admin', 'paid by QA');
+    const updated = moved(lifecycle.transition('t1', 'confirmed', 'admin', 'paid by QA'));
 
     expect(updated.state).toBe('confirmed');
     expect(updated.updated_at).toBe('2026-01-01T12:00:30.000Z');
@@ -82,15 +82,15 @@ describe('Lifecycle.transition', () => {
     expect(changes[0]?.trade).toBe(updated);
   });
 
-  it('refuses a move the table does not allow with 409 naming the allowed states', async () => {
+  it('refuses a move the table does not allow with a conflict naming the allowed states', async () => {
     const { store, lifecycle } = await setup();
     store.trades.put(trade('t2', 'ecom'));
     lifecycle.transition('t2', 'canceled', 'page');
-    const error = caught(() => lifecycle.transition('t2', 'confirmed', 'admin'));
-    expect(error.status).toBe(409);
-    expect(error.code).toBe('transition_not_allowed');
-    expect(error.message).toContain('final state');
-    expect(error.toJSON().error.allowed).toEqual([]);
+    const refusal = refused(lifecycle.transition('t2', 'confirmed', 'admin'));
+    expect(refusal.kind).toBe('conflict');
+    expect(refusal.code).toBe('transition_not_allowed');
+    expect(refusal.message).toBe('Trade t2 is canceled, a final state: it cannot move to confirmed.');
+    expect(refusal.allowed).toEqual([]);
     expect(store.trades.get('t2')?.state).toBe('canceled');
     expect(store.trades.get('t2')?.history).toHaveLength(2);
   });
@@ -98,18 +98,18 @@ describe('Lifecycle.transition', () => {
   it('names the allowed states when a waiting trade is asked for an impossible move', async () => {
     const { store, lifecycle } = await setup();
     store.trades.put(trade('t3', 'created'));
-    const error = caught(() => lifecycle.transition('t3', 'ecom', 'admin'));
-    expect(error.status).toBe(409);
-    expect(error.toJSON().error.allowed).toEqual(['confirmed', 'canceled', 'expired']);
+    const refusal = refused(lifecycle.transition('t3', 'ecom', 'admin'));
+    expect(refusal.kind).toBe('conflict');
+    expect(refusal.allowed).toEqual(['confirmed', 'canceled', 'expired']);
   });
 
-  it('answers 422 for an unknown state and 404 for an unknown trade', async () => {
+  it('refuses an unknown state as invalid and an unknown trade as not found', async () => {
     const { store, lifecycle } = await setup();
     store.trades.put(trade('t4', 'created'));
-    const unknownState = caught(() => lifecycle.transition('t4', 'paid', 'admin'));
-    expect(unknownState.status).toBe(422);
+    const unknownState = refused(lifecycle.transition('t4', 'paid', 'admin'));
+    expect(unknownState.kind).toBe('invalid');
     expect(unknownState.details[0]?.field).toBe('state');
-    expect(caught(() => lifecycle.transition('nope', 'confirmed', 'admin')).status).toBe(404);
+    expect(refused(lifecycle.transition('nope', 'confirmed', 'admin')).kind).toBe('not_found');
   });
 
   it('does not call listeners when the move is refused', async () => {
@@ -117,7 +117,7 @@ describe('Lifecycle.transition', () => {
     store.trades.put(trade('t5', 'confirmed'));
     let calls = 0;
     lifecycle.onChange(() => calls++);
-    caught(() => lifecycle.transition('t5', 'canceled', 'admin'));
+    refused(lifecycle.transition('t5', 'canceled', 'admin'));
     expect(calls).toBe(0);
   });
 });

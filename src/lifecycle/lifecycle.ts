@@ -1,5 +1,5 @@
 import type { Clock } from '../clock/clock.js';
-import { errors } from '../errors.js';
+import { type Refusal, refuse } from '../refusals/refusal.js';
 import type { Store } from '../store/store.js';
 import { TRADE_STATES, type HistoryEntry, type TradeRecord, type TradeState } from '../trades/trade.js';
 import { allowedTransitions, canTransition } from './transitions.js';
@@ -19,7 +19,7 @@ export type StateChangeListener = (change: StateChange) => void;
 /**
  * Moves trades between states through the transition table, records every move in the
  * trade's history, and tells listeners (callbacks) about it. Plain TypeScript: callers
- * commit the store and map errors to HTTP.
+ * commit the store, and the HTTP layer turns a refusal into a status.
  */
 export class Lifecycle {
   readonly #store: Store;
@@ -36,21 +36,22 @@ export class Lifecycle {
   }
 
   /**
-   * Moves trade `id` to `to`. Throws 404 for an unknown trade, 422 for an unknown state and
-   * 409 (naming the allowed states) for a move the table does not allow.
+   * Moves trade `id` to `to` and returns the moved trade, or a refusal: `not_found` for an
+   * unknown trade, `invalid` for an unknown state, `conflict` (naming the allowed states) for a
+   * move the table does not allow. A refusal changes nothing.
    */
-  transition(id: string, to: string, cause: TransitionCause, note?: string): TradeRecord {
+  transition(id: string, to: string, cause: TransitionCause, note?: string): TradeRecord | Refusal {
     const trade = this.#store.trades.get(id);
-    if (!trade) throw errors.notFound(`No trade with id ${JSON.stringify(id)}.`);
+    if (!trade) return refuse.notFound(`No trade with id ${JSON.stringify(id)}.`);
     if (!(TRADE_STATES as readonly string[]).includes(to)) {
-      throw errors.validation(`Unknown state ${JSON.stringify(to)}. States are ${TRADE_STATES.join(', ')}.`, [
+      return refuse.invalid('validation_failed', `Unknown state ${JSON.stringify(to)}. States are ${TRADE_STATES.join(', ')}.`, [
         { field: 'state', message: `must be one of ${TRADE_STATES.join(', ')}` },
       ]);
     }
     const target = to as TradeState;
     if (!canTransition(trade.state, target)) {
       const allowed = allowedTransitions(trade.state);
-      throw errors.conflict(
+      return refuse.conflict(
         'transition_not_allowed',
         allowed.length === 0
           ? `Trade ${id} is ${trade.state}, a final state: it cannot move to ${target}.`

@@ -1,5 +1,4 @@
 import type { Scheduler } from '../clock/scheduler.js';
-import { SandboxError } from '../errors.js';
 import type { Lifecycle } from './lifecycle.js';
 
 /** Job kind of a scheduled state change (a scenario's timeline step). */
@@ -14,11 +13,7 @@ export function registerTimeline(scheduler: Scheduler, lifecycle: Lifecycle): vo
     if (!job.trade) return;
     const state = String(job.data['state']);
     const note = typeof job.data['note'] === 'string' ? job.data['note'] : undefined;
-    try {
-      lifecycle.transition(job.trade, state, 'scenario', note);
-    } catch (error) {
-      if (error instanceof SandboxError && (error.status === 409 || error.status === 404)) return;
-      throw error;
-    }
+    // A refusal (the trade moved on meanwhile, or is gone) skips the step.
+    lifecycle.transition(job.trade, state, 'scenario', note);
   });
 }

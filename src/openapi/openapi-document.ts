@@ -24,10 +24,11 @@ import { durationSchema } from '../clock/duration.js';
 import { jobSchema } from '../clock/jobs.js';
 import { scenarioSummarySchema } from '../scenarios/describe-scenario.js';
 import { buildRequestSchema, createRequestSchema } from '../trades/requests.js';
-import { historyEntrySchema, tradeSchema } from '../trades/trade.js';
+import { ecomTradeSchema, historyEntrySchema, p2pTradeSchema } from '../trades/trade.js';
 import { errorEnvelopeSchema } from './error-envelope.js';
 import { WORKSPACE_SCHEMAS } from '../workspaces/workspace-operations.js';
-import { OPERATIONS, type Operation, type OperationAuth } from './operations.js';
+import { OPERATIONS, type Operation, type OperationAuth, type OperationResponse } from './operations.js';
+import { PAGE_OPERATIONS } from './page-operations.js';
 
 type Json = Record<string, unknown>;
 type Meta = { id: string; description?: string };
@@ -46,7 +47,8 @@ const REQUESTS: Array<[z.ZodType, Meta]> = [
 
 /** Answers and the shapes they share: described as zod produces them (io "output"). */
 const ANSWERS: Array<[z.ZodType, Meta]> = [
-  [tradeSchema, { id: 'Trade', description: 'The Trade object of the interface document: exactly these eight keys. payment_data has only url in the build answer.' }],
+  [p2pTradeSchema, { id: 'Trade', description: 'The Trade object of the interface document: exactly these eight keys. The answer of P2P create and of every get.' }],
+  [ecomTradeSchema, { id: 'EcomTrade', description: 'The Trade object as ecom create (build) answers it: payment_data has only url.' }],
   [errorEnvelopeSchema, { id: 'ErrorEnvelope', description: 'Every error answer.' }],
   [adminTradeSchema, { id: 'AdminTrade', description: 'A Trade plus what QA needs; allowed lists the states it may move to now.' }],
   [historyEntrySchema, { id: 'HistoryEntry' }],
@@ -86,6 +88,28 @@ function durations(io: 'input' | 'output') {
   };
 }
 
+/** Which string properties of which components are UUIDs and URIs (zod's own checks are looser, so the document says it). */
+const FORMATS: Record<string, Record<string, 'uuid' | 'uri'>> = {
+  Trade: { id: 'uuid', merchant: 'uuid' },
+  EcomTrade: { id: 'uuid', merchant: 'uuid' },
+  AdminTrade: { id: 'uuid', merchant: 'uuid' },
+  CreateRequest: { merchant: 'uuid', callback_url: 'uri', return_url: 'uri' },
+  BuildRequest: { merchant: 'uuid', callback_url: 'uri', return_url: 'uri' },
+};
+
+function addFormats(schemas: Record<string, Json>): void {
+  for (const [id, fields] of Object.entries(FORMATS)) {
+    if (!schemas[id]) continue; // in the other set (requests or answers)
+    const properties = (schemas[id]['properties'] ?? {}) as Record<string, Json>;
+    for (const [name, format] of Object.entries(fields)) {
+      const property = properties[name];
+      if (!property) throw new Error(`openapi: ${id} has no property ${name}`);
+      const strings = property['type'] === 'string' ? [property] : ((property['anyOf'] ?? []) as Json[]).filter((branch) => branch['type'] === 'string');
+      for (const schema of strings) schema['format'] = format;
+    }
+  }
+}
+
 function componentSchemas(entries: Array<[z.ZodType, Meta]>, io: 'input' | 'output'): Record<string, Json> {
   const registry = z.registry<Meta>();
   for (const [schema, meta] of entries) registry.add(schema, meta);
@@ -94,6 +118,7 @@ function componentSchemas(entries: Array<[z.ZodType, Meta]>, io: 'input' | 'outp
     delete schema['$schema'];
     delete schema['$id'];
   }
+  addFormats(schemas);
   return schemas;
 }
 
@@ -113,20 +138,45 @@ const SECURITY: Record<OperationAuth, Array<Record<string, string[]>>> = {
 
 function parameters(operation: Operation): Json[] {
   const out: Json[] = [];
-  for (const [name, description] of Object.entries(operation.pathParams ?? {})) out.push({ name, in: 'path', required: true, description, schema: { type: 'string' } });
+  for (const [name, description] of Object.entries(operation.pathParams ?? {})) {
+    const schema = operation.uuidParams?.includes(name) ? { type: 'string', format: 'uuid' } : { type: 'string' };
+    out.push({ name, in: 'path', required: true, description, schema });
+  }
   if (operation.query) {
     for (const [name, field] of Object.entries(operation.query.shape)) {
-      const schema = z.toJSONSchema(field as z.ZodType, { io: 'input', unrepresentable: 'any' }) as Json;
-      delete schema['$schema'];
-      out.push({ name, in: 'query', required: false, schema });
+      const schema = inline(field as z.ZodType);
+      out.push({ name, in: 'query', required: false, ...(operation.queryAllowsEmpty ? { allowEmptyValue: true } : {}), schema });
     }
   }
   for (const [name, description] of Object.entries(operation.requestHeaders ?? {})) out.push({ name, in: 'header', required: false, description, schema: { type: 'string' } });
   return out;
 }
 
+/** A zod schema as an inline JSON Schema (as zod reads it). */
+function inline(schema: z.ZodType): Json {
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Json;
+  delete json['$schema'];
+  return json;
+}
+
+const json = (id: string) => ({ 'application/json': { schema: { $ref: REF(id) } } });
+
+function responseContent(response: OperationResponse): Json {
+  if (response.schema) return { content: json(idOf(response.schema)) };
+  if (response.content) {
+    const schema = response.content.mediaType === 'application/json' ? { type: 'object' } : { type: 'string' };
+    return { content: { [response.content.mediaType]: { schema: response.content.description ? { ...schema, description: response.content.description } : schema } } };
+  }
+  return {};
+}
+
+function requestBody(operation: Operation): Json {
+  if (operation.body) return { requestBody: { required: true, content: json(idOf(operation.body)) } };
+  if (operation.form) return { requestBody: { required: false, content: { 'application/x-www-form-urlencoded': { schema: inline(operation.form) } } } };
+  return {};
+}
+
 function operationObject(operation: Operation): Json {
-  const json = (id: string) => ({ 'application/json': { schema: { $ref: REF(id) } } });
   const params = parameters(operation);
   return {
     operationId: operation.operationId,
@@ -135,7 +185,7 @@ function operationObject(operation: Operation): Json {
     ...(operation.description ? { description: operation.description } : {}),
     security: SECURITY[operation.auth],
     ...(params.length > 0 ? { parameters: params } : {}),
-    ...(operation.body ? { requestBody: { required: true, content: json(idOf(operation.body)) } } : {}),
+    ...requestBody(operation),
     responses: Object.fromEntries(
       Object.entries(operation.responses).map(([status, response]) => [
         status,
@@ -144,7 +194,7 @@ function operationObject(operation: Operation): Json {
           ...(response.headers
             ? { headers: Object.fromEntries(Object.entries(response.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }])) }
             : {}),
-          content: json(idOf(response.schema)),
+          ...responseContent(response),
         },
       ]),
     ),
@@ -163,7 +213,11 @@ export interface OpenApiOptions {
  */
 export function openApiDocument(options: OpenApiOptions = {}): Json {
   const paths: Record<string, Record<string, Json>> = {};
-  for (const operation of OPERATIONS) (paths[operation.path] ??= {})[operation.method] = operationObject(operation);
+  for (const operation of [...OPERATIONS, ...PAGE_OPERATIONS]) {
+    const entry = paths[operation.path] ?? {};
+    entry[operation.method] = operationObject(operation);
+    paths[operation.path] = entry;
+  }
   return {
     openapi: '3.1.0',
     info: {
@@ -176,6 +230,7 @@ export function openApiDocument(options: OpenApiOptions = {}): Json {
     tags: [
       { name: 'provider', description: 'The endpoints of the interface document, as the live service has them.' },
       { name: 'sandbox', description: 'The sandbox\'s admin API. With --admin-token, every route but health requires `Authorization: Bearer <token>`.' },
+      { name: 'pages', description: 'What a browser opens: the hosted payment page and its result page, the dashboard, and this document.' },
     ],
     paths,
     components: {

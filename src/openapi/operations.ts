@@ -21,7 +21,7 @@ import { checkReportSchema } from '../check-callback/check-report.js';
 import { integrationReportSchema, POLL_INTERVAL_MS } from '../report/report-schema.js';
 import { SCENARIO_HEADER } from '../scenarios/scenario.js';
 import { buildRequestSchema, createRequestSchema, LIMITS } from '../trades/requests.js';
-import { tradeSchema } from '../trades/trade.js';
+import { ecomTradeSchema, p2pTradeSchema } from '../trades/trade.js';
 import { errorEnvelopeSchema } from './error-envelope.js';
 import { WORKSPACE_OPERATIONS } from '../workspaces/workspace-operations.js';
 
@@ -30,7 +30,10 @@ export type OperationAuth = 'x-auth' | 'x-token' | 'admin' | 'open';
 
 export interface OperationResponse {
   description: string;
-  schema: z.ZodType;
+  /** A JSON answer of this shape (registered in openapi-document.ts). */
+  schema?: z.ZodType;
+  /** Another answer: an HTML page, or a JSON document described by its own standard. */
+  content?: { mediaType: 'text/html' | 'text/css' | 'text/javascript' | 'application/json'; description?: string };
   headers?: Record<string, string>;
 }
 
@@ -40,18 +43,24 @@ export interface Operation {
   /** OpenAPI path template, e.g. /api/v1/trades/{merchant}/{uuid}. */
   path: string;
   operationId: string;
-  tag: 'provider' | 'sandbox';
+  tag: 'provider' | 'sandbox' | 'pages';
   summary: string;
   description?: string;
   auth: OperationAuth;
   pathParams?: Record<string, string>;
+  /** Path parameters that are UUIDs. */
+  uuidParams?: readonly string[];
   query?: z.ZodObject;
+  /** Every query parameter may be sent empty (`?state=`), which counts as absent. */
+  queryAllowsEmpty?: boolean;
+  /** A form body (application/x-www-form-urlencoded) instead of JSON. */
+  form?: z.ZodType;
   requestHeaders?: Record<string, string>;
   body?: z.ZodType;
   responses: Record<number, OperationResponse>;
 }
 
-const error = (description: string): OperationResponse => ({ description, schema: errorEnvelopeSchema });
+export const error = (description: string): OperationResponse => ({ description, schema: errorEnvelopeSchema });
 
 const SCENARIO_PICK = `Picks a scenario by name (it wins over matching); see GET /_sandbox/scenarios.`;
 const PROVIDER_401 = error('Authentication failed: missing or wrong X-Auth / X-Token, unknown merchant, or a signature mismatch (then `error.signature` shows the string to sign the sandbox used). A scenario may force it too.');
@@ -60,7 +69,7 @@ const TOO_LARGE = (limit: number) => error(`The body is larger than ${limit} byt
 const ADMIN_401 = error('The sandbox runs with --admin-token and the request has no valid `Authorization: Bearer <token>` (code admin_token_required).');
 const ADMIN_BODY = 16 * 1024;
 /** Any route: the browser protections of src/security (README, "Security and limits"). */
-const GUARD_403 = error(
+export const GUARD_403 = error(
   'A browser protection refused the request: a Host header that is neither a loopback name nor the public URL\'s host (DNS rebinding, host_not_allowed), a write sent by a page of another site (cross_site_request), or a cross-origin preflight (cross_origin_refused).',
 );
 
@@ -79,7 +88,7 @@ function createOperation(endpoint: 'create' | 'build'): Operation {
     requestHeaders: { [SCENARIO_HEADER]: SCENARIO_PICK },
     body: p2p ? createRequestSchema : buildRequestSchema,
     responses: {
-      201: { description: 'The trade was created.', schema: tradeSchema, headers: { [SCENARIO_HEADER]: 'The scenario that matched the trade, when one did.' } },
+      201: { description: 'The trade was created.', schema: p2p ? p2pTradeSchema : ecomTradeSchema, headers: { [SCENARIO_HEADER]: 'The scenario that matched the trade, when one did.' } },
       401: PROVIDER_401,
       413: TOO_LARGE(LIMITS.maxBodyBytes),
       422: error(`${BODY_422} Also: a second trade with the same order for the merchant (duplicate_order), or a scenario's forced 422.`),
@@ -99,8 +108,9 @@ export const OPERATIONS: readonly Operation[] = ([
     summary: 'Read a trade',
     auth: 'x-token',
     pathParams: { merchant: 'The merchant id (UUID).', uuid: 'The trade id returned by create or build.' },
+    uuidParams: ['merchant', 'uuid'],
     responses: {
-      200: { description: 'The trade as it is now.', schema: tradeSchema },
+      200: { description: 'The trade as it is now; payment_data has all four fields, for ecom trades too.', schema: p2pTradeSchema },
       401: PROVIDER_401,
       404: error('The merchant has no such trade (another merchant\'s trade is reported the same way).'),
     },
@@ -123,6 +133,7 @@ export const OPERATIONS: readonly Operation[] = ([
     summary: 'List trades, newest first',
     auth: 'admin',
     query: tradeQuerySchema,
+    queryAllowsEmpty: true,
     responses: { 200: { description: 'One page of matching trades and the total.', schema: tradesAnswerSchema }, 401: ADMIN_401, 422: error('A filter is not valid.') },
   },
   {
@@ -172,6 +183,7 @@ export const OPERATIONS: readonly Operation[] = ([
     summary: 'List callback events, newest first',
     auth: 'admin',
     query: callbackQuerySchema,
+    queryAllowsEmpty: true,
     responses: { 200: { description: 'Matching callback events with every attempt.', schema: callbacksAnswerSchema }, 401: ADMIN_401, 422: error('A filter is not valid.') },
   },
   {

@@ -2,7 +2,9 @@ import { zValidator } from '@hono/zod-validator';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
-import { errors, SandboxError } from '../errors.js';
+import { refusalError } from '../api/refusal-error.js';
+import { Refusal } from '../refusals/refusal.js';
+import { errors } from '../errors.js';
 import type { Sandbox } from '../sandbox.js';
 import type { TradeState } from '../trades/trade.js';
 import type { CardFormState } from './components/card-form.js';
@@ -47,14 +49,11 @@ export function paymentRoutes(sandbox: Sandbox) {
 
   /** Moves the trade through the lifecycle (history cause "page"), then sends the payer on. */
   const settle = async (c: Context, view: PaymentView, to: TradeState, note: string) => {
-    try {
-      sandbox.lifecycle.transition(view.trade.id, to, 'page', note);
-    } catch (error) {
-      if (error instanceof SandboxError && error.status === 409) {
-        const now = paymentView(sandbox, view.trade.id);
-        if (now) return alreadyFinal(c, now);
-      }
-      throw error;
+    const moved = sandbox.lifecycle.transition(view.trade.id, to, 'page', note);
+    if (moved instanceof Refusal) {
+      const now = moved.kind === 'conflict' ? paymentView(sandbox, view.trade.id) : undefined;
+      if (now) return alreadyFinal(c, now);
+      throw refusalError(moved);
     }
     await sandbox.store.commit();
     const ctx = ctxOf(c);

@@ -1,14 +1,25 @@
+import { resolve } from 'node:path';
 import { AdminClient } from '../admin-client/admin-client.js';
 import type { CallbackEvent } from '../callbacks/records.js';
 import type { SandboxOptionsInput } from '../config/options.js';
 import type { Merchant } from '../merchants/fixtures.js';
-import { createSandbox, type Sandbox } from '../sandbox.js';
+import { createSandbox, OptionsError } from '../sandbox.js';
 import { listen } from '../server.js';
+import { JournalAdapter } from '../store/journal-adapter.js';
 import { CallbackWaiter, type CallbackMatch, type CallbackPredicate, type WaitForOptions } from './callback-waiter.js';
 import { workspaceHandle, type WorkspaceHandle } from './workspace-handle.js';
 
-/** The options of `deposit-sandbox serve`, with test-friendly defaults. */
-export type StartSandboxOptions = SandboxOptionsInput;
+/**
+ * The options of `deposit-sandbox serve` (camelCase: `port`, `data`, `clock`, `adminToken`...),
+ * with test-friendly defaults, plus `fsync`.
+ */
+export type SandboxOptions = SandboxOptionsInput & {
+  /**
+   * With `data`: fsync the journal at every group commit, so an acknowledged change also
+   * survives a power cut (slower). Default false: it survives a crashed or killed process.
+   */
+  fsync?: boolean;
+};
 
 export interface RunningSandbox {
   /** Where it listens, e.g. http://127.0.0.1:41234 (no trailing slash). */
@@ -26,8 +37,6 @@ export interface RunningSandbox {
   };
   /** The merchants of the fixtures (id, name, token, secret, rate); the bundled demo merchant first. */
   readonly merchants: readonly Merchant[];
-  /** The sandbox's parts (store, clock, lifecycle, callbacks...), for what the admin API does not cover. */
-  readonly sandbox: Sandbox;
   /**
    * A workspace of this sandbox (/w/<name>): its own trades, clock, callbacks and reset, with
    * its own `url`, `admin` and `callbacks.waitFor`. A unique name is made up when left out.
@@ -45,13 +54,14 @@ export interface RunningSandbox {
  *   await fetch(`${sandbox.url}/api/v1/trades/deposit/create`, ...);
  *   await sandbox.close();
  */
-export async function startSandbox(options: StartSandboxOptions = {}): Promise<RunningSandbox> {
-  const sandbox = await createSandbox({
-    ...options,
-    port: options.port ?? 0,
-    host: options.host ?? '127.0.0.1',
-    inMemory: options.inMemory ?? options.data === undefined,
-  });
+export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  const { fsync, ...rest } = options;
+  const inMemory = rest.inMemory ?? rest.data === undefined;
+  if (fsync && (inMemory || rest.data === undefined)) {
+    throw new OptionsError('Invalid options:\n  --fsync: needs a data folder; pass `data: <dir>` (an in-memory store has nothing to fsync).');
+  }
+  const adapter = fsync && rest.data !== undefined ? new JournalAdapter(resolve(rest.data), { fsync: true }) : undefined;
+  const sandbox = await createSandbox({ ...rest, port: rest.port ?? 0, host: rest.host ?? '127.0.0.1', inMemory }, adapter, { deferStart: true });
   const server = await listen(sandbox).catch(async (error: NodeJS.ErrnoException) => {
     await sandbox.close();
     if (error.code === 'EADDRINUSE') {
@@ -69,7 +79,6 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     admin,
     callbacks: { waitFor: (match, waitOptions) => waiter.waitFor(match, waitOptions) },
     merchants: sandbox.merchants.list(),
-    sandbox,
     workspace: (name) => workspaceHandle({ url: server.url, sandbox, adminToken, waiters }, name),
     close() {
       closing ??= (async () => {

@@ -9,7 +9,11 @@ import { MemoryAdapter } from '../store/adapter.js';
 import { Store } from '../store/store.js';
 import { createRandom } from '../trades/random.js';
 import type { DepositRequest } from '../trades/requests.js';
-import { createWithScenario, type ScenarioCreateDeps } from './create-with-scenario.js';
+import { accepted } from '../../test/support.js';
+import { createWithScenario as tryCreateWithScenario, type ScenarioCreateDeps } from './create-with-scenario.js';
+
+/** The created trade; a refusal is thrown as the envelope the HTTP layer answers with. */
+const createWithScenario = async (...args: Parameters<typeof tryCreateWithScenario>) => accepted(await tryCreateWithScenario(...args));
 import type { LoadedScenario } from './load-scenarios.js';
 import { scenarioSchema, type ScenarioInput } from './scenario.js';
 import { ScenarioEngine } from './scenario-engine.js';

@@ -1,6 +1,6 @@
 import type { Scheduler } from '../clock/scheduler.js';
-import { SandboxError } from '../errors.js';
 import { TIMELINE_JOB } from '../lifecycle/timeline.js';
+import { Refusal } from '../refusals/refusal.js';
 import type { DepositRequest } from '../trades/requests.js';
 import { createTrade, type TradeServiceDeps } from '../trades/service.js';
 import type { TradeRecord } from '../trades/trade.js';
@@ -26,13 +26,14 @@ export function scenarioLogLine(engine: ScenarioEngine, scenario: Scenario, requ
   return `scenario "${scenario.name}" took ${request.type} order ${JSON.stringify(request.order)} (merchant ${request.merchant}): ${summary?.does ?? 'scripted'} [${where}${why}]`;
 }
 
-/** The envelope a scenario's `respond` forces on the create request. */
-export function forcedError(scenario: Scenario): SandboxError | undefined {
+/** The answer a scenario's `respond` forces on the create request, as a `forced` refusal. */
+export function forcedRefusal(scenario: Scenario): Refusal | undefined {
   const respond = scenario.respond;
   if (!respond) return undefined;
-  return new SandboxError(respond.status, respond.code ?? DEFAULT_CODES[respond.status], respond.message, {
+  return new Refusal('forced', respond.code ?? DEFAULT_CODES[respond.status], respond.message, {
     details: respond.field !== undefined ? [{ field: respond.field, message: respond.message }] : [],
-    headers: { [SCENARIO_HEADER]: scenario.name },
+    status: respond.status,
+    scenario: scenario.name,
   });
 }
 
@@ -47,21 +48,24 @@ export function scheduleTimeline(scheduler: Scheduler, trade: TradeRecord, scena
 
 /**
  * A create request with scenarios applied, for a validated and authenticated request:
- * pick the scenario (header, else first match), wait its response delay, throw its forced
- * error (nothing stored), or create the trade with the scenario's name and schedule its
- * timeline. The caller commits the store and answers 201.
+ * pick the scenario (header, else first match), wait its response delay, return its forced
+ * answer as a refusal (nothing stored), or create the trade with the scenario's name and
+ * schedule its timeline. A refusal (an unknown scenario name, a duplicate order) stores
+ * nothing. The caller commits the store and answers 201.
  */
 export async function createWithScenario(
   deps: ScenarioCreateDeps,
   request: DepositRequest,
   header: string | undefined,
-): Promise<{ trade: TradeRecord; scenario: Scenario | undefined }> {
+): Promise<{ trade: TradeRecord; scenario: Scenario | undefined } | Refusal> {
   const scenario = deps.scenarios.select(request, header);
+  if (scenario instanceof Refusal) return scenario;
   if (scenario && deps.log) deps.log(scenarioLogLine(deps.scenarios, scenario, request, Boolean(header?.trim())));
   if (scenario?.delay) await deps.scenarios.wait(scenario.delay);
-  const forced = scenario && forcedError(scenario);
-  if (forced) throw forced;
+  const forced = scenario && forcedRefusal(scenario);
+  if (forced) return forced;
   const trade = createTrade(deps, request, scenario?.name);
+  if (trade instanceof Refusal) return trade;
   if (scenario) scheduleTimeline(deps.scheduler, trade, scenario);
   return { trade, scenario };
 }

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { accepted } from '../../test/support.js';
 import { SandboxError } from '../errors.js';
 import type { MatchRequest } from './match-scenario.js';
 import { ScenarioEngine } from './scenario-engine.js';
@@ -48,23 +49,23 @@ describe('ScenarioEngine', () => {
 
   it('nothing matches: undefined (the trade waits for the page or an admin)', () => {
     expect(engine.match(request())).toBeUndefined();
-    expect(engine.select(request(), undefined)).toBeUndefined();
+    expect(accepted(engine.select(request(), undefined))).toBeUndefined();
   });
 
   it('the header wins over matching and can pick a header-only scenario', () => {
-    expect(engine.select(request({ order: 'sbx-confirm-1' }), 'cancel')?.name).toBe('cancel');
-    expect(engine.select(request(), 'header-only')?.name).toBe('header-only');
-    expect(engine.select(request(), ' HEADER-ONLY ')?.name).toBe('header-only');
+    expect(accepted(engine.select(request({ order: 'sbx-confirm-1' }), 'cancel'))?.name).toBe('cancel');
+    expect(accepted(engine.select(request(), 'header-only'))?.name).toBe('header-only');
+    expect(accepted(engine.select(request(), ' HEADER-ONLY '))?.name).toBe('header-only');
   });
 
   it('a blank header counts as absent', () => {
-    expect(engine.select(request({ order: 'sbx-confirm-1' }), '  ')?.name).toBe('late-confirm');
+    expect(accepted(engine.select(request({ order: 'sbx-confirm-1' }), '  '))?.name).toBe('late-confirm');
   });
 
   it('an unknown header name is a 422 that lists the known names', () => {
     let error: unknown;
     try {
-      engine.select(request(), 'confirmed');
+      accepted(engine.select(request(), 'confirmed'));
     } catch (caught) {
       error = caught;
     }

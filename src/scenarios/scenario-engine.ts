@@ -1,4 +1,4 @@
-import { SandboxError } from '../errors.js';
+import { type Refusal, refuse } from '../refusals/refusal.js';
 import { summarize, type ScenarioSummary } from './describe-scenario.js';
 import { BUNDLED_SCENARIOS, loadScenarios, type LoadedScenario } from './load-scenarios.js';
 import { matchesScenario, type MatchRequest } from './match-scenario.js';
@@ -65,18 +65,17 @@ export class ScenarioEngine {
 
   /**
    * The scenario for a create request: the one the X-Sandbox-Scenario header names (it wins
-   * over matching; an unknown name is a 422), else the first match. A blank header counts as absent.
+   * over matching; an unknown name is an `invalid` refusal), else the first match. A blank header counts as absent.
    */
-  select(request: MatchRequest, header: string | undefined): Scenario | undefined {
+  select(request: MatchRequest, header: string | undefined): Scenario | undefined | Refusal {
     const name = header?.trim();
     if (!name) return this.match(request);
     const scenario = this.get(name);
     if (!scenario) {
-      throw new SandboxError(
-        422,
+      return refuse.invalid(
         'unknown_scenario',
         `${SCENARIO_HEADER} names ${JSON.stringify(name)}, but no scenario has that name. Known scenarios: ${this.names().join(', ') || '(none)'}. Send one of them, or leave the header out to match scenarios by the request.`,
-        { details: [{ field: SCENARIO_HEADER, message: 'is not the name of a loaded scenario' }] },
+        [{ field: SCENARIO_HEADER, message: 'is not the name of a loaded scenario' }],
       );
     }
     return scenario;

@@ -25,7 +25,7 @@ export class DocumentSink implements StoreSink {
     this.#document ??= {};
     if (Array.isArray(value)) {
       this.#tables.set(name, new Map());
-      value.forEach((row: unknown, index) => this.row(name, row, index));
+      for (const [index, row] of value.entries()) this.row(name, row, index);
     } else {
       this.#tables.delete(name);
       this.#document[name] = value;

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { open, rename, rm, stat } from 'node:fs/promises';
+import { type FileHandle, open, rename, rm, stat } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
 import { basename, dirname, join } from 'node:path';
 import { JSONFile } from 'lowdb/node';
@@ -214,7 +214,7 @@ export async function writeSnapshotFile(path: string, data: Readonly<Record<stri
 
 /** Makes a rename in `folder` durable (a no-op where folders cannot be opened, e.g. Windows). */
 export async function syncFolder(folder: string): Promise<void> {
-  let handle;
+  let handle: FileHandle | undefined;
   try {
     handle = await open(folder, 'r');
     await handle.sync();

@@ -24,6 +24,7 @@ function shown(value: unknown): string {
 }
 
 /** A C0 control character (NUL included) or DEL, or a UTF-16 surrogate without its pair. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: it looks for control characters
 const UNPRINTABLE = /[\u0000-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** Refuses control characters and lone surrogates in a text field, saying where the first one is. */

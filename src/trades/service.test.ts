@@ -2,11 +2,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEMO, SECOND } from '../../test/support.js';
-import { SandboxError } from '../errors.js';
+import { accepted, DEMO, SECOND } from '../../test/support.js';
+import { Refusal } from '../refusals/refusal.js';
 import { createSandbox, type Sandbox } from '../sandbox.js';
-import { createTrade, findTrade } from './service.js';
+import { createTrade as tryCreateTrade, findTrade } from './service.js';
 import type { CreateRequest } from './requests.js';
+
+const createTrade = (...args: Parameters<typeof tryCreateTrade>) => accepted(tryCreateTrade(...args));
 
 const request = (overrides: Partial<CreateRequest> = {}): CreateRequest => ({
   merchant: DEMO.id,
@@ -52,15 +54,10 @@ describe('createTrade', () => {
   it('refuses a second trade with the same order for the same merchant with duplicate_order', async () => {
     const s = await sandbox();
     const first = createTrade(s, request());
-    let error: unknown;
-    try {
-      createTrade(s, request({ type: 'nspk' }));
-    } catch (caught) {
-      error = caught;
-    }
-    expect(error).toBeInstanceOf(SandboxError);
-    expect((error as SandboxError).code).toBe('duplicate_order');
-    expect((error as SandboxError).message).toContain(first.id);
+    const refusal = tryCreateTrade(s, request({ type: 'nspk' }));
+    expect(refusal).toBeInstanceOf(Refusal);
+    expect(refusal).toMatchObject({ kind: 'invalid', code: 'duplicate_order' });
+    expect((refusal as Refusal).message).toContain(first.id);
     expect(s.store.trades.size).toBe(1);
   });
 

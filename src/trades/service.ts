@@ -1,6 +1,6 @@
 import type { Clock } from '../clock/clock.js';
-import { SandboxError } from '../errors.js';
 import type { MerchantDirectory } from '../merchants/fixtures.js';
+import { type Refusal, refuse } from '../refusals/refusal.js';
 import { orderKey, type Store } from '../store/store.js';
 import type { Random } from './random.js';
 import type { DepositRequest } from './requests.js';
@@ -16,17 +16,16 @@ export interface TradeServiceDeps {
 
 /**
  * Creates a trade in its first state (`created` for P2P, `ecom` for ecom) and records it
- * in the store. Throws a 422 `duplicate_order` when the merchant already used the order.
+ * in the store, or returns an `invalid` refusal `duplicate_order` (storing nothing) when the
+ * merchant already used the order.
  * The write is synchronous; callers await `store.commit()` before answering.
  */
-export function createTrade(deps: TradeServiceDeps, request: DepositRequest, scenario?: string): TradeRecord {
+export function createTrade(deps: TradeServiceDeps, request: DepositRequest, scenario?: string): TradeRecord | Refusal {
   const { store, merchants, random, clock } = deps;
   const merchant = merchants.get(request.merchant);
   if (!merchant) throw new Error(`createTrade: unknown merchant ${request.merchant}`);
   const existing = store.trades.findUnique(orderKey(merchant.id, request.order));
-  if (existing) {
-    throw errorDuplicate(request.order, merchant.id, existing.id);
-  }
+  if (existing) return duplicateOrder(request.order, merchant.id, existing.id);
   let id = random.uuid();
   while (store.trades.has(id)) id = random.uuid();
   const now = clock.nowIso();
@@ -53,12 +52,11 @@ export function createTrade(deps: TradeServiceDeps, request: DepositRequest, sce
   return store.trades.put(record);
 }
 
-function errorDuplicate(order: string, merchant: string, existingId: string): SandboxError {
-  return new SandboxError(
-    422,
+function duplicateOrder(order: string, merchant: string, existingId: string): Refusal {
+  return refuse.invalid(
     'duplicate_order',
     `A trade with order ${JSON.stringify(order)} already exists for this merchant (id ${existingId}). Each order may be used once; send a new order, or read the existing trade with GET /api/v1/trades/${merchant}/${existingId}.`,
-    { details: [{ field: 'order', message: 'already used by another trade of this merchant' }] },
+    [{ field: 'order', message: 'already used by another trade of this merchant' }],
   );
 }
 

@@ -59,6 +59,20 @@ export const tradeSchema = z.strictObject({
 });
 export type Trade = z.infer<typeof tradeSchema>;
 
+const tradeFields = {
+  id: z.string(),
+  order: z.string(),
+  merchant: z.string(),
+  state: tradeStateSchema,
+  amount_cents: z.number().int(),
+  amount_currency: z.literal('RUB'),
+  rate: z.number(),
+};
+/** The answer of P2P create and of every get (ecom trades included): payment_data has all four fields. */
+export const p2pTradeSchema = z.strictObject({ ...tradeFields, payment_data: z.strictObject({ name: z.string(), number: z.string(), bank_name: z.string(), url: z.string() }) });
+/** The answer of ecom create (build): payment_data has only the payment page url. */
+export const ecomTradeSchema = z.strictObject({ ...tradeFields, payment_data: z.strictObject({ url: z.string() }) });
+
 /** Which response a Trade is rendered for: ecom create carries only `url` in payment_data. */
 export type TradeView = 'create' | 'build' | 'get';
 

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startReceiver, type Receiver } from '../../test/callbacks-receiver.js';
 import { DEMO } from '../../test/support.js';
 import { createApp } from '../app.js';
+import { Refusal } from '../refusals/refusal.js';
 import { createWithScenario } from '../scenarios/create-with-scenario.js';
 import { createTrade } from '../trades/service.js';
 import { createSandbox, type Sandbox } from '../sandbox.js';
@@ -24,7 +25,9 @@ async function open(root: Sandbox, name: string): Promise<Sandbox> {
 }
 
 function trade(sandbox: Sandbox, order: string, callback_url?: string) {
-  return createTrade(sandbox, { merchant: DEMO.id, order, amount_cents: 10_000, amount_currency: 'RUB', type: 'any_bank', ...(callback_url ? { callback_url } : {}) });
+  const created = createTrade(sandbox, { merchant: DEMO.id, order, amount_cents: 10_000, amount_currency: 'RUB', type: 'any_bank', ...(callback_url ? { callback_url } : {}) });
+  if (created instanceof Refusal) throw new Error(created.message);
+  return created;
 }
 
 function tempData(): string {

@@ -8,7 +8,7 @@ import { JournalAdapter } from '../store/journal-adapter.js';
 import type { WorkspaceSummary } from './workspace-answers.js';
 import { DEFAULT_WORKSPACE, workspaceNameProblem } from './workspace-name.js';
 
-type CreateSandbox = (input: SandboxOptionsInput, adapter: StoreAdapter, seat: WorkspaceSeat) => Promise<Sandbox>;
+type CreateSandbox = (input: SandboxOptionsInput, adapter: StoreAdapter, settings: { seat: WorkspaceSeat }) => Promise<Sandbox>;
 
 interface Entry {
   readonly name: string;
@@ -223,7 +223,7 @@ export class WorkspaceRegistry {
       const adapter = folder === undefined ? new MemoryAdapter() : new JournalAdapter(join(folder, entry.name));
       const root = this.#root;
       const seat: WorkspaceSeat = { name: entry.name, shared: root.shared, rootUrl: () => root.publicUrl };
-      const sandbox = await this.#create(root.options, adapter, seat);
+      const sandbox = await this.#create(root.options, adapter, { seat });
       entry.sandbox = sandbox;
       return sandbox;
     })().catch((error: unknown) => {
