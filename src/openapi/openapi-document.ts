@@ -28,7 +28,7 @@ import { ecomTradeSchema, historyEntrySchema, p2pTradeSchema } from '../trades/t
 import { errorEnvelopeSchema } from './error-envelope.js';
 import { WORKSPACE_SCHEMAS } from '../workspaces/workspace-operations.js';
 import { OPERATIONS, type Operation, type OperationAuth, type OperationResponse } from './operations.js';
-import { PAGE_OPERATIONS } from './page-operations.js';
+import { PAGE_OPERATIONS, paymentStatusSchema } from './page-operations.js';
 
 type Json = Record<string, unknown>;
 type Meta = { id: string; description?: string };
@@ -69,6 +69,7 @@ const ANSWERS: Array<[z.ZodType, Meta]> = [
   [merchantsAnswerSchema, { id: 'MerchantsAnswer' }],
   [checkReportSchema, { id: 'CheckReport', description: 'The result of a callback receiver check.' }],
   [integrationReportSchema, { id: 'IntegrationReport', description: "The merchant's mistakes the sandbox counted, per merchant." }],
+  [paymentStatusSchema, { id: 'PaymentStatus', description: "A trade's state as the payment page's script reads it." }],
   ...WORKSPACE_SCHEMAS.answers,
 ];
 

@@ -1,5 +1,10 @@
+import { z } from 'zod';
+import { challengeFormSchema } from '../pages/payment-routes.js';
 import { cardFormSchema } from '../pages/test-cards.js';
 import { error, GUARD_403, type Operation, type OperationResponse } from './operations.js';
+
+/** GET /pay/{id}/status: what the payment page's script polls. */
+export const paymentStatusSchema = z.object({ state: z.string(), final: z.boolean(), remaining_ms: z.number().nullable(), clock: z.enum(['real', 'manual']) });
 
 const html = (description: string): OperationResponse => ({ description, content: { mediaType: 'text/html' } });
 const NO_TRADE = html('No trade with this id: a page that says so.');
@@ -49,6 +54,42 @@ export const PAGE_OPERATIONS: readonly Operation[] = [
       409: html('The trade is already in a final state; nothing changed.'),
       413: FORM_413,
       422: html('The card form again, with what to correct; nothing changed.'),
+      403: GUARD_403,
+    },
+  },
+  {
+    method: 'post',
+    path: '/pay/{id}/3ds',
+    operationId: 'threeDSecureOnPage',
+    tag: 'pages',
+    summary: 'The 3-D Secure step of the challenge test card: code 1111 pays, any other code or cancel declines',
+    auth: 'open',
+    pathParams: { id: 'The trade id.' },
+    form: challengeFormSchema,
+    responses: {
+      303: REDIRECT,
+      400: error('The form body could not be read at all (malformed multipart or urlencoded data).'),
+      404: NO_TRADE,
+      409: html('The trade is already in a final state; nothing changed.'),
+      413: FORM_413,
+      422: html('Not the challenged card of an ecom trade: the card form again; nothing changed.'),
+      403: GUARD_403,
+    },
+  },
+  {
+    method: 'get',
+    path: '/pay/{id}/status',
+    operationId: 'paymentStatus',
+    tag: 'pages',
+    summary: "The trade's state for the page's own script (it reloads when the trade becomes final)",
+    auth: 'open',
+    pathParams: { id: 'The trade id.' },
+    responses: {
+      200: {
+        description: 'The state, whether it is final, the time left before a pending expiry (ms of the sandbox clock, or null) and the clock mode.',
+        schema: paymentStatusSchema,
+      },
+      404: error('No trade with this id.'),
       403: GUARD_403,
     },
   },

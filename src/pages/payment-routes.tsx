@@ -18,7 +18,7 @@ import { cardFormSchema, cardNote, CHALLENGE_CODE, checkCard, TEST_CARDS } from 
 export const FORM_BODY_LIMIT = 16 * 1024;
 
 /** The 3-D Secure form: the challenged card (a hidden field), the code, and "cancel" when that button was pressed. */
-const challengeFormSchema = z.object({
+export const challengeFormSchema = z.object({
   card: z.string().max(64).optional(),
   code: z.string().max(64).optional(),
   action: z.literal('cancel').optional(),
