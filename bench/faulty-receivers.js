@@ -131,7 +131,10 @@ async function measure(url, id) {
 async function main() {
   const url = await startSandbox();
   const target = await createTrade(url);
-  await measure(url, target.id).then(() => undefined, () => undefined); // warm-up, discarded
+  await measure(url, target.id).then(
+    () => undefined,
+    () => undefined,
+  ); // warm-up, discarded
   const idle = await measure(url, target.id);
 
   const receivers = await faultyReceivers();

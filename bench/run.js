@@ -228,7 +228,12 @@ async function main() {
     { server: fresh, requests: () => createRequests() },
     { server: full, requests: () => createRequests() },
   ]);
-  for (const [server, ids] of [[bare, ['x']], [fresh, freshIds], [full, seededIds]]) await warm(server, getRequests(ids), config.warm);
+  for (const [server, ids] of [
+    [bare, ['x']],
+    [fresh, freshIds],
+    [full, seededIds],
+  ])
+    await warm(server, getRequests(ids), config.warm);
   const [bareGet, freshGet, fullGet] = await interleave([
     { server: bare, requests: () => getRequests(['x']) },
     { server: fresh, requests: () => getRequests(freshIds) },
@@ -286,7 +291,11 @@ async function main() {
   log('workspaces (bench/workspaces.js)');
   let workspaces;
   try {
-    workspaces = (await run(WORKSPACES, [`--${mode}`], { timeoutMs: 480_000 })).split('\n').filter((line) => !line.startsWith('bench/workspaces:')).join('\n').trim();
+    workspaces = (await run(WORKSPACES, [`--${mode}`], { timeoutMs: 480_000 }))
+      .split('\n')
+      .filter((line) => !line.startsWith('bench/workspaces:'))
+      .join('\n')
+      .trim();
   } catch (error) {
     workspaces = `Workspaces: not measured: ${error.message.split('\n')[0]}`;
   }
@@ -304,18 +313,43 @@ async function main() {
     [...load_('bare node:http, GET', bareGet, bareGet), '', '', ''],
     [...load_('create, --in-memory (no writes)', inMemory, barePost), `${fixed(ratio(inMemory, barePost))} x bare${clean(inMemory)}`, '', ''],
     [...load_('create, fresh store', empty.create, barePost), `${fixed(createRatio)} x bare${clean(empty.create)}`, '>= 0.40 x bare', verdict(createRatio >= 0.4 && empty.create.failures === 0)],
-    [...load_(`create, ${k} trades stored`, fullRuns.create, barePost), `${fixed(flatRatio)} x fresh${clean(fullRuns.create)}`, '>= 0.90 x fresh', verdict(flatRatio >= 0.9 && fullRuns.create.failures === 0)],
+    [
+      ...load_(`create, ${k} trades stored`, fullRuns.create, barePost),
+      `${fixed(flatRatio)} x fresh${clean(fullRuns.create)}`,
+      '>= 0.90 x fresh',
+      verdict(flatRatio >= 0.9 && fullRuns.create.failures === 0),
+    ],
     [...load_('get, fresh store', empty.get, bareGet), `p99 ${empty.get.p99} ms${clean(empty.get)}`, '', ''],
     [...load_(`get, ${k} trades stored`, fullRuns.get, bareGet), `p99 ${fullRuns.get.p99} ms${clean(fullRuns.get)}`, 'p99 <= 5 ms', verdict(fullRuns.get.p99 <= 5 && fullRuns.get.failures === 0)],
     ['start-up, empty store', '', '', '', '', '', `${ms(upEmpty.readyMs)} (worst ${ms(upEmpty.worstMs)}), ${mb(upEmpty.rssMb)}`, '<= 250 ms', verdict(upEmpty.readyMs <= 250)],
-    [`start-up, ${k} trades`, '', '', '', '', '', `${ms(upFull.readyMs)} (worst ${ms(upFull.worstMs)}), ${mb(upFull.rssMb)}`, '<= 1.5 s, <= 250 MB', verdict(upFull.readyMs <= 1500 && upFull.rssMb <= 250)],
+    [
+      `start-up, ${k} trades`,
+      '',
+      '',
+      '',
+      '',
+      '',
+      `${ms(upFull.readyMs)} (worst ${ms(upFull.worstMs)}), ${mb(upFull.rssMb)}`,
+      '<= 1.5 s, <= 250 MB',
+      verdict(upFull.readyMs <= 1500 && upFull.rssMb <= 250),
+    ],
   ];
   if (fan.skipped) {
     rows.push([`callbacks, ${int(config.callbacks)} x 100 ms hold`, '', '', '', '', '', `not measured: ${fan.skipped}`, '<= 3 s', 'n/a']);
   } else {
     const latency = fan.busy.p50 / fan.idle.p50;
     rows.push(
-      [`callbacks, ${int(config.callbacks)} x 100 ms hold`, '', '', '', '', '', `${int(fan.delivered)}/${int(fan.total)} in ${Number.isFinite(fan.seconds) ? `${fixed(fan.seconds)} s` : '> 15 s'}`, '<= 3 s', verdict(fan.delivered === fan.total && fan.seconds <= 3 && fan.refused === 0)],
+      [
+        `callbacks, ${int(config.callbacks)} x 100 ms hold`,
+        '',
+        '',
+        '',
+        '',
+        '',
+        `${int(fan.delivered)}/${int(fan.total)} in ${Number.isFinite(fan.seconds) ? `${fixed(fan.seconds)} s` : '> 15 s'}`,
+        '<= 3 s',
+        verdict(fan.delivered === fan.total && fan.seconds <= 3 && fan.refused === 0),
+      ],
       ['get during those callbacks', '', fixed(fan.busy.p50), fixed(fan.busy.p99), '', '', `p50 ${fixed(latency)} x idle`, 'p50 <= 2 x idle', verdict(latency <= 2)],
       ['get idle', '', fixed(fan.idle.p50), fixed(fan.idle.p99), '', '', '', '', ''],
       ['get, same transitions, no callbacks', '', fixed(fan.withoutCallbacks.p50), fixed(fan.withoutCallbacks.p99), '', '', `p50 ${fixed(fan.withoutCallbacks.p50 / fan.idle.p50)} x idle`, '', ''],
@@ -323,7 +357,17 @@ async function main() {
     if (fan.first) {
       const { first } = fan;
       rows.push(
-        ['first fan-out after start-up (cold)', '', '', '', '', '', `${int(first.delivered)}/${int(first.total)} in ${Number.isFinite(first.seconds) ? `${fixed(first.seconds)} s` : '> 15 s'}`, '<= 3 s', verdict(first.delivered === first.total && first.seconds <= 3 && first.refused === 0)],
+        [
+          'first fan-out after start-up (cold)',
+          '',
+          '',
+          '',
+          '',
+          '',
+          `${int(first.delivered)}/${int(first.total)} in ${Number.isFinite(first.seconds) ? `${fixed(first.seconds)} s` : '> 15 s'}`,
+          '<= 3 s',
+          verdict(first.delivered === first.total && first.seconds <= 3 && first.refused === 0),
+        ],
         ['get during the first fan-out', '', fixed(first.busy.p50), fixed(first.busy.p99), '', '', `p50 ${fixed(first.busy.p50 / first.idle.p50)} x idle`, '', ''],
       );
     }
@@ -337,7 +381,17 @@ async function main() {
       ['container image size', '', '', '', '', '', `${mb(container.overBaseMb)} over ${container.base}`, '<= 150 MB over base', verdict(container.overBaseMb <= 150)],
       ['container run to healthy', '', '', '', '', '', `${ms(container.readyMs)} (worst ${ms(container.worstReadyMs)})`, '<= 1.5 s', verdict(container.readyMs <= 1500)],
       ['container HEALTHCHECK command', '', '', '', '', '', `${ms(container.checkMs)} (podman healthcheck run)`, '', ''],
-      ['container SIGTERM to exit', '', '', '', '', '', `${ms(container.stopMs)} (podman stop), exit ${[...new Set(container.exitCodes)].join('/')}`, '<= 2 s, exit 0', verdict(cleanStops && container.stopMs <= 2000)],
+      [
+        'container SIGTERM to exit',
+        '',
+        '',
+        '',
+        '',
+        '',
+        `${ms(container.stopMs)} (podman stop), exit ${[...new Set(container.exitCodes)].join('/')}`,
+        '<= 2 s, exit 0',
+        verdict(cleanStops && container.stopMs <= 2000),
+      ],
     );
   }
 

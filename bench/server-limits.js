@@ -117,7 +117,7 @@ async function memoryPerTrade(count) {
   await createTrades(plain.url, 200); // warm the code paths first
   const before = rssNow(plain.child.pid);
   await createTrades(plain.url, count);
-  const without = ((rssNow(plain.child.pid)) - before) * 1024 / count;
+  const without = ((rssNow(plain.child.pid) - before) * 1024) / count;
   await plain.stop();
 
   const sandbox = await start(SANDBOX_BIN, ['--port', '0', '--in-memory', '--auth', 'token']);
@@ -131,7 +131,7 @@ async function memoryPerTrade(count) {
       if (res.status !== 200) throw new Error(`transition answered ${res.status}`);
     });
     await receiver.until(() => receiver.count(ids, 'confirmed') === ids.length, 60_000);
-    const withCallbacks = ((rssNow(sandbox.child.pid)) - base) * 1024 / count;
+    const withCallbacks = ((rssNow(sandbox.child.pid) - base) * 1024) / count;
     return { without, withCallbacks, delivered: receiver.count(ids, 'confirmed') };
   } finally {
     await receiver.close();
@@ -156,7 +156,7 @@ async function pipelining(sockets) {
     open.push(socket);
   }
   await new Promise((resolve) => setTimeout(resolve, 2_000));
-  const grown = (rssNow(sandbox.child.pid)) - before;
+  const grown = rssNow(sandbox.child.pid) - before;
   const alive = open.filter((socket) => !socket.destroyed).length;
   for (const socket of open) socket.destroy();
   await sandbox.stop();
@@ -166,14 +166,26 @@ async function pipelining(sockets) {
 
 const rows = [];
 const jobs = await advanceJobs(config.dueTimes);
-rows.push([`advance over ${int(config.dueTimes)} distinct due times (${int(config.dueTimes)} more stored, not due)`, `${fixed(jobs.seconds)} s`, `${fixed((jobs.seconds * 1e6) / jobs.ran, 1)} us per job; ${int(jobs.ran)} ran`]);
+rows.push([
+  `advance over ${int(config.dueTimes)} distinct due times (${int(config.dueTimes)} more stored, not due)`,
+  `${fixed(jobs.seconds)} s`,
+  `${fixed((jobs.seconds * 1e6) / jobs.ran, 1)} us per job; ${int(jobs.ran)} ran`,
+]);
 const withCallbacks = await advanceWithCallbacks(config.callbackDueTimes);
-rows.push([`advance over ${int(config.callbackDueTimes)} distinct due times, each a state change with a callback`, `${fixed(withCallbacks.seconds)} s`, `${fixed((withCallbacks.seconds * 1e6) / config.callbackDueTimes, 0)} us per due time; ${int(withCallbacks.delivered)} callbacks answered`]);
+rows.push([
+  `advance over ${int(config.callbackDueTimes)} distinct due times, each a state change with a callback`,
+  `${fixed(withCallbacks.seconds)} s`,
+  `${fixed((withCallbacks.seconds * 1e6) / config.callbackDueTimes, 0)} us per due time; ${int(withCallbacks.delivered)} callbacks answered`,
+]);
 const memory = await memoryPerTrade(config.trades);
 rows.push([`memory per trade, ${int(config.trades)} creates, no callback_url`, `${fixed(memory.without, 2)} KB`, 'resident memory of the --in-memory process, after minus before']);
 rows.push([`memory per trade, ${int(config.trades)} creates + confirmed + 1 callback delivered each`, `${fixed(memory.withCallbacks, 2)} KB`, `${int(memory.delivered)} callbacks delivered`]);
 const piped = await pipelining(config.sockets);
-rows.push([`pipelined requests queued, never read (${config.sockets} connections, GET /openapi.json)`, `${fixed(piped.perThousand, 2)} MB per 1,000`, `${int(piped.queued)} queued; ${piped.alive} connections still open`]);
+rows.push([
+  `pipelined requests queued, never read (${config.sockets} connections, GET /openapi.json)`,
+  `${fixed(piped.perThousand, 2)} MB per 1,000`,
+  `${int(piped.queued)} queued; ${piped.alive} connections still open`,
+]);
 
 process.stdout.write(`${formatTable(['measure', 'figure', 'detail'], rows)}\n`);
 finish(0);

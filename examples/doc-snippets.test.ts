@@ -45,8 +45,8 @@ async function createTrade(baseUrl: string, fields: Record<string, unknown> = {}
 
 test('startSandbox: serve, move a trade, wait for its verified callback, close', async () => {
   const receiver = await startReceiver();
-  const sandbox = await startSandbox();        // http://127.0.0.1:<free port>, in memory
-  const baseUrl = sandbox.url;                 // use it as the provider's base URL
+  const sandbox = await startSandbox(); // http://127.0.0.1:<free port>, in memory
+  const baseUrl = sandbox.url; // use it as the provider's base URL
   try {
     const id = await createTrade(baseUrl, { callback_url: receiver.url });
     await sandbox.admin.transition(id, 'confirmed');
@@ -58,14 +58,14 @@ test('startSandbox: serve, move a trade, wait for its verified callback, close',
   }
 });
 
-test('a refused admin call rejects with AdminClientError: status, code and the sandbox\'s message', async () => {
+test("a refused admin call rejects with AdminClientError: status, code and the sandbox's message", async () => {
   const sandbox = await startSandbox();
   try {
     const id = await createTrade(sandbox.url);
     await sandbox.admin.transition(id, 'expired');
     const refused = await (async () => {
       try {
-        await sandbox.admin.transition(id, 'confirmed');   // after the trade expired
+        await sandbox.admin.transition(id, 'confirmed'); // after the trade expired
         return undefined;
       } catch (error) {
         return error;
@@ -111,7 +111,14 @@ test('examples/node/callback-receiver.js handles a signed callback once and refu
   const sandbox = await startSandbox();
   try {
     const url = `http://127.0.0.1:${port}/deposit-callback`;
-    await expect.poll(() => fetch(url, { method: 'POST', body: '{}' }).then((res) => res.status, () => 0)).toBe(401);
+    await expect
+      .poll(() =>
+        fetch(url, { method: 'POST', body: '{}' }).then(
+          (res) => res.status,
+          () => 0,
+        ),
+      )
+      .toBe(401);
     const id = await createTrade(sandbox.url, { callback_url: url });
     await sandbox.admin.transition(id, 'confirmed');
     const event = await sandbox.callbacks.waitFor({ trade: id, state: 'confirmed' });

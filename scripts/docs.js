@@ -25,7 +25,11 @@ const markdownFiles = args.filter((arg) => arg !== '--check');
 const defaults = markdownFiles.length === 0;
 if (defaults) {
   const docs = fileURLToPath(new URL('docs/', root));
-  const pages = existsSync(docs) ? readdirSync(docs).filter((name) => name.endsWith('.md')).map((name) => `${docs}${name}`) : [];
+  const pages = existsSync(docs)
+    ? readdirSync(docs)
+        .filter((name) => name.endsWith('.md'))
+        .map((name) => `${docs}${name}`)
+    : [];
   for (const file of [fileURLToPath(new URL('README.md', root)), ...pages]) {
     if (existsSync(file) && readFileSync(file, 'utf8').includes(MAGIC_START)) markdownFiles.push(file);
   }
@@ -41,8 +45,7 @@ if (defaults) {
 /** `deposit-sandbox --help` and `deposit-sandbox <command> --help` for every command, as printed (80 columns). */
 function renderCliHelp() {
   const bin = fileURLToPath(new URL('bin/deposit-sandbox.js', root));
-  const help = (args) =>
-    execFileSync(process.execPath, [bin, ...args, '--help'], { encoding: 'utf8', env: { ...process.env, COLUMNS: '80' } }).trimEnd();
+  const help = (args) => execFileSync(process.execPath, [bin, ...args, '--help'], { encoding: 'utf8', env: { ...process.env, COLUMNS: '80' } }).trimEnd();
   const commands = createProgram().commands.map((command) => command.name());
   const sections = [['deposit-sandbox --help', help([])], ...commands.map((name) => [`deposit-sandbox ${name} --help`, help([name])])];
   return sections.map(([title, text]) => `### \`${title}\`\n\n\`\`\`text\n${text}\n\`\`\`\n`).join('\n');

@@ -37,7 +37,11 @@ export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
   app.use('/openapi.json', corsPolicy('public'));
   // The integration report (src/report): successful reads of a trade here, refusals in onError.
   const counting = options.countMistakes !== false;
-  if (counting) app.get('/api/v1/trades/:merchant/:uuid', countReads(sandbox.report, () => sandbox.clock.now()));
+  if (counting)
+    app.get(
+      '/api/v1/trades/:merchant/:uuid',
+      countReads(sandbox.report, () => sandbox.clock.now()),
+    );
   app.use('/api/*', corsPolicy('provider'));
   app.use('/_sandbox/*', corsPolicy('admin'), crossSiteGuard);
   app.use('/pay/*', crossSiteGuard);

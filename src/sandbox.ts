@@ -131,13 +131,7 @@ export async function createSandbox(input: SandboxOptionsInput = {}, adapter?: S
   }
 }
 
-async function assemble(
-  options: SandboxOptions,
-  shared: SandboxShared,
-  adapter: StoreAdapter | undefined,
-  settings: CreateSandboxSettings,
-  dataFolder: DataFolderLock | undefined,
-): Promise<Sandbox> {
+async function assemble(options: SandboxOptions, shared: SandboxShared, adapter: StoreAdapter | undefined, settings: CreateSandboxSettings, dataFolder: DataFolderLock | undefined): Promise<Sandbox> {
   const { seat } = settings;
   const store = await Store.open(adapter ?? (options.inMemory ? new MemoryAdapter() : new JournalAdapter(resolve(options.data))));
   const merchants = restoreWorkspaceMerchants(store, new MerchantDirectory(shared.fixtures));
@@ -182,9 +176,7 @@ async function assemble(
     log: () => {},
     report,
     // A workspace's is kept up to date by the registry on each request (see WorkspaceRegistry.ready).
-    publicUrl: seat
-      ? `${seat.rootUrl().replace(/\/+$/, '')}${basePath}`
-      : (options.publicUrl ?? `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${options.port}`),
+    publicUrl: seat ? `${seat.rootUrl().replace(/\/+$/, '')}${basePath}` : (options.publicUrl ?? `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${options.port}`),
     workspace,
     basePath,
     shared,

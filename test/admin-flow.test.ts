@@ -57,7 +57,19 @@ describe('create -> admin transition -> callback received', () => {
     cleanups.push(() => rm(folder, { recursive: true, force: true }));
     await writeFile(
       join(folder, 'flow.yaml'),
-      ['scenarios:', '  - name: flow-confirm', '    description: Confirmed after 10 minutes; the first callback attempt fails.', '    match:', '      order: "^flow-"', '    timeline:', '      - after: 10m', '        state: confirmed', '    callbacks:', '      fail_first: 1', ''].join('\n'),
+      [
+        'scenarios:',
+        '  - name: flow-confirm',
+        '    description: Confirmed after 10 minutes; the first callback attempt fails.',
+        '    match:',
+        '      order: "^flow-"',
+        '    timeline:',
+        '      - after: 10m',
+        '        state: confirmed',
+        '    callbacks:',
+        '      fail_first: 1',
+        '',
+      ].join('\n'),
     );
     const { t, r } = await setup({ scenarios: folder });
     const created = await t.post('/api/v1/trades/deposit/create', p2pBody({ order: `flow-${Date.now()}`, callback_url: `${r.url}/cb` }));

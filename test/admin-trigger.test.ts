@@ -94,7 +94,9 @@ describe('deposit-sandbox trigger', () => {
     const final = await cli(['trigger', id, 'confirmed', '--url', url, '--admin-token', TOKEN]);
     expect(final.code).toBe(1);
     expect(final.stdout).toBe('');
-    expect(final.stderr).toMatch(/^deposit-sandbox: Trade .* is expired, a final state: it cannot move to confirmed\. \(allowed now: none, the state is final\)\n {2}sandbox: http:\/\/127\.0\.0\.1:\d+ \(from --url\)\n$/);
+    expect(final.stderr).toMatch(
+      /^deposit-sandbox: Trade .* is expired, a final state: it cannot move to confirmed\. \(allowed now: none, the state is final\)\n {2}sandbox: http:\/\/127\.0\.0\.1:\d+ \(from --url\)\n$/,
+    );
 
     const unknown = await cli(['trigger', await createTrade(), 'paid', '--url', url, '--admin-token', TOKEN]);
     expect(unknown.code).toBe(1);

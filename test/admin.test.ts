@@ -167,9 +167,7 @@ describe('POST /_sandbox/trades/:id/transition', () => {
     const { trade } = (await res.json()) as { trade: AdminTrade };
     expect(trade).toMatchObject({ id, state: 'canceled', type: 'ecom', allowed: [] });
     expect(Object.keys(trade)).toEqual(ADMIN_KEYS);
-    const written = writes
-      .flat()
-      .flatMap((c) => (c.op === 'put' && c.table === 'trades' ? [(c.record as unknown as { state: string }).state] : []));
+    const written = writes.flat().flatMap((c) => (c.op === 'put' && c.table === 'trades' ? [(c.record as unknown as { state: string }).state] : []));
     expect(written).toEqual(['ecom', 'canceled']);
     expect(sandbox.store.trades.get(id)!.history.at(-1)).toMatchObject({ from: 'ecom', to: 'canceled', cause: 'admin' });
   });
@@ -326,9 +324,7 @@ describe('POST /_sandbox/reset', () => {
 describe('GET /_sandbox/scenarios and health', () => {
   it('lists the loaded scenarios in match order', async () => {
     const t = await sandbox();
-    const { scenarios } = await json<{ scenarios: Array<{ name: string; source: string; description: string; match: string; magic: string }> }>(
-      t.get('/_sandbox/scenarios'),
-    );
+    const { scenarios } = await json<{ scenarios: Array<{ name: string; source: string; description: string; match: string; magic: string }> }>(t.get('/_sandbox/scenarios'));
     expect(scenarios).toEqual(t.sandbox.scenarios.list());
     expect(scenarios.length).toBeGreaterThan(0);
     for (const scenario of scenarios) expect(Object.keys(scenario)).toEqual(expect.arrayContaining(['name', 'source', 'description', 'match', 'magic']));

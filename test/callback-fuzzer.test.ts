@@ -99,7 +99,14 @@ describe('fuzzReceiver with a balance probe', () => {
     const id = seen[0]!.trade.id;
     for (const request of seen) {
       expect(Object.keys(tradeSchema.parse(JSON.parse(request.raw.toString())))).toHaveLength(8);
-      expect(JSON.parse(request.raw.toString())).toMatchObject({ id, merchant: DEMO.id, state: 'confirmed', amount_cents: 31250, amount_currency: 'RUB', payment_data: { url: `http://127.0.0.1:4242/pay/${id}` } });
+      expect(JSON.parse(request.raw.toString())).toMatchObject({
+        id,
+        merchant: DEMO.id,
+        state: 'confirmed',
+        amount_cents: 31250,
+        amount_currency: 'RUB',
+        payment_data: { url: `http://127.0.0.1:4242/pay/${id}` },
+      });
     }
     expect(seen.map((r) => r.eventId)).toEqual([2, 2, 2, 3, 2, 2, 2].map((n) => `cb_${id}_${n}`));
     expect(seen.map((r) => verifyCallbackSignature(DEMO.secret, r.raw, r.signature))).toEqual([true, true, true, true, false, false, false]);

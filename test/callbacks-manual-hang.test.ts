@@ -34,7 +34,7 @@ async function confirmedTrade(t: TestSandbox, callbackUrl: string): Promise<stri
 }
 
 describe('manual clock and a receiver that hangs', () => {
-  it('advance and the other trade\'s retry do not wait for the hanging receiver\'s timeout', async () => {
+  it("advance and the other trade's retry do not wait for the hanging receiver's timeout", async () => {
     const t = await makeSandbox({ clock: 'manual', callbackTimeout: '60s', callbackRetries: '1s,5s' });
     cleanups.push(() => t.close());
     const held: ServerResponse[] = [];

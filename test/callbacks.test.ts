@@ -80,9 +80,7 @@ describe('callback delivery', () => {
     const [event] = await events(t, trade.id);
     expect(request!.headers['x-sandbox-event-id']).toBe(event!.id);
     expect(event).toMatchObject({ trade: trade.id, merchant: DEMO.id, state: 'confirmed', status: 'delivered', seq: 1, body: request!.body });
-    expect(event!.attempts).toEqual([
-      expect.objectContaining({ attempt: 1, kind: 'delivery', status: 200, response: 'ok', at: t.sandbox.clock.nowIso() }),
-    ]);
+    expect(event!.attempts).toEqual([expect.objectContaining({ attempt: 1, kind: 'delivery', status: 200, response: 'ok', at: t.sandbox.clock.nowIso() })]);
     expect(event!.attempts[0]!.error).toBeUndefined();
   });
 

@@ -57,7 +57,7 @@ describeBrowser('the callback check panel in Chromium', () => {
     await watched.context.close();
   });
 
-  it('shows the sandbox\'s explanation when the URL is refused, and fits a phone', async () => {
+  it("shows the sandbox's explanation when the URL is refused, and fits a phone", async () => {
     const watched = await openPage(browser, PHONE);
     const { page } = watched;
     await open(page);

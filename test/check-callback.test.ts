@@ -147,7 +147,9 @@ describe('checkCallbackReceiver', () => {
     expect(verdicts(report)).toEqual({ valid: 'flagged', duplicate: 'skipped', older_state: 'skipped', bad_signature: 'skipped', no_signature: 'skipped' });
     expect(report).toMatchObject({ passed: false, flagged: 1, warnings: 0 });
     expect(report.cases[0]).toMatchObject({ status: null, error: `Connection refused by 127.0.0.1:${port}: nothing is listening there. Start the receiver, or fix the port in callback_url.` });
-    expect(report.cases[1]!.message).toBe(`Not sent: the receiver did not answer the first callback (Connection refused by 127.0.0.1:${port}: nothing is listening there. Start the receiver, or fix the port in callback_url.).`);
+    expect(report.cases[1]!.message).toBe(
+      `Not sent: the receiver did not answer the first callback (Connection refused by 127.0.0.1:${port}: nothing is listening there. Start the receiver, or fix the port in callback_url.).`,
+    );
   });
 
   it('flags a receiver that does not answer within the timeout', async () => {

@@ -187,8 +187,13 @@ describe('serve: scenarios and values from the environment', () => {
     expect(res.headers.get('X-Sandbox-Scenario')).toBe('confirm');
     await create(served.url, p2pBody({ order: nextOrder('dup-fixed') }));
     await stop(served);
-    const lines = served.stdout().split('\n').filter((line) => line.includes('scenario "'));
-    expect(lines).toEqual([`deposit-sandbox: scenario "confirm" took any_bank order "${order}" (merchant ${DEMO.id}): confirmed after 5s [scenarios/10-outcomes.yaml:9, order starting with "sbx-confirm-"]`]);
+    const lines = served
+      .stdout()
+      .split('\n')
+      .filter((line) => line.includes('scenario "'));
+    expect(lines).toEqual([
+      `deposit-sandbox: scenario "confirm" took any_bank order "${order}" (merchant ${DEMO.id}): confirmed after 5s [scenarios/10-outcomes.yaml:9, order starting with "sbx-confirm-"]`,
+    ]);
 
     const off = await serve(['--port', '0'], { DEPOSIT_SANDBOX_NO_BUNDLED_SCENARIOS: '1' });
     const plain = await create(off.url, p2pBody({ order: nextOrder('sbx-confirm') }));

@@ -110,7 +110,10 @@ describe('deposit-sandbox sign', () => {
   });
 
   it.each([
-    [['--secret', 's3cret-value', 'foo=1'], '"foo" is not part of the create signature. Its fields, in order: amount_cents, amount_currency, callback_url, cusotmer, merchant, order, return_url, type (customer fills the cusotmer slot).'],
+    [
+      ['--secret', 's3cret-value', 'foo=1'],
+      '"foo" is not part of the create signature. Its fields, in order: amount_cents, amount_currency, callback_url, cusotmer, merchant, order, return_url, type (customer fills the cusotmer slot).',
+    ],
     [['--secret', 's3cret-value', 'order'], '"order" is not key=value.'],
     [['--secret', 's3cret-value', 'customer=a', 'cusotmer=b'], 'customer and cusotmer are two spellings of one field and were given different values ("a" and "b")'],
     [['merchant=2c9d7e41-5b6a-4f38-9e0d-7a1b3c5d7e9f'], '--secret is required: merchant 2c9d7e41-5b6a-4f38-9e0d-7a1b3c5d7e9f is not in the bundled fixtures.'],
@@ -131,8 +134,7 @@ describe('deposit-sandbox reset', () => {
   });
   afterAll(() => sandbox.close());
 
-  const create = () =>
-    fetch(`${sandbox.url}/api/v1/trades/deposit/create`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Auth': DEMO.token }, body: JSON.stringify(p2pBody()) });
+  const create = () => fetch(`${sandbox.url}/api/v1/trades/deposit/create`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Auth': DEMO.token }, body: JSON.stringify(p2pBody()) });
 
   it('removes every trade and says what it removed', async () => {
     await create();
@@ -158,7 +160,9 @@ describe('deposit-sandbox reset', () => {
     const port = await closedPort();
     const unreachable = await cli(['reset', '--url', `http://127.0.0.1:${port}`]);
     expect(unreachable.code).toBe(1);
-    expect(unreachable.stderr).toBe(`deposit-sandbox: Could not reach the sandbox at http://127.0.0.1:${port} (ECONNREFUSED). Start it with \`deposit-sandbox\`, or point --url (or DEPOSIT_SANDBOX_URL) at it.\n  sandbox: http://127.0.0.1:${port} (from --url)\n`);
+    expect(unreachable.stderr).toBe(
+      `deposit-sandbox: Could not reach the sandbox at http://127.0.0.1:${port} (ECONNREFUSED). Start it with \`deposit-sandbox\`, or point --url (or DEPOSIT_SANDBOX_URL) at it.\n  sandbox: http://127.0.0.1:${port} (from --url)\n`,
+    );
   });
 });
 
@@ -196,7 +200,9 @@ describe('deposit-sandbox check-callback', () => {
   it('exits 1 and says what to fix when the receiver accepts forged callbacks', async () => {
     const result = await cli(['check-callback', naive.url]);
     expect(result.code).toBe(1);
-    expect(result.stdout).toMatch(/\n {2}FLAGGED {2}a wrong signature +200 in \d+ ms\n {11}Accepted a callback whose X-Signature is wrong \(200\): anyone who can reach this URL could mark orders paid\./);
+    expect(result.stdout).toMatch(
+      /\n {2}FLAGGED {2}a wrong signature +200 in \d+ ms\n {11}Accepted a callback whose X-Signature is wrong \(200\): anyone who can reach this URL could mark orders paid\./,
+    );
     expect(result.stdout).toMatch(/\n {2}FLAGGED {2}no signature +200 in \d+ ms\n/);
     expect(result.stdout.endsWith('\n2 of 5 checks flagged: fix them and run the check again.\n')).toBe(true);
   });
@@ -223,7 +229,10 @@ describe('deposit-sandbox check-callback', () => {
 
   it.each([
     [['ftp://shop.test/cb'], '"ftp://shop.test/cb" is not an absolute http(s) URL.'],
-    [['http://127.0.0.1:1/cb', '--merchant', '2c9d7e41-5b6a-4f38-9e0d-7a1b3c5d7e9f'], `Merchant 2c9d7e41-5b6a-4f38-9e0d-7a1b3c5d7e9f is not in the bundled fixtures (it lists ${DEMO.id}, ${SECOND.id}). Pass its secret with --secret <secret>`],
+    [
+      ['http://127.0.0.1:1/cb', '--merchant', '2c9d7e41-5b6a-4f38-9e0d-7a1b3c5d7e9f'],
+      `Merchant 2c9d7e41-5b6a-4f38-9e0d-7a1b3c5d7e9f is not in the bundled fixtures (it lists ${DEMO.id}, ${SECOND.id}). Pass its secret with --secret <secret>`,
+    ],
     [['http://127.0.0.1:1/cb', '--timeout', 'soon'], '--timeout must be a duration such as "500ms"'],
   ])('%j fails before sending anything, saying why', async (args, message) => {
     const result = await cli(['check-callback', ...args]);

@@ -45,7 +45,10 @@ describe('clock mode switch across a restart', () => {
   it('manual advanced 10 days, then real: time carries on from the manual clock and a 5 s step stays 5 s away', async () => {
     const data = tempDir();
     const scenarios = tempDir();
-    writeFileSync(join(scenarios, 'later.yaml'), 'scenarios:\n  - name: later\n    description: Confirmed 5 s after creation.\n    match:\n      order: "^later-"\n    timeline:\n      - after: 5s\n        state: confirmed\n');
+    writeFileSync(
+      join(scenarios, 'later.yaml'),
+      'scenarios:\n  - name: later\n    description: Confirmed 5 s after creation.\n    match:\n      order: "^later-"\n    timeline:\n      - after: 5s\n        state: confirmed\n',
+    );
 
     const manual = await start(data, scenarios, 'manual');
     await manual.sandbox.scheduler.advance(TEN_DAYS);

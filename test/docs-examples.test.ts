@@ -48,7 +48,10 @@ function examples(): Example[] {
         if (status) documentedError = Number(status[1]);
       }
       const marker = fence.marker?.name === 'docs-test' ? fence.marker.value : undefined;
-      const flags = marker?.replace(/^serve\s*/, '').split(/\s+/).filter(Boolean) ?? ['--in-memory'];
+      const flags = marker
+        ?.replace(/^serve\s*/, '')
+        .split(/\s+/)
+        .filter(Boolean) ?? ['--in-memory'];
       found.push({ fence, serve: STARTS_SANDBOX.test(fence.code) ? undefined : flags, documentedError });
     });
   }
@@ -70,9 +73,7 @@ function freePort(): Promise<number> {
 
 /** The environment without DEPOSIT_SANDBOX_*, PORT or proxies (curl must reach 127.0.0.1 directly). */
 function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !name.startsWith('DEPOSIT_SANDBOX_') && name !== 'PORT' && !/^(https?|all|no)_proxy$/i.test(name)),
-  );
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('DEPOSIT_SANDBOX_') && name !== 'PORT' && !/^(https?|all|no)_proxy$/i.test(name)));
   return { ...env, NO_PROXY: '127.0.0.1', no_proxy: '127.0.0.1', ...extra };
 }
 

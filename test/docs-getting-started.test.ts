@@ -52,9 +52,7 @@ const EXAMPLES = curlExamples();
 
 /** The environment without DEPOSIT_SANDBOX_*, PORT or proxies (curl must reach 127.0.0.1 directly). */
 function cleanEnv(): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !name.startsWith('DEPOSIT_SANDBOX_') && name !== 'PORT' && !/^(https?|all|no)_proxy$/i.test(name)),
-  );
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('DEPOSIT_SANDBOX_') && name !== 'PORT' && !/^(https?|all|no)_proxy$/i.test(name)));
   return { ...env, NO_PROXY: '127.0.0.1', no_proxy: '127.0.0.1' };
 }
 

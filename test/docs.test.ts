@@ -62,9 +62,7 @@ describe('links', () => {
 
 describe('fenced blocks', () => {
   it('every block has a language the docs tests know', () => {
-    const unknown = ALL_FENCES.filter((f) => f.lang !== 'bash' && f.lang !== 'sh' && !OUTPUT.has(f.lang) && !CODE.has(f.lang)).map(
-      (f) => `${at(f)}: \`\`\`${f.lang || '(none)'}`,
-    );
+    const unknown = ALL_FENCES.filter((f) => f.lang !== 'bash' && f.lang !== 'sh' && !OUTPUT.has(f.lang) && !CODE.has(f.lang)).map((f) => `${at(f)}: \`\`\`${f.lang || '(none)'}`);
     expect(unknown, 'use bash (run by the docs test), sh (set-up commands), text/json/http (output) or a marked code block').toEqual([]);
   });
 
@@ -110,7 +108,10 @@ describe('fenced blocks', () => {
     // An excerpt: every non-blank line of the block is a line of the file, in the same order.
     const fileLines = source.split('\n').map((l) => l.trim());
     let from = 0;
-    for (const line of fence.code.split('\n').map((l) => l.trim()).filter((l) => l !== '')) {
+    for (const line of fence.code
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l !== '')) {
       const found = fileLines.indexOf(line, from);
       expect(found, `${at(fence)}: the line ${JSON.stringify(line)} is not in ${marker!.value} (after line ${from})`).toBeGreaterThanOrEqual(0);
       from = found + 1;

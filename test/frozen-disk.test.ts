@@ -13,11 +13,7 @@ import { createTrade, killAll, serve, tryRun } from './data-folder-support.js';
 const root = mkdtempSync(join(tmpdir(), 'deposit-sandbox-frozen-'));
 const image = join(root, 'disk.img');
 const mountPoint = join(root, 'mnt');
-const refusal =
-  tryRun('truncate', ['-s', '24M', image]) ??
-  tryRun('mkfs.ext4', ['-q', '-F', image]) ??
-  tryRun('mkdir', [mountPoint]) ??
-  tryRun('mount', ['-o', 'loop', image, mountPoint]);
+const refusal = tryRun('truncate', ['-s', '24M', image]) ?? tryRun('mkfs.ext4', ['-q', '-F', image]) ?? tryRun('mkdir', [mountPoint]) ?? tryRun('mount', ['-o', 'loop', image, mountPoint]);
 if (refusal) console.warn(`frozen-disk.test.ts: skipped, cannot loop-mount an ext4 image here (${refusal}).`);
 
 afterAll(() => {

@@ -26,22 +26,16 @@ export interface FuzzRequest {
 
 export type AuthValue = 'token-demo' | 'token-second' | 'sig-demo' | 'sig-second' | 'sig-wrong' | { garbage: string };
 
-export type FuzzBody =
-  | { kind: 'none' }
-  | { kind: 'json'; value: Record<string, unknown>; inject?: string }
-  | { kind: 'raw'; text: string }
-  | { kind: 'bytes'; bytes: number[] };
+export type FuzzBody = { kind: 'none' } | { kind: 'json'; value: Record<string, unknown>; inject?: string } | { kind: 'raw'; text: string } | { kind: 'bytes'; bytes: number[] };
 
 /** The callback URL of the suite's receiver (set before the run); a refused port otherwise. */
 export const targets = { receiver: 'http://127.0.0.1:1/refused' };
 
 /** `arbitrary` about once in `every` draws, undefined otherwise. */
-const sometimes = <T>(arbitrary: fc.Arbitrary<T>, every: number): fc.Arbitrary<T | undefined> =>
-  fc.oneof({ weight: every - 1, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary });
+const sometimes = <T>(arbitrary: fc.Arbitrary<T>, every: number): fc.Arbitrary<T | undefined> => fc.oneof({ weight: every - 1, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary });
 
 const printable = (maxLength: number) => fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)), maxLength });
-const anyText = (maxLength: number) =>
-  fc.oneof(fc.string({ maxLength }), fc.string({ unit: 'binary', maxLength }), fc.string({ unit: 'grapheme', maxLength }), printable(maxLength));
+const anyText = (maxLength: number) => fc.oneof(fc.string({ maxLength }), fc.string({ unit: 'binary', maxLength }), fc.string({ unit: 'grapheme', maxLength }), printable(maxLength));
 
 const HOSTILE_STRINGS = [
   '',
@@ -71,7 +65,10 @@ const hostileString = fc.oneof({ weight: 3, arbitrary: anyText(40) }, { weight: 
 const order = fc
   .oneof(
     { weight: 6, arbitrary: fc.nat().map((n) => `fz-${n}`) },
-    { weight: 2, arbitrary: fc.tuple(fc.constantFrom('sbx-confirm-', 'sbx-cancel-', 'sbx-expire-', 'sbx-reject-', 'sbx-unauth-', 'sbx-flaky-', 'sbx-dup-', 'sbx-badsig-'), fc.nat()).map(([p, n]) => `${p}${n}`) },
+    {
+      weight: 2,
+      arbitrary: fc.tuple(fc.constantFrom('sbx-confirm-', 'sbx-cancel-', 'sbx-expire-', 'sbx-reject-', 'sbx-unauth-', 'sbx-flaky-', 'sbx-dup-', 'sbx-badsig-'), fc.nat()).map(([p, n]) => `${p}${n}`),
+    },
     { weight: 2, arbitrary: hostileString },
     { weight: 1, arbitrary: fc.constantFrom<unknown>(null, 42, true, [], {}, ['fz']) },
   )
@@ -111,7 +108,10 @@ const validDeposit = (type: 'any_bank' | 'ecom') =>
   fc.record(
     {
       merchant: fc.oneof({ weight: 4, arbitrary: fc.constant(DEMO.id) }, { weight: 1, arbitrary: fc.constant(SECOND.id) }),
-      order: fc.oneof({ weight: 4, arbitrary: fc.nat().map((n) => `fz-${n}`) }, { weight: 1, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 }).filter((o) => o.trim() !== '' && !/^sbx-slow-/i.test(o)) }),
+      order: fc.oneof(
+        { weight: 4, arbitrary: fc.nat().map((n) => `fz-${n}`) },
+        { weight: 1, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 }).filter((o) => o.trim() !== '' && !/^sbx-slow-/i.test(o)) },
+      ),
       amount_cents: fc.integer({ min: 1, max: LIMITS.maxAmountCents }),
       amount_currency: fc.constant('RUB'),
       type: type === 'ecom' ? fc.constant('ecom') : fc.constantFrom('any_bank', 'nspk'),
@@ -130,11 +130,17 @@ const brokenDeposit = (type: 'any_bank' | 'ecom') =>
   fc
     .record(
       {
-        merchant: fc.oneof({ weight: 8, arbitrary: fc.constantFrom<unknown>(DEMO.id, SECOND.id) }, { weight: 1, arbitrary: fc.constantFrom<unknown>(DEMO.id.toUpperCase(), '00000000-0000-4000-8000-000000000000', 'demo', null, 1) }),
+        merchant: fc.oneof(
+          { weight: 8, arbitrary: fc.constantFrom<unknown>(DEMO.id, SECOND.id) },
+          { weight: 1, arbitrary: fc.constantFrom<unknown>(DEMO.id.toUpperCase(), '00000000-0000-4000-8000-000000000000', 'demo', null, 1) },
+        ),
         order,
         amount_cents: amount,
         amount_currency: fc.oneof({ weight: 8, arbitrary: fc.constant<unknown>('RUB') }, { weight: 1, arbitrary: fc.constantFrom<unknown>('rub', 'USD', '', null, 643) }),
-        type: fc.oneof({ weight: 8, arbitrary: fc.constant<unknown>(type === 'ecom' ? 'ecom' : 'any_bank') }, { weight: 2, arbitrary: fc.constantFrom<unknown>('nspk', 'ecom', 'any_bank', 'ANY_BANK', null) }),
+        type: fc.oneof(
+          { weight: 8, arbitrary: fc.constant<unknown>(type === 'ecom' ? 'ecom' : 'any_bank') },
+          { weight: 2, arbitrary: fc.constantFrom<unknown>('nspk', 'ecom', 'any_bank', 'ANY_BANK', null) },
+        ),
         customer: hostileString,
         cusotmer: hostileString,
         callback_url: url('callback'),
@@ -189,7 +195,10 @@ const transitionBody = fc.record({
   kind: fc.constant('json' as const),
   value: fc.record(
     {
-      state: fc.oneof({ weight: 4, arbitrary: fc.constantFrom<unknown>('confirmed', 'canceled', 'expired', 'created', 'ecom') }, { weight: 1, arbitrary: fc.constantFrom<unknown>('paid', '', null, 1, '__proto__') }),
+      state: fc.oneof(
+        { weight: 4, arbitrary: fc.constantFrom<unknown>('confirmed', 'canceled', 'expired', 'created', 'ecom') },
+        { weight: 1, arbitrary: fc.constantFrom<unknown>('paid', '', null, 1, '__proto__') },
+      ),
       note: fc.oneof(hostileString, fc.constant<unknown>('n'.repeat(501)), fc.constant<unknown>(5)),
     },
     { requiredKeys: ['state'] },
@@ -232,11 +241,29 @@ const tradeRef = fc.oneof(
   { weight: 2, arbitrary: fc.oneof(fc.webSegment(), fc.constantFrom('__proto__', 'constructor', '%ZZ', '%00', '..%2F..', 'a'.repeat(300), '%F0%9F%92%A9')) },
 );
 const merchantRef = fc.oneof({ weight: 6, arbitrary: fc.constantFrom('$DEMO', '$SECOND') }, { weight: 1, arbitrary: fc.oneof(fc.uuid(), fc.webSegment(), fc.constantFrom('deposit', '__proto__')) });
-const callbackRef = fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 0, max: 5 }).map((i) => `$C${i}`) }, { weight: 1, arbitrary: fc.oneof(fc.webSegment(), fc.constantFrom('__proto__', 'cb_x_1')) });
+const callbackRef = fc.oneof(
+  { weight: 4, arbitrary: fc.integer({ min: 0, max: 5 }).map((i) => `$C${i}`) },
+  { weight: 1, arbitrary: fc.oneof(fc.webSegment(), fc.constantFrom('__proto__', 'cb_x_1')) },
+);
 const query = fc.oneof(
   fc.constant(''),
   fc.webQueryParameters().map((q) => `?${q}`),
-  fc.constantFrom('?limit=1', '?limit=1000', '?limit=1001', '?limit=0', '?offset=-1', '?state=confirmed', '?state=bogus', '?status=failed', '?merchant=$DEMO', '?order=fz-1', '?limit=1&limit=2', '?__proto__=1&__proto__=2', '?limit=1e309', '?trade=$T0'),
+  fc.constantFrom(
+    '?limit=1',
+    '?limit=1000',
+    '?limit=1001',
+    '?limit=0',
+    '?offset=-1',
+    '?state=confirmed',
+    '?state=bogus',
+    '?status=failed',
+    '?merchant=$DEMO',
+    '?order=fz-1',
+    '?limit=1&limit=2',
+    '?__proto__=1&__proto__=2',
+    '?limit=1e309',
+    '?trade=$T0',
+  ),
 );
 
 interface RouteSpec {
@@ -247,8 +274,7 @@ interface RouteSpec {
 }
 
 const none = fc.constant<FuzzBody>({ kind: 'none' });
-const p = (...parts: Array<string | fc.Arbitrary<string>>) =>
-  fc.tuple(...parts.map((part) => (typeof part === 'string' ? fc.constant(part) : part))).map((values) => values.join(''));
+const p = (...parts: Array<string | fc.Arbitrary<string>>) => fc.tuple(...parts.map((part) => (typeof part === 'string' ? fc.constant(part) : part))).map((values) => values.join(''));
 
 /** Every route of the sandbox, weighted towards the provider endpoints. */
 export const ROUTES: RouteSpec[] = [
@@ -274,7 +300,10 @@ export const ROUTES: RouteSpec[] = [
   { method: 'GET', path: fc.constantFrom('/assets/pay.css', '/assets/pay.js'), body: none, weight: 0.5 },
   {
     method: 'GET',
-    path: fc.oneof(fc.webPath(), fc.constantFrom('/', '//', '/api', '/api/v1/trades', '/api/v1/trades/deposit', '/%2e%2e/etc/passwd', '/_sandbox/../api/v1/trades/deposit/create', '/api/v1/trades/deposit/create/')),
+    path: fc.oneof(
+      fc.webPath(),
+      fc.constantFrom('/', '//', '/api', '/api/v1/trades', '/api/v1/trades/deposit', '/%2e%2e/etc/passwd', '/_sandbox/../api/v1/trades/deposit/create', '/api/v1/trades/deposit/create/'),
+    ),
     body: none,
     weight: 2,
   },
@@ -301,28 +330,33 @@ const authValue: fc.Arbitrary<AuthValue> = fc.oneof(
 );
 
 /** One generated request: a route (sometimes with the wrong method), headers, and a body. */
-export const fuzzRequest: fc.Arbitrary<FuzzRequest> = fc
-  .oneof(...ROUTES.map((route) => ({ weight: Math.max(1, Math.round(route.weight * 5)), arbitrary: fc.constant(route) })))
-  .chain((route) =>
-    fc.record({
-      method: fc.oneof({ weight: 9, arbitrary: fc.constant(route.method) }, { weight: 1, arbitrary: fc.constantFrom(...METHODS) }),
-      path: route.path,
-      auth: fc.record({
-        header: fc.oneof({ weight: 8, arbitrary: fc.constant(route.method === 'GET' ? ('X-Token' as const) : ('X-Auth' as const)) }, { weight: 1, arbitrary: fc.constantFrom('X-Auth', 'X-Token', 'both', 'none') as fc.Arbitrary<FuzzRequest['auth']['header']> }),
-        value: authValue,
-      }),
-      contentType: fc.oneof(
-        { weight: 8, arbitrary: fc.constant<string | undefined>(route.body === formBody ? 'application/x-www-form-urlencoded' : 'application/json') },
-        { weight: 2, arbitrary: fc.constantFrom<string | undefined>(...CONTENT_TYPES, undefined) },
+export const fuzzRequest: fc.Arbitrary<FuzzRequest> = fc.oneof(...ROUTES.map((route) => ({ weight: Math.max(1, Math.round(route.weight * 5)), arbitrary: fc.constant(route) }))).chain((route) =>
+  fc.record({
+    method: fc.oneof({ weight: 9, arbitrary: fc.constant(route.method) }, { weight: 1, arbitrary: fc.constantFrom(...METHODS) }),
+    path: route.path,
+    auth: fc.record({
+      header: fc.oneof(
+        { weight: 8, arbitrary: fc.constant(route.method === 'GET' ? ('X-Token' as const) : ('X-Auth' as const)) },
+        { weight: 1, arbitrary: fc.constantFrom('X-Auth', 'X-Token', 'both', 'none') as fc.Arbitrary<FuzzRequest['auth']['header']> },
       ),
-      bearer: fc.oneof({ weight: 8, arbitrary: fc.constant('admin' as const) }, { weight: 1, arbitrary: fc.constantFrom('wrong', 'garbage', 'none') as fc.Arbitrary<FuzzRequest['bearer']> }),
-      origin: sometimes(fc.constantFrom('http://localhost', 'https://evil.example', 'null', 'http://localhost:3000'), 12),
-      fetchSite: sometimes(fc.constantFrom('same-origin', 'none', 'same-site', 'cross-site'), 12),
-      host: sometimes(fc.constantFrom('localhost', '127.0.0.1:4242', '[::1]:4242', 'evil.example', 'evil.example:4242'), 15),
-      scenario: sometimes(fc.oneof(fc.constantFrom('confirm', 'cancel', 'expire', 'reject', 'unauthorized', 'flaky-callbacks', 'duplicate-callback', 'bad-signature-callback', 'CONFIRM'), printable(20)), 10).filter(
-        (name) => name === undefined || name.trim().toLowerCase() !== 'slow',
-      ),
-      extra: fc.oneof({ weight: 5, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: fc.dictionary(fc.constantFrom('X-Forwarded-For', 'X-Forwarded-Host', 'Accept', 'Accept-Encoding', 'Cookie', 'X-Requested-With'), printable(30), { maxKeys: 2 }) }),
-      body: fc.oneof({ weight: 4, arbitrary: route.body }, { weight: 1, arbitrary: hostileBody }),
+      value: authValue,
     }),
-  );
+    contentType: fc.oneof(
+      { weight: 8, arbitrary: fc.constant<string | undefined>(route.body === formBody ? 'application/x-www-form-urlencoded' : 'application/json') },
+      { weight: 2, arbitrary: fc.constantFrom<string | undefined>(...CONTENT_TYPES, undefined) },
+    ),
+    bearer: fc.oneof({ weight: 8, arbitrary: fc.constant('admin' as const) }, { weight: 1, arbitrary: fc.constantFrom('wrong', 'garbage', 'none') as fc.Arbitrary<FuzzRequest['bearer']> }),
+    origin: sometimes(fc.constantFrom('http://localhost', 'https://evil.example', 'null', 'http://localhost:3000'), 12),
+    fetchSite: sometimes(fc.constantFrom('same-origin', 'none', 'same-site', 'cross-site'), 12),
+    host: sometimes(fc.constantFrom('localhost', '127.0.0.1:4242', '[::1]:4242', 'evil.example', 'evil.example:4242'), 15),
+    scenario: sometimes(
+      fc.oneof(fc.constantFrom('confirm', 'cancel', 'expire', 'reject', 'unauthorized', 'flaky-callbacks', 'duplicate-callback', 'bad-signature-callback', 'CONFIRM'), printable(20)),
+      10,
+    ).filter((name) => name === undefined || name.trim().toLowerCase() !== 'slow'),
+    extra: fc.oneof(
+      { weight: 5, arbitrary: fc.constant({}) },
+      { weight: 1, arbitrary: fc.dictionary(fc.constantFrom('X-Forwarded-For', 'X-Forwarded-Host', 'Accept', 'Accept-Encoding', 'Cookie', 'X-Requested-With'), printable(30), { maxKeys: 2 }) },
+    ),
+    body: fc.oneof({ weight: 4, arbitrary: route.body }, { weight: 1, arbitrary: hostileBody }),
+  }),
+);

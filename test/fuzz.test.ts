@@ -109,12 +109,17 @@ function materialize(request: FuzzRequest, run: { sandbox: Sandbox; trades: Crea
   const message = stringToSign(endpoint, values);
   const v = request.auth.value;
   const auth =
-    v === 'token-demo' ? DEMO.token
-    : v === 'token-second' ? SECOND.token
-    : v === 'sig-demo' ? sign(DEMO.secret, message)
-    : v === 'sig-second' ? sign(SECOND.secret, message)
-    : v === 'sig-wrong' ? sign('not-the-secret', message)
-    : v.garbage;
+    v === 'token-demo'
+      ? DEMO.token
+      : v === 'token-second'
+        ? SECOND.token
+        : v === 'sig-demo'
+          ? sign(DEMO.secret, message)
+          : v === 'sig-second'
+            ? sign(SECOND.secret, message)
+            : v === 'sig-wrong'
+              ? sign('not-the-secret', message)
+              : v.garbage;
   const headers: Record<string, string> = { ...request.extra };
   if (request.auth.header === 'X-Auth' || request.auth.header === 'both') headers['X-Auth'] = auth;
   if (request.auth.header === 'X-Token' || request.auth.header === 'both') headers['X-Token'] = auth;
@@ -232,7 +237,10 @@ async function runOnce(config: RunConfig, requests: FuzzRequest[]): Promise<void
   }
   expect(shapeOf(), 'a prototype changed').toEqual(before);
   expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
-  expect(logged.map((args) => args.map(String).join(' ')), 'console.error was called').toEqual([]);
+  expect(
+    logged.map((args) => args.map(String).join(' ')),
+    'console.error was called',
+  ).toEqual([]);
   if (dir) {
     const trades = JSON.stringify([...sandbox.store.trades.values()].sort((a, b) => a.id.localeCompare(b.id)));
     const reopened = await createSandbox(options);
@@ -259,7 +267,10 @@ describe('fuzzing every route', () => {
       numRuns: RUNS,
       timeout: 30_000,
     });
-    const statuses = [...counts.statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}:${n}`).join(' ');
+    const statuses = [...counts.statuses]
+      .sort(([a], [b]) => a - b)
+      .map(([status, n]) => `${status}:${n}`)
+      .join(' ');
     console.log(
       `fuzz: seed ${SEED} (FUZZ_SEED to change), ${counts.runs} runs, ${counts.generated} generated requests + ${counts.checks} re-reads in ${((Date.now() - started) / 1000).toFixed(1)}s; statuses ${statuses}`,
     );

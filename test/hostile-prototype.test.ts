@@ -24,7 +24,11 @@ describe('prototype pollution', () => {
     await suite.refused(CREATE, `{"prototype":${json(smuggled)}}`, missing);
     // With the merchant in place, every other field is still missing.
     const { merchant: _merchant, ...rest } = smuggled;
-    await suite.refused(CREATE, `{"merchant":"${DEMO.id}","__proto__":${json(rest)}}`, { status: 422, code: 'validation_failed', message: /4 problems in fields order, amount_cents, amount_currency, type/ });
+    await suite.refused(CREATE, `{"merchant":"${DEMO.id}","__proto__":${json(rest)}}`, {
+      status: 422,
+      code: 'validation_failed',
+      message: /4 problems in fields order, amount_cents, amount_currency, type/,
+    });
     await suite.refused(CREATE, `{"__proto__":{"polluted":"yes"},"merchant":{"__proto__":{"polluted":"yes"}}}`, invalid('merchant', /merchant must be your merchant UUID/));
   });
 
@@ -79,7 +83,12 @@ describe('prototype pollution', () => {
     });
     expect(res.status).toBe(303);
     expect(suite.t.sandbox.store.trades.get(trade.id)?.state).toBe('canceled');
-    await suite.refused(`/pay/${trade.id}/pay`, `number=${'4'.repeat(20 * 1024)}`, { status: 413, code: 'body_too_large', message: /larger than 16384 bytes/ }, { 'Content-Type': 'application/x-www-form-urlencoded' });
+    await suite.refused(
+      `/pay/${trade.id}/pay`,
+      `number=${'4'.repeat(20 * 1024)}`,
+      { status: 413, code: 'body_too_large', message: /larger than 16384 bytes/ },
+      { 'Content-Type': 'application/x-www-form-urlencoded' },
+    );
   });
 });
 
@@ -92,9 +101,23 @@ describe('prototype keys in the files a sandbox loads', () => {
       const file = join(dir, 'scenarios', 'evil.yaml');
       writeFileSync(
         file,
-        ['__proto__:', '  polluted: yes', 'scenarios:', '  - name: evil', '    description: hostile keys', '    constructor:', '      prototype:', '        polluted: yes', '    match:', '      order: "^evil-"', ''].join('\n'),
+        [
+          '__proto__:',
+          '  polluted: yes',
+          'scenarios:',
+          '  - name: evil',
+          '    description: hostile keys',
+          '    constructor:',
+          '      prototype:',
+          '        polluted: yes',
+          '    match:',
+          '      order: "^evil-"',
+          '',
+        ].join('\n'),
       );
-      await expect(createSandbox({ inMemory: true, scenarios: join(dir, 'scenarios') })).rejects.toThrow(/evil\.yaml:1:1: __proto__: is not a field here[\s\S]*evil\.yaml:6:5: scenarios\[0\]\.constructor: is not a field here/);
+      await expect(createSandbox({ inMemory: true, scenarios: join(dir, 'scenarios') })).rejects.toThrow(
+        /evil\.yaml:1:1: __proto__: is not a field here[\s\S]*evil\.yaml:6:5: scenarios\[0\]\.constructor: is not a field here/,
+      );
       const fixtures = join(dir, 'merchants.json');
       writeFileSync(
         fixtures,

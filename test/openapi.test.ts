@@ -33,7 +33,10 @@ addFormats.default(ajv);
 beforeAll(async () => {
   // A scenario with a callback delay, so the scenario listing has a duration in it.
   scenarios = mkdtempSync(join(tmpdir(), 'deposit-sandbox-openapi-'));
-  writeFileSync(join(scenarios, 'slow.yaml'), 'scenarios:\n  - name: slow-callback\n    description: The callback waits 90 seconds.\n    match:\n      order: "^slow-"\n    callbacks:\n      delay: 90s\n');
+  writeFileSync(
+    join(scenarios, 'slow.yaml'),
+    'scenarios:\n  - name: slow-callback\n    description: The callback waits 90 seconds.\n    match:\n      order: "^slow-"\n    callbacks:\n      delay: 90s\n',
+  );
   t = await makeSandbox({ adminToken: ADMIN_TOKEN, clock: 'manual', callbackRetries: [], scenarios });
   receiver = await startReceiver();
   const res = await t.app.request('/openapi.json');
@@ -138,7 +141,10 @@ describe('the document', () => {
     // Optional URLs: a uri, or null (which means absent).
     expect(create['properties']['callback_url']).toEqual({ anyOf: [{ type: 'string', maxLength: 2048, format: 'uri' }, { type: 'null' }] });
     expect(create['properties']['return_url']).toEqual({ anyOf: [{ type: 'string', maxLength: 2048, format: 'uri' }, { type: 'null' }] });
-    expect(doc['paths']['/api/v1/trades/{merchant}/{uuid}']['get']['parameters'].map((p: Json) => p['schema'])).toEqual([{ type: 'string', format: 'uuid' }, { type: 'string', format: 'uuid' }]);
+    expect(doc['paths']['/api/v1/trades/{merchant}/{uuid}']['get']['parameters'].map((p: Json) => p['schema'])).toEqual([
+      { type: 'string', format: 'uuid' },
+      { type: 'string', format: 'uuid' },
+    ]);
     expect(doc['paths']['/api/v1/trades/deposit/build']['post']['responses']['201']['content']['application/json']['schema']).toEqual({ $ref: '#/components/schemas/EcomTrade' });
     expect(JSON.stringify(doc['components']['schemas']['Trade'])).not.toContain('anyOf');
   });

@@ -53,7 +53,10 @@ async function sandboxPid(root: number): Promise<number> {
   }
   const leaves = rows.filter((row) => tree.has(row.pid) && row.pid !== root && !rows.some((other) => other.ppid === row.pid));
   const sandboxes = leaves.filter((row) => row.args.includes('deposit-sandbox'));
-  expect(sandboxes.map((row) => row.args), ps.stdout).toHaveLength(1);
+  expect(
+    sandboxes.map((row) => row.args),
+    ps.stdout,
+  ).toHaveLength(1);
   return sandboxes[0]!.pid;
 }
 
@@ -85,7 +88,17 @@ afterAll(() => {
 
 describe('the packed tarball', () => {
   it('holds the CLI, the build with its types, the fixtures and the scenarios, and nothing from the tests', () => {
-    for (const file of ['package.json', 'bin/deposit-sandbox.js', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/deposit-sandbox.mjs', 'dist/client/pay.js', 'dist/client/dashboard.js', 'fixtures/merchants.json', 'scenarios/schema.json']) {
+    for (const file of [
+      'package.json',
+      'bin/deposit-sandbox.js',
+      'dist/index.js',
+      'dist/index.d.ts',
+      'dist/cli/deposit-sandbox.mjs',
+      'dist/client/pay.js',
+      'dist/client/dashboard.js',
+      'fixtures/merchants.json',
+      'scenarios/schema.json',
+    ]) {
       expect(files).toContain(file);
     }
     expect(files.filter((f) => f.startsWith('scenarios/') && f.endsWith('.yaml')).length).toBeGreaterThanOrEqual(3);
@@ -108,7 +121,9 @@ describe('the packed tarball', () => {
   it("imports startSandbox from 'deposit-sandbox', with the bundled fixtures and scenarios", async () => {
     const installed = join(app, 'node_modules', pkg.name);
     expect(existsSync(join(installed, 'scenarios', 'schema.json'))).toBe(true);
-    expect(readdirSync(installed).sort()).toEqual(['LICENSE', 'README.md', 'bin', 'dist', 'fixtures', 'package.json', 'scenarios'].filter((name) => name !== 'README.md' || files.includes('README.md')));
+    expect(readdirSync(installed).sort()).toEqual(
+      ['LICENSE', 'README.md', 'bin', 'dist', 'fixtures', 'package.json', 'scenarios'].filter((name) => name !== 'README.md' || files.includes('README.md')),
+    );
     writeFileSync(
       join(app, 'smoke.mjs'),
       `import { startSandbox, sign, stringToSign } from 'deposit-sandbox';

@@ -57,10 +57,15 @@ function start(command: string, args: string[], env: Record<string, string>, url
 const LANGUAGES: Array<[string, string, string, () => Promise<string>]> = [
   ['Node', process.execPath, 'probe.mjs', () => start(process.execPath, [file('probe.mjs')], { PORT: '0' })],
   ['Python', 'python3', 'probe.py', () => start('python3', [file('probe.py')], { PORT: '0' })],
-  ['PHP', 'php', 'probe.php', async () => {
-    const port = await freePort();
-    return start('php', ['-S', `127.0.0.1:${port}`, file('probe.php')], {}, `http://127.0.0.1:${port}/probe`);
-  }],
+  [
+    'PHP',
+    'php',
+    'probe.php',
+    async () => {
+      const port = await freePort();
+      return start('php', ['-S', `127.0.0.1:${port}`, file('probe.php')], {}, `http://127.0.0.1:${port}/probe`);
+    },
+  ],
   ['Go', 'go', 'probe.go', () => start('go', ['run', file('probe.go')], { PORT: '0', GOCACHE: goCache, GOFLAGS: '-mod=mod' })],
 ];
 

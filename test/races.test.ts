@@ -86,9 +86,7 @@ describe(`${CONCURRENT} concurrent creates with the same order`, () => {
     const sandbox = await open({ inMemory: true });
     const send = await transport(sandbox, 'in-process');
     const order = nextOrder('shared');
-    const answers = await all(
-      Array.from({ length: CONCURRENT }, (_, i) => (i % 2 === 0 ? create(send, p2pBody({ order })) : create(send, p2pBody({ order, merchant: SECOND.id }), SECOND.token))),
-    );
+    const answers = await all(Array.from({ length: CONCURRENT }, (_, i) => (i % 2 === 0 ? create(send, p2pBody({ order })) : create(send, p2pBody({ order, merchant: SECOND.id }), SECOND.token))));
     const created = answers.filter((a) => a.status === 201);
     expect(created.map((a) => a.body['merchant']).sort()).toEqual([DEMO.id, SECOND.id].sort());
     expect(answers.filter((a) => a.status === 422)).toHaveLength(CONCURRENT - 2);
@@ -170,9 +168,7 @@ describe('callbacks under concurrency', () => {
     let delivered = 0;
     const allDelivered = new Promise<void>((resolve) => sandbox.callbacks.on('delivered', () => ++delivered === total && resolve()));
     const send = await transport(sandbox, 'in-process');
-    const trades = await Promise.all(
-      Array.from({ length: 10 }, async () => (await (await create(send, p2pBody({ callback_url: `${receiver.url}/cb` }))).json()) as { id: string }),
-    );
+    const trades = await Promise.all(Array.from({ length: 10 }, async () => (await (await create(send, p2pBody({ callback_url: `${receiver.url}/cb` }))).json()) as { id: string }));
     await all(trades.map((trade) => send(`/_sandbox/trades/${trade.id}/transition`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"state":"confirmed"}' })));
     const first = trades.map((trade) => sandbox.callbacks.forTrade(trade.id)[0]!.id);
     // 10 replays of each trade's event, all at once: 110 events in all.
@@ -182,7 +178,9 @@ describe('callbacks under concurrency', () => {
       const events = sandbox.callbacks.forTrade(trade.id);
       expect(events.map((event) => event.seq)).toEqual(Array.from({ length: 11 }, (_, i) => i + 1));
       // What the receiver got for this trade, in arrival order: each event twice (500, then 200), in seq order.
-      const arrivals = receiver.received.filter((request) => String(request.headers['x-sandbox-event-id']).startsWith(`cb_${trade.id}_`)).map((request) => Number(String(request.headers['x-sandbox-event-id']).split('_').at(-1)));
+      const arrivals = receiver.received
+        .filter((request) => String(request.headers['x-sandbox-event-id']).startsWith(`cb_${trade.id}_`))
+        .map((request) => Number(String(request.headers['x-sandbox-event-id']).split('_').at(-1)));
       expect(arrivals).toEqual(events.flatMap((event) => [event.seq, event.seq]));
       for (const event of events) expect(event.attempts.map((attempt) => attempt.status)).toEqual([500, 200]);
     }

@@ -66,7 +66,12 @@ const FAULTS: Array<[string, () => Promise<string>, RegExp, number | null]> = [
   ['answers 500', async () => `${(await receiver((_q, res) => void res.writeHead(500).end('down'))).url}/cb`, /answered 500; only a 2xx/, 500],
   ['hangs past the timeout', async () => `${(await receiver(() => undefined)).url}/cb`, /No answer within 100ms/, null],
   ['accepts the connection and never reads it', silentServer, /No answer within 100ms/, null],
-  ['resets mid-answer', async () => `${(await receiver((_q, res, req) => void res.writeHead(200, { 'Content-Length': '100' }).write('half', () => req.socket.destroy()))).url}/cb`, /closed or reset in the middle of the answer/, 200],
+  [
+    'resets mid-answer',
+    async () => `${(await receiver((_q, res, req) => void res.writeHead(200, { 'Content-Length': '100' }).write('half', () => req.socket.destroy()))).url}/cb`,
+    /closed or reset in the middle of the answer/,
+    200,
+  ],
   ['redirects', async () => `${(await receiver((_q, res) => void res.writeHead(307, { Location: 'http://127.0.0.1:1/elsewhere' }).end())).url}/cb`, /redirected \(307\)/, 307],
   ['answers 503 with a huge body', async () => `${(await receiver((_q, res) => void res.writeHead(503).end(Buffer.alloc(8 * 1024 * 1024, 'e')))).url}/cb`, /answered 503/, 503],
 ];
@@ -133,7 +138,12 @@ describe('resources', () => {
     cleanups.push(() => server.close());
     const headers = { 'Content-Type': 'application/json', 'X-Auth': DEMO.token };
     const create = async (order?: string) => {
-      const res = await fetch(`${server.url}/api/v1/trades/deposit/create`, { method: 'POST', headers, body: JSON.stringify(p2pBody({ callback_url: `${hanging.url}/cb`, ...(order ? { order } : {}) })), signal: AbortSignal.timeout(5_000) });
+      const res = await fetch(`${server.url}/api/v1/trades/deposit/create`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(p2pBody({ callback_url: `${hanging.url}/cb`, ...(order ? { order } : {}) })),
+        signal: AbortSignal.timeout(5_000),
+      });
       expect(res.status).toBe(201);
       return ((await res.json()) as { id: string }).id;
     };

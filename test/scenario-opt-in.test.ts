@@ -33,9 +33,7 @@ describe('the bundled scenarios are opt-in', () => {
     const res = await t.post(CREATE, p2pBody({ order }));
     expect(res.status).toBe(201);
     expect(res.headers.get('X-Sandbox-Scenario')).toBe('confirm');
-    expect(lines).toEqual([
-      `scenario "confirm" took any_bank order "${order}" (merchant ${DEMO.id}): confirmed after 5s [scenarios/10-outcomes.yaml:9, order starting with "sbx-confirm-"]`,
-    ]);
+    expect(lines).toEqual([`scenario "confirm" took any_bank order "${order}" (merchant ${DEMO.id}): confirmed after 5s [scenarios/10-outcomes.yaml:9, order starting with "sbx-confirm-"]`]);
 
     // A forced error is logged too (nothing is stored); an ordinary order logs nothing.
     const rejected = await t.post(CREATE, p2pBody({ order: nextOrder('sbx-reject') }));

@@ -165,9 +165,7 @@ describe('bundled callback scenarios, end to end (manual clock, real receiver)',
       [2, 'simulated', null, iso(confirmedAt + 1_000)],
       [3, 'delivery', 200, iso(confirmedAt + 6_000)],
     ]);
-    expect(event!.attempts[0]!.error).toBe(
-      'Simulated failure 1 of 2: scenario "flaky-callbacks" fails the first 2 attempts (fail_first), so nothing was sent.',
-    );
+    expect(event!.attempts[0]!.error).toBe('Simulated failure 1 of 2: scenario "flaky-callbacks" fails the first 2 attempts (fail_first), so nothing was sent.');
     expect(event!.attempts[1]!.error).toMatch(/^Simulated failure 2 of 2: scenario "flaky-callbacks"/);
     expect(event!.attempts[2]).toMatchObject({ response: 'ok' });
     expect(event!.attempts[2]!.error).toBeUndefined();

@@ -56,7 +56,9 @@ describe('deposit-sandbox scenarios', () => {
   });
 
   it('--scenarios puts the folder first; the env variable works too', async () => {
-    const dir = folder({ 'mine.yaml': 'scenarios:\n  - name: vip\n    description: VIP customers pay at once.\n    match: {customer: {regex: "^vip-"}}\n    timeline: [{after: 0, state: confirmed}]\n' });
+    const dir = folder({
+      'mine.yaml': 'scenarios:\n  - name: vip\n    description: VIP customers pay at once.\n    match: {customer: {regex: "^vip-"}}\n    timeline: [{after: 0, state: confirmed}]\n',
+    });
     const flag = await run(['scenarios', '--scenarios', dir, '--json']);
     expect(flag.code).toBe(0);
     const list = (JSON.parse(flag.stdout) as { scenarios: ScenarioSummary[] }).scenarios;
@@ -74,7 +76,9 @@ describe('deposit-sandbox scenarios', () => {
     const { code, stdout, stderr } = await run(['scenarios', '--scenarios', dir]);
     expect(code).toBe(1);
     expect(stdout).toBe('');
-    expect(stderr).toContain(`deposit-sandbox: Invalid scenario file (1 problem):\n  ${join(dir, 'broken.yaml')}:6:16: scenarios[0].timeline[0].state: must be one of created, ecom, confirmed, canceled, expired; got "paid"`);
+    expect(stderr).toContain(
+      `deposit-sandbox: Invalid scenario file (1 problem):\n  ${join(dir, 'broken.yaml')}:6:16: scenarios[0].timeline[0].state: must be one of created, ecom, confirmed, canceled, expired; got "paid"`,
+    );
   });
 
   it('exits 1 for a folder that does not exist', async () => {

@@ -32,7 +32,12 @@ describe('generated files are up to date', () => {
 
 /** README.md and the docs/ pages that hold the magic-values start marker (as scripts/docs.js finds them). */
 function markdownWithMarkers(): string[] {
-  const candidates = ['README.md', ...readdirSync(repo('docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+  const candidates = [
+    'README.md',
+    ...readdirSync(repo('docs'))
+      .filter((name) => name.endsWith('.md'))
+      .map((name) => `docs/${name}`),
+  ];
   return candidates.filter((name) => existsSync(repo(name)) && readFileSync(repo(name), 'utf8').includes(MAGIC_START));
 }
 

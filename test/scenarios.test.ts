@@ -216,7 +216,12 @@ describe('--scenarios folder', () => {
       const bigId = ((await big.json()) as { id: string }).id;
       expect(custom.sandbox.store.trades.get(bigId)?.scenario).toBe('big-ecom-expires');
 
-      expect(custom.sandbox.scenarios.list().map((s) => s.name).slice(0, 3)).toEqual(['quick-confirm', 'big-ecom-expires', 'confirm']);
+      expect(
+        custom.sandbox.scenarios
+          .list()
+          .map((s) => s.name)
+          .slice(0, 3),
+      ).toEqual(['quick-confirm', 'big-ecom-expires', 'confirm']);
     } finally {
       await custom.close();
     }
@@ -231,7 +236,9 @@ describe('--scenarios folder', () => {
 
   it('a name used by a user file and a bundled file stops createSandbox naming both files', async () => {
     const dir = folder({ 'clash.yaml': 'scenarios:\n  - name: confirm\n    description: mine\n' });
-    await expect(createSandbox({ inMemory: true, scenarios: dir })).rejects.toThrow(/scenarios\/10-outcomes\.yaml:\d+:1: scenarios\[0\]\.name: repeats the name "confirm" of the scenario at .*clash\.yaml:2/);
+    await expect(createSandbox({ inMemory: true, scenarios: dir })).rejects.toThrow(
+      /scenarios\/10-outcomes\.yaml:\d+:1: scenarios\[0\]\.name: repeats the name "confirm" of the scenario at .*clash\.yaml:2/,
+    );
   });
 });
 

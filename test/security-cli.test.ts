@@ -101,10 +101,18 @@ describe('what the process prints', () => {
     const { id } = (await created.json()) as { id: string };
     await fetchJson(`${run.url}/api/v1/trades/${DEMO.id}/${id}`, { headers: { 'X-Token': SECOND.token } });
     await fetchJson(`${run.url}/_sandbox/trades/${id}/transition`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: 'Bearer wrong' }, body: '{"state":"confirmed"}' });
-    const moved = await fetchJson(`${run.url}/_sandbox/trades/${id}/transition`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${ADMIN}` }, body: '{"state":"confirmed"}' });
+    const moved = await fetchJson(`${run.url}/_sandbox/trades/${id}/transition`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${ADMIN}` },
+      body: '{"state":"confirmed"}',
+    });
     expect(moved.status).toBe(200);
     await receiver.waitFor(3); // the callback and its two retries, all refused with 500
-    await fetchJson(`${run.url}/_sandbox/check-callback`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${ADMIN}` }, body: JSON.stringify({ url: `${receiver.url}/check` }) });
+    await fetchJson(`${run.url}/_sandbox/check-callback`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${ADMIN}` },
+      body: JSON.stringify({ url: `${receiver.url}/check` }),
+    });
     expect(await stop(run)).toBe(0);
     const { stdout, stderr } = run.output();
     expect(stdout).toContain(`merchant: Demo Shop ${DEMO.id}`);

@@ -86,7 +86,13 @@ describe('cross-site writes', () => {
   it('a page of another site cannot reset the sandbox, replay, or move a trade, even with a simple request', async () => {
     const { id } = (await (await t.post(CREATE, p2pBody())).json()) as { id: string };
     const before = t.sandbox.store.trades.size;
-    const sites: Array<Record<string, string>> = [{ Origin: EVIL }, { Origin: 'null' }, { 'Sec-Fetch-Site': 'cross-site' }, { 'Sec-Fetch-Site': 'same-site', Origin: 'http://localhost:3000' }, { Origin: 'http://localhost:3000' }];
+    const sites: Array<Record<string, string>> = [
+      { Origin: EVIL },
+      { Origin: 'null' },
+      { 'Sec-Fetch-Site': 'cross-site' },
+      { 'Sec-Fetch-Site': 'same-site', Origin: 'http://localhost:3000' },
+      { Origin: 'http://localhost:3000' },
+    ];
     for (const headers of sites) {
       const res = await reset({ ...headers, 'Content-Type': 'text/plain' });
       expect(res.status, JSON.stringify(headers)).toBe(403);
@@ -172,7 +178,11 @@ describe('pages escape every merchant-supplied string', () => {
       expectEscaped(await (await h.app.request(`/pay/${id}`)).text(), 'payment page');
       if (body['type'] === 'ecom') {
         // The form echoes what was typed, markup included, on a refused card.
-        const refused = await h.app.request(`/pay/${id}/pay`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ number: markup.slice(0, 60), expiry: markup.slice(0, 60), cvc: '1' }).toString() });
+        const refused = await h.app.request(`/pay/${id}/pay`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ number: markup.slice(0, 60), expiry: markup.slice(0, 60), cvc: '1' }).toString(),
+        });
         expect(refused.status).toBe(422);
         expectEscaped(await refused.text(), 'refused card form');
       }

@@ -135,7 +135,18 @@ describe('secrets appear in no answer and no log line', () => {
         answers.push(text);
       };
       const body = p2pBody({ callback_url: `${receiver.url}/cb` });
-      for (const value of [undefined, '', 'garbage', DEMO.token, SECOND.token, DEMO.secret, `${SECOND.secret}x`, signatureOf('create', body), signatureOf('create', body, SECOND.secret), '0'.repeat(64)]) {
+      for (const value of [
+        undefined,
+        '',
+        'garbage',
+        DEMO.token,
+        SECOND.token,
+        DEMO.secret,
+        `${SECOND.secret}x`,
+        signatureOf('create', body),
+        signatureOf('create', body, SECOND.secret),
+        '0'.repeat(64),
+      ]) {
         await send(t.post('/api/v1/trades/deposit/create', body, value === undefined ? { 'X-Auth': '' } : { 'X-Auth': value }), value ? [value] : []);
         await send(t.get(`/api/v1/trades/${DEMO.id}/0e0b7a52-5f1c-4b7e-9d7c-3a1f2b4c5d6e`, value === undefined ? { 'X-Token': '' } : { 'X-Token': value }), value ? [value] : []);
         await send(t.post('/api/v1/trades/deposit/create', body, { 'X-Auth': '', 'X-Token': value ?? '' }), value ? [value] : []);
@@ -154,7 +165,10 @@ describe('secrets appear in no answer and no log line', () => {
         await send(t.app.request('/_sandbox/scenarios', { headers }), sent);
         await send(t.app.request(`/_sandbox/trades/${id}/transition`, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: '{"state":"confirmed"}' }), sent);
         await send(t.app.request('/_sandbox/clock/advance', { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: '{"by":"1m"}' }), sent);
-        await send(t.app.request('/_sandbox/check-callback', { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: JSON.stringify({ url: `${receiver.url}/check` }) }), sent);
+        await send(
+          t.app.request('/_sandbox/check-callback', { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: JSON.stringify({ url: `${receiver.url}/check` }) }),
+          sent,
+        );
       }
       for (const path of [`/pay/${id}`, `/pay/${id}/result`, '/_sandbox/', '/_sandbox/assets/dashboard.js', '/assets/pay.js', '/openapi.json']) await send(t.app.request(path), []);
     }

@@ -57,10 +57,7 @@ const getTrade = (url: string, id: string) => fetch(`${url}/api/v1/trades/${DEMO
 /** A scenarios folder whose orders "held-…" wait `delay` (wall clock) before the create answers. */
 function heldScenario(delay: string): string {
   const dir = tempDir();
-  writeFileSync(
-    join(dir, 'held.yaml'),
-    `scenarios:\n  - name: held-create\n    description: The create answers after ${delay}.\n    match:\n      order: "^held-"\n    delay: ${delay}\n`,
-  );
+  writeFileSync(join(dir, 'held.yaml'), `scenarios:\n  - name: held-create\n    description: The create answers after ${delay}.\n    match:\n      order: "^held-"\n    delay: ${delay}\n`);
   return dir;
 }
 
@@ -84,11 +81,7 @@ describe('shutdown of a real process', () => {
     headers.write('GET /_sandbox/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Half: ');
     // Half-sent body: "100 Continue" proves the server has parsed the headers and is reading the body.
     const body = await open(proc.port);
-    await exchange(
-      body,
-      'POST /api/v1/trades/deposit/create HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: 200\r\n\r\n',
-      '100 Continue',
-    );
+    await exchange(body, 'POST /api/v1/trades/deposit/create HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: 200\r\n\r\n', '100 Continue');
     body.write('{"merchant": "');
     // An idle keep-alive connection is closed at once.
     const idle = await open(proc.port);
@@ -114,7 +107,9 @@ describe('shutdown of a real process', () => {
     await untilCreateDelayed(proc);
     proc.child.kill('SIGINT');
     await outputContains(proc, 'SIGINT received');
-    expect(proc.stdout()).toMatch(/SIGINT received: no new connections; waiting for 1 request in flight \(a scenario create delay ends in \d+(ms|s)\) for at most 1m \(--shutdown-timeout\), then saving the store and exiting\./);
+    expect(proc.stdout()).toMatch(
+      /SIGINT received: no new connections; waiting for 1 request in flight \(a scenario create delay ends in \d+(ms|s)\) for at most 1m \(--shutdown-timeout\), then saving the store and exiting\./,
+    );
     expect(proc.stdout()).toContain('Press Ctrl-C again (or send another SIGINT/SIGTERM) to exit at once; the store is still saved.');
 
     const answer = await held;

@@ -78,8 +78,7 @@ async function harness(options: Record<string, unknown> = {}): Promise<Harness> 
     sandbox,
     adapter,
     dir,
-    post: async (path, body) =>
-      app.request(path, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Auth': DEMO.token }, body: JSON.stringify(body) }),
+    post: async (path, body) => app.request(path, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Auth': DEMO.token }, body: JSON.stringify(body) }),
     get: async (path) => app.request(path, { headers: { 'X-Token': DEMO.token } }),
   };
 }
@@ -173,7 +172,10 @@ describe('a full disk, injected through the adapter', () => {
   it('a step that fell due while writes failed runs by itself once they work again (defect 3)', async () => {
     const scenarios = mkdtempSync(join(tmpdir(), 'deposit-sandbox-faults-scenarios-'));
     cleanup.push(() => rmSync(scenarios, { recursive: true, force: true }));
-    writeFileSync(join(scenarios, 'soon.yaml'), 'scenarios:\n  - name: soon\n    description: Confirmed 300 ms after it is created.\n    match:\n      order: "^soon-"\n    timeline:\n      - after: 300ms\n        state: confirmed\n');
+    writeFileSync(
+      join(scenarios, 'soon.yaml'),
+      'scenarios:\n  - name: soon\n    description: Confirmed 300 ms after it is created.\n    match:\n      order: "^soon-"\n    timeline:\n      - after: 300ms\n        state: confirmed\n',
+    );
     const h = await harness({ scenarios });
     const created = (await (await h.post(create, p2pBody({ order: nextOrder('soon') }))).json()) as { id: string };
     h.adapter.failing = 'ENOSPC';

@@ -24,9 +24,11 @@ function summary(files: Record<string, string>, ...args: string[]) {
 }
 
 const VITEST = JSON.stringify({ numPassedTests: 10, numFailedTests: 1, numPendingTests: 2, numTodoTests: 1, testResults: [] });
-const PYTEST = '<?xml version="1.0"?><testsuites><testsuite name="pytest" tests="3"><testcase name="a"/><testcase name="b"><skipped message="no"/></testcase><testcase name="c"/></testsuite></testsuites>';
+const PYTEST =
+  '<?xml version="1.0"?><testsuites><testsuite name="pytest" tests="3"><testcase name="a"/><testcase name="b"><skipped message="no"/></testcase><testcase name="c"/></testsuite></testsuites>';
 // PHPUnit nests suites; an error counts as a failure.
-const PHPUNIT = '<?xml version="1.0"?><testsuites><testsuite name="all"><testsuite name="Flow"><testcase name="t1"/><testcase name="t2"><error type="E">boom</error></testcase></testsuite></testsuite></testsuites>';
+const PHPUNIT =
+  '<?xml version="1.0"?><testsuites><testsuite name="all"><testsuite name="Flow"><testcase name="t1"/><testcase name="t2"><error type="E">boom</error></testcase></testsuite></testsuite></testsuites>';
 const GO = [
   { Action: 'run', Test: 'TestA' },
   { Action: 'pass', Test: 'TestA' },
@@ -34,7 +36,9 @@ const GO = [
   { Action: 'skip', Test: 'TestB' },
   { Action: 'fail', Test: 'TestC' },
   { Action: 'fail' },
-].map((event) => JSON.stringify({ Package: 'example.com/deposit', ...event })).join('\n');
+]
+  .map((event) => JSON.stringify({ Package: 'example.com/deposit', ...event }))
+  .join('\n');
 
 describe('scripts/test-summary.js', () => {
   it('sums vitest JSON, JUnit XML and go test -json per suite and ends with the total line', () => {

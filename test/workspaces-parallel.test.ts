@@ -84,14 +84,19 @@ async function worker(url: string, index: number): Promise<Expected> {
   expect((await call('PUT', `${base}/_sandbox/scenarios`, scenario(state, delay))).status).toBe(200);
   const trades = new Map<string, Trade>();
   const create = async (order: string) => {
-    const res = await call<Trade>('POST', `${base}/api/v1/trades/deposit/create`, {
-      merchant: DEMO.id,
-      order,
-      amount_cents: 10_000 + index,
-      amount_currency: 'RUB',
-      type: 'any_bank',
-      callback_url: `${receiver!.url}/${name}`,
-    }, { 'X-Auth': DEMO.token });
+    const res = await call<Trade>(
+      'POST',
+      `${base}/api/v1/trades/deposit/create`,
+      {
+        merchant: DEMO.id,
+        order,
+        amount_cents: 10_000 + index,
+        amount_currency: 'RUB',
+        type: 'any_bank',
+        callback_url: `${receiver!.url}/${name}`,
+      },
+      { 'X-Auth': DEMO.token },
+    );
     expect(res.status, `${name} ${order}`).toBe(201);
     trades.set(res.body.id, res.body);
     return res.body;
@@ -156,7 +161,11 @@ describe('eight workers in eight workspaces of one process', () => {
     // sign --workspace: the sandbox signs with the secret of a merchant added to one workspace only.
     const added = (await call<{ merchant: { id: string; secret: string; token: string } }>('POST', `${first.url}/w/worker-3/_sandbox/merchants`, {})).body.merchant;
     let printed = '';
-    await signCommand([`merchant=${added.id}`, 'order=o-1', 'amount_cents=100', 'amount_currency=RUB', 'type=nspk'], { url: first.url, workspace: 'worker-3', json: true }, (text) => (printed += text));
+    await signCommand(
+      [`merchant=${added.id}`, 'order=o-1', 'amount_cents=100', 'amount_currency=RUB', 'type=nspk'],
+      { url: first.url, workspace: 'worker-3', json: true },
+      (text) => (printed += text),
+    );
     const signed = JSON.parse(printed) as { signature: string; string_to_sign: string };
     const { createHmac } = await import('node:crypto');
     expect(signed.signature).toBe(createHmac('sha256', added.secret).update(signed.string_to_sign).digest('hex'));
@@ -168,7 +177,12 @@ describe('eight workers in eight workspaces of one process', () => {
     const listed = (await call<{ workspaces: Array<{ name: string }> }>('GET', `${second.url}/_sandbox/workspaces`)).body.workspaces.map((w) => w.name);
     expect(listed).toEqual(['default', ...expected.map((w) => w.name)]);
     for (const worker of expected) await check(second.url, worker);
-    const again = await call('POST', `${second.url}/w/worker-3/api/v1/trades/deposit/create`, { merchant: added.id, order: 'after-restart', amount_cents: 100, amount_currency: 'RUB', type: 'nspk' }, { 'X-Auth': added.token });
+    const again = await call(
+      'POST',
+      `${second.url}/w/worker-3/api/v1/trades/deposit/create`,
+      { merchant: added.id, order: 'after-restart', amount_cents: 100, amount_currency: 'RUB', type: 'nspk' },
+      { 'X-Auth': added.token },
+    );
     expect(again.status).toBe(201);
 
     // Each worker's waiting step runs on its own clock, after the restart, into its own receiver path.

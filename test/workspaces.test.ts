@@ -78,7 +78,8 @@ describe('isolation', () => {
 });
 
 describe('scenarios of one workspace', () => {
-  const YAML = (state: string) => `scenarios:\n  - name: outcome\n    description: Ends ws- orders one way.\n    match:\n      order: "^ws-"\n    timeline:\n      - after: 1s\n        state: ${state}\n`;
+  const YAML = (state: string) =>
+    `scenarios:\n  - name: outcome\n    description: Ends ws- orders one way.\n    match:\n      order: "^ws-"\n    timeline:\n      - after: 1s\n        state: ${state}\n`;
 
   it('PUT adds scenarios to one workspace, in front of the shared ones; two workspaces may use one name', async () => {
     t = await makeSandbox({ clock: 'manual' });

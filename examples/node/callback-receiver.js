@@ -4,7 +4,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 
 const SECRET = 'sandbox-secret-demo'; // the merchant's secret
-const seen = new Set();               // event ids already handled
+const seen = new Set(); // event ids already handled
 
 createServer((req, res) => {
   const chunks = [];

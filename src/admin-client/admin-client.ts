@@ -149,11 +149,7 @@ export class AdminClient {
     } catch (error) {
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
       const why = (error as Error).name === 'TimeoutError' ? `no answer within ${this.#timeoutMs} ms` : (cause?.code ?? cause?.message ?? (error as Error).message);
-      throw new AdminClientError(
-        `Could not reach the sandbox at ${this.url} (${why}). Start it with \`deposit-sandbox\`, or point --url (or DEPOSIT_SANDBOX_URL) at it.`,
-        null,
-        'unreachable',
-      );
+      throw new AdminClientError(`Could not reach the sandbox at ${this.url} (${why}). Start it with \`deposit-sandbox\`, or point --url (or DEPOSIT_SANDBOX_URL) at it.`, null, 'unreachable');
     }
 
     const text = await res.text();
@@ -161,16 +157,17 @@ export class AdminClient {
     try {
       data = JSON.parse(text);
     } catch {
-      throw new AdminClientError(`${this.url} answered ${res.status} with something that is not JSON; is it a deposit-sandbox? First bytes: ${JSON.stringify(text.slice(0, 120))}`, res.status, 'not_json');
+      throw new AdminClientError(
+        `${this.url} answered ${res.status} with something that is not JSON; is it a deposit-sandbox? First bytes: ${JSON.stringify(text.slice(0, 120))}`,
+        res.status,
+        'not_json',
+      );
     }
     if (!res.ok) {
       const envelope = data as Partial<ErrorEnvelope> | null;
       const error = envelope?.error;
       if (!error || typeof error.message !== 'string') throw new AdminClientError(`${this.url} answered ${res.status}: ${text.slice(0, 300)}`, res.status, 'unexpected_answer');
-      const allowed =
-        Array.isArray(error.allowed) && !error.message.includes('Allowed:')
-          ? ` (allowed now: ${error.allowed.length > 0 ? error.allowed.join(', ') : 'none, the state is final'})`
-          : '';
+      const allowed = Array.isArray(error.allowed) && !error.message.includes('Allowed:') ? ` (allowed now: ${error.allowed.length > 0 ? error.allowed.join(', ') : 'none, the state is final'})` : '';
       throw new AdminClientError(`${error.message}${allowed}`, res.status, String(error.code), envelope as ErrorEnvelope);
     }
     return data as T;

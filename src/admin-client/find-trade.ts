@@ -19,9 +19,5 @@ export async function findTradeByOrder(client: AdminClient, order: string, merch
     );
   }
   const merchants = [...new Set(trades.map((trade) => trade.merchant))];
-  throw new AdminClientError(
-    `${total} trades have order ${JSON.stringify(order)} (merchants ${merchants.join(', ')}). Pass --merchant <id> to say whose, or the trade id.`,
-    409,
-    'ambiguous_order',
-  );
+  throw new AdminClientError(`${total} trades have order ${JSON.stringify(order)} (merchants ${merchants.join(', ')}). Pass --merchant <id> to say whose, or the trade id.`, 409, 'ambiguous_order');
 }

@@ -33,9 +33,9 @@ export function merchantRoutes(sandbox: Sandbox) {
   app.get('/', (c) => {
     const answer: MerchantsAnswer = {
       auth: sandbox.options.auth,
-      merchants: sandbox.merchants.list().map(({ id, name, rate, token, secret }) =>
-        fixtures.has(id.toLowerCase()) ? { id, name, rate, from: 'fixtures' as const, token, secret } : { id, name, rate, from: 'workspace' as const },
-      ),
+      merchants: sandbox.merchants
+        .list()
+        .map(({ id, name, rate, token, secret }) => (fixtures.has(id.toLowerCase()) ? { id, name, rate, from: 'fixtures' as const, token, secret } : { id, name, rate, from: 'workspace' as const })),
     };
     return c.json(answer);
   });

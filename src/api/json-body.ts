@@ -26,9 +26,7 @@ export function jsonBody(limit: number): MiddlewareHandler {
   const parse = async (c: Context, next: () => Promise<void>): Promise<void> => {
     const type = (c.req.header('Content-Type') ?? '').split(';')[0]?.trim() ?? '';
     if (!JSON_TYPE.test(type)) {
-      throw errors.invalidJson(
-        `The request body must be JSON sent with "Content-Type: application/json"${type ? `; got "${type}"` : ' (the header is missing)'}.`,
-      );
+      throw errors.invalidJson(`The request body must be JSON sent with "Content-Type: application/json"${type ? `; got "${type}"` : ' (the header is missing)'}.`);
     }
     const body = await readJson(c);
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {

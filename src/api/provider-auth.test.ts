@@ -116,7 +116,7 @@ describe('error table: 401 on every endpoint', () => {
     expect((await errorOf(res)).code).toBe('unknown_merchant');
   });
 
-  it("the token of another merchant is a 401 that says whose token it is", async () => {
+  it('the token of another merchant is a 401 that says whose token it is', async () => {
     const t = await sandbox();
     const res = await postWith(t, CREATE, p2pBody(), { 'X-Auth': SECOND.token });
     expect(res.status).toBe(401);

@@ -83,9 +83,7 @@ describe('the Trade object has exactly its eight keys in every response', () => 
   });
 
   it('does not echo sandbox-only or unknown fields (customer, urls, extra keys)', async () => {
-    const trade = await created(
-      p2pBody({ customer: 'payer-zq', callback_url: 'https://shop.example/cb', return_url: 'https://shop.example/back', extra: 'ignored', nested: { a: 1 } }),
-    );
+    const trade = await created(p2pBody({ customer: 'payer-zq', callback_url: 'https://shop.example/cb', return_url: 'https://shop.example/back', extra: 'ignored', nested: { a: 1 } }));
     expect(Object.keys(trade)).toEqual([...TRADE_KEYS]);
     expect(JSON.stringify(trade)).not.toMatch(/payer-zq|shop\.example|ignored/);
   });

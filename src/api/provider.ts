@@ -23,13 +23,15 @@ export function providerRoutes(sandbox: Sandbox) {
     (endpoint: 'create' | 'build'): MiddlewareHandler =>
     (c, next) => {
       const body = c.get(JSON_BODY);
-      orRefuse(authenticate(sandbox.merchants, {
-        mode: sandbox.options.auth,
-        endpoint,
-        header: (name) => c.req.header(name),
-        merchantId: body['merchant'],
-        values: body,
-      }));
+      orRefuse(
+        authenticate(sandbox.merchants, {
+          mode: sandbox.options.auth,
+          endpoint,
+          header: (name) => c.req.header(name),
+          merchantId: body['merchant'],
+          values: body,
+        }),
+      );
       return next();
     };
 
@@ -52,13 +54,15 @@ export function providerRoutes(sandbox: Sandbox) {
     if (merchant === 'deposit' && (uuid === 'create' || uuid === 'build')) {
       throw errors.notFound(`/api/v1/trades/deposit/${uuid} takes POST with a JSON body, not GET.`);
     }
-    orRefuse(authenticate(sandbox.merchants, {
-      mode: sandbox.options.auth,
-      endpoint: 'get',
-      header: (name) => c.req.header(name),
-      merchantId: merchant,
-      values: { merchant, uuid },
-    }));
+    orRefuse(
+      authenticate(sandbox.merchants, {
+        mode: sandbox.options.auth,
+        endpoint: 'get',
+        header: (name) => c.req.header(name),
+        merchantId: merchant,
+        values: { merchant, uuid },
+      }),
+    );
     if (!UUID.test(uuid)) {
       throw errors.notFound(`No trade ${JSON.stringify(uuid)}: the trade identifier in the path must be the UUID "id" returned when the trade was created.`);
     }

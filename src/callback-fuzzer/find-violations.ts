@@ -62,10 +62,17 @@ export function findViolations(schedule: Schedule, run: ScheduleRun): Violation[
   for (const d of run.deliveries) {
     const label = `T${d.trade + 1} ${d.state} (event ${d.event})`;
     if (FORGED_KINDS.has(d.kind)) {
-      if (is2xx(d.status)) add('forged_accepted', `accepted a callback with ${FORGERY[d.kind]} (${label}) with ${d.status}: the receiver does not verify X-Signature (HMAC-SHA256 of the raw body with the merchant's secret); anyone who can reach it could mark orders paid`);
+      if (is2xx(d.status))
+        add(
+          'forged_accepted',
+          `accepted a callback with ${FORGERY[d.kind]} (${label}) with ${d.status}: the receiver does not verify X-Signature (HMAC-SHA256 of the raw body with the merchant's secret); anyone who can reach it could mark orders paid`,
+        );
       else if (!is4xx(d.status)) add('forged_not_refused', `answered ${answer(d)} to a callback with ${FORGERY[d.kind]} (${label}): refuse it with 401`);
     } else if (!d.late && !is2xx(d.status)) {
-      add('genuine_refused', `answered ${answer(d)} to a genuine callback (${label}, attempt ${d.attempt}${d.kind === 'replay' ? ', a replay' : ''})${d.error ? ` (${d.error})` : ''}: answer 2xx to every correctly signed callback, also repeats and older states, and ignore what is already handled`);
+      add(
+        'genuine_refused',
+        `answered ${answer(d)} to a genuine callback (${label}, attempt ${d.attempt}${d.kind === 'replay' ? ', a replay' : ''})${d.error ? ` (${d.error})` : ''}: answer 2xx to every correctly signed callback, also repeats and older states, and ignore what is already handled`,
+      );
     }
   }
 
@@ -73,19 +80,19 @@ export function findViolations(schedule: Schedule, run: ScheduleRun): Violation[
     for (const [index, trade] of schedule.trades.entries()) {
       const probe = run.probes[index];
       if (!probe) continue;
-      checkTrade(index, trade.amount_cents, run.deliveries.filter((d) => d.trade === index), probe, add);
+      checkTrade(
+        index,
+        trade.amount_cents,
+        run.deliveries.filter((d) => d.trade === index),
+        probe,
+        add,
+      );
     }
   }
   return found.sort((a, b) => VIOLATION_KINDS.indexOf(a.kind) - VIOLATION_KINDS.indexOf(b.kind));
 }
 
-function checkTrade(
-  index: number,
-  amount: number,
-  deliveries: Delivery[],
-  probe: { state: TradeState | null; credited_cents: number },
-  add: (kind: ViolationKind, cause: string) => void,
-): void {
+function checkTrade(index: number, amount: number, deliveries: Delivery[], probe: { state: TradeState | null; credited_cents: number }, add: (kind: ViolationKind, cause: string) => void): void {
   const name = `T${index + 1}`;
   const genuine = deliveries.filter((d) => !FORGED_KINDS.has(d.kind));
   const forged = deliveries.filter((d) => FORGED_KINDS.has(d.kind));
@@ -122,7 +129,10 @@ function checkTrade(
   const newest = genuine.filter((d) => is2xx(d.status) || d.late).reduce<TradeState | null>((best, d) => (best === null || RANK[d.state] > RANK[best] ? d.state : best), null);
   if (newest === null || probe.state === newest) return;
   if (probe.state !== null && RANK[probe.state] < RANK[newest]) {
-    add('state_back', `the state of ${name} went back from ${newest} to ${probe.state}: the receiver applies an older callback that arrives after a newer one; ignore a state older than the one stored`);
+    add(
+      'state_back',
+      `the state of ${name} went back from ${newest} to ${probe.state}: the receiver applies an older callback that arrives after a newer one; ignore a state older than the one stored`,
+    );
   } else if (!forged.some((d) => d.state === probe.state)) {
     add('state_wrong', `the probe says ${name} is ${probe.state ?? 'unknown (null)'}, but the newest genuine callback it accepted says ${newest}`);
   }

@@ -20,7 +20,13 @@ export function formatFuzzHeader(merchant: string, seed: number, runs: number, p
 export function formatSchedule(schedule: Schedule, deliveries: Delivery[]): string {
   const trades = schedule.trades.map((t, i) => `  T${i + 1}: amount_cents ${t.amount_cents}, ends ${t.final}\n`).join('');
   const lines = deliveries.map((d, i) => {
-    const what = d.late ? 'answer treated as too late (timeout)' : d.kind === 'slow' ? 'retried after the late answer' : d.attempt > 1 && d.kind === 'deliver' ? 'delivered again (same event)' : HOW[d.kind];
+    const what = d.late
+      ? 'answer treated as too late (timeout)'
+      : d.kind === 'slow'
+        ? 'retried after the late answer'
+        : d.attempt > 1 && d.kind === 'deliver'
+          ? 'delivered again (same event)'
+          : HOW[d.kind];
     const got = d.status === null ? 'no answer' : String(d.status);
     return `  ${String(i + 1).padStart(2)}. T${d.trade + 1} ${d.state.padEnd(9)} event ${d.event} attempt ${d.attempt}  ${what.padEnd(36)} -> ${got}\n`;
   });

@@ -45,7 +45,12 @@ export interface ScheduleRun {
 }
 
 /** The trade ids and orders of one run: unique per run of the fuzzer, never printed. */
-export function runTrades(nonce: string, run: number, schedule: Schedule, target: FuzzTarget): Array<{ id: string; order: string; bodies: Record<'created' | 'final', { state: TradeState; json: string }> }> {
+export function runTrades(
+  nonce: string,
+  run: number,
+  schedule: Schedule,
+  target: FuzzTarget,
+): Array<{ id: string; order: string; bodies: Record<'created' | 'final', { state: TradeState; json: string }> }> {
   return schedule.trades.map((trade, index) => {
     const hex = createHash('sha256').update(`${nonce}:${run}:${index}`).digest('hex');
     const id = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;

@@ -35,7 +35,11 @@ export class CallbackIndex {
     const events = ids.map((id) => this.#store.callbacks.get(id)).filter((e): e is CallbackEvent => e?.trade === trade);
     if (events.length !== ids.length) {
       if (events.length === 0) this.#byTrade.delete(trade);
-      else this.#byTrade.set(trade, events.map((e) => e.id));
+      else
+        this.#byTrade.set(
+          trade,
+          events.map((e) => e.id),
+        );
     }
     return events;
   }

@@ -155,9 +155,7 @@ export class CallbackSender {
           }
         });
         res.on('end', () => finish({}));
-        res.on('close', () =>
-          finish({ error: `The connection was closed or reset in the middle of the answer (status ${status} received, body incomplete after ${size} bytes).` }),
-        );
+        res.on('close', () => finish({ error: `The connection was closed or reset in the middle of the answer (status ${status} received, body incomplete after ${size} bytes).` }));
       });
 
       req.on('error', (error: NodeJS.ErrnoException) => finish({ error: describeNetworkError(error, url) }));
@@ -183,9 +181,7 @@ function describeNetworkError(error: NodeJS.ErrnoException, url: URL): string {
     case 'ECONNREFUSED':
       return `Connection refused by ${where}: nothing is listening there. Start the receiver, or fix the port in callback_url.`;
     case 'ECONNRESET':
-      return error.message === 'socket hang up'
-        ? `${where} closed the connection without answering.`
-        : `${where} reset the connection before answering.`;
+      return error.message === 'socket hang up' ? `${where} closed the connection without answering.` : `${where} reset the connection before answering.`;
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
       return `The host ${url.hostname} could not be resolved (${error.code}). Check the host name in callback_url.`;

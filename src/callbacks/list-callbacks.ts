@@ -9,12 +9,7 @@ export const callbackQuerySchema = z.object({
   trade: blankAsAbsent(z.string().optional()),
   status: blankAsAbsent(z.enum(CALLBACK_STATUSES, { error: `must be one of ${CALLBACK_STATUSES.join(', ')}` }).optional()),
   limit: blankAsAbsent(
-    z.coerce
-      .number({ error: 'limit must be a whole number' })
-      .int('limit must be a whole number')
-      .min(1, 'limit must be at least 1')
-      .max(1000, 'limit must be at most 1000')
-      .default(100),
+    z.coerce.number({ error: 'limit must be a whole number' }).int('limit must be a whole number').min(1, 'limit must be at least 1').max(1000, 'limit must be at most 1000').default(100),
   ),
 });
 

@@ -108,8 +108,7 @@ export async function checkCallbackReceiver(options: CheckCallbackOptions): Prom
 
 function send(sender: CallbackSender, planned: Planned, options: CheckCallbackOptions): Promise<CallbackResponse> {
   const body = JSON.stringify(planned.trade);
-  const signature =
-    planned.signature === 'valid' ? sign(options.merchant.secret, body) : planned.signature === 'wrong' ? sign(`${options.merchant.secret}:not-the-secret`, body) : undefined;
+  const signature = planned.signature === 'valid' ? sign(options.merchant.secret, body) : planned.signature === 'wrong' ? sign(`${options.merchant.secret}:not-the-secret`, body) : undefined;
   return sender.send({
     url: options.url,
     body,

@@ -9,7 +9,7 @@ export interface Judgement {
 const is2xx = (status: number | null): status is number => status !== null && status >= 200 && status < 300;
 
 const VERIFY =
-  'Verify X-Signature before doing anything else: it is the lowercase hex HMAC-SHA256 of the raw body bytes, keyed with the merchant\'s secret; compare it in constant time and answer 401 when it does not match.';
+  "Verify X-Signature before doing anything else: it is the lowercase hex HMAC-SHA256 of the raw body bytes, keyed with the merchant's secret; compare it in constant time and answer 401 when it does not match.";
 
 /** "answered 500 ("Internal error")" or the sender's own words when no answer came. */
 function answered(result: CallbackResponse): string {

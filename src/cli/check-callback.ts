@@ -30,11 +30,7 @@ export interface CheckCallbackCommandOptions extends FuzzCommandOptions {
  * needs to run), printing each case as it finishes. Resolves with the report; the CLI exits 1
  * when anything was flagged. Throws an Error for bad arguments.
  */
-export async function checkCallbackCommand(
-  url: string,
-  options: CheckCallbackCommandOptions = {},
-  write: (text: string) => void = (text) => process.stdout.write(text),
-): Promise<{ passed: boolean }> {
+export async function checkCallbackCommand(url: string, options: CheckCallbackCommandOptions = {}, write: (text: string) => void = (text) => process.stdout.write(text)): Promise<{ passed: boolean }> {
   if (!isHttpUrl(url)) throw new Error(`${JSON.stringify(url)} is not an absolute http(s) URL. Pass your callback_url, e.g. http://127.0.0.1:3000/deposit-callback.`);
   const timeoutMs = options.timeout === undefined ? 10_000 : parseDuration(options.timeout);
   if (timeoutMs === undefined || timeoutMs <= 0) throw new Error(`--timeout must be ${DURATION_HINT}, longer than 0; got ${JSON.stringify(options.timeout)}.`);
@@ -46,7 +42,9 @@ export async function checkCallbackCommand(
   const known = merchants.find((m) => m.id.toLowerCase() === id.toLowerCase());
   const secret = options.secret ?? known?.secret;
   if (secret === undefined || secret === '') {
-    throw new Error(`Merchant ${id} is not in ${where} (it lists ${merchants.map((m) => m.id).join(', ')}). Pass its secret with --secret <secret>, or a fixtures file that lists it with --fixtures <file>.`);
+    throw new Error(
+      `Merchant ${id} is not in ${where} (it lists ${merchants.map((m) => m.id).join(', ')}). Pass its secret with --secret <secret>, or a fixtures file that lists it with --fixtures <file>.`,
+    );
   }
   if (wantsFuzzer(options)) {
     const other = merchants.find((m) => m.id.toLowerCase() !== id.toLowerCase() && m.secret !== secret);

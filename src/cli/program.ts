@@ -54,9 +54,7 @@ export function createProgram(): Command {
     .version(pkg.version, '-v, --version')
     .showHelpAfterError('(run deposit-sandbox --help for usage)');
 
-  const serve = addServeOptions(
-    program.command('serve', { isDefault: true }).description('start the sandbox (the default command)'),
-  )
+  const serve = addServeOptions(program.command('serve', { isDefault: true }).description('start the sandbox (the default command)'))
     .addHelpText('after', EXAMPLES)
     .action(async (_options: unknown, command: Command) => {
       const { options, readyFile, reportFile } = serveOptions(command);

@@ -46,7 +46,8 @@ export function handleShutdownSignals(running: RunningServer, sandbox: Sandbox, 
       io.say(`deposit-sandbox: ${signal} received: saving the store and exiting`);
     } else {
       const delays = sandbox.scenarios.delaysUnderWay();
-      const delay = delays.count > 0 ? ` (${delays.count === 1 ? 'a scenario create delay' : `${delays.count} scenario create delays, the longest`} ends in ${formatDuration(delays.longestLeftMs)})` : '';
+      const delay =
+        delays.count > 0 ? ` (${delays.count === 1 ? 'a scenario create delay' : `${delays.count} scenario create delays, the longest`} ends in ${formatDuration(delays.longestLeftMs)})` : '';
       const waits = [requests > 0 ? `${count(requests, 'request')} in flight${delay}` : '', halfSent > 0 ? `${count(halfSent, 'connection')} with half-sent headers` : ''];
       io.say(
         [

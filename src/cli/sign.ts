@@ -65,7 +65,9 @@ function collect(pairs: readonly string[], endpoint: SignedEndpoint, body: strin
     values[name] = pair.slice(at + 1);
   }
   if (values['customer'] !== undefined && values['cusotmer'] !== undefined && values['customer'] !== values['cusotmer']) {
-    throw new Error(`customer and cusotmer are two spellings of one field and were given different values (${JSON.stringify(values['customer'])} and ${JSON.stringify(values['cusotmer'])}); the sandbox refuses such a body with 422. Give one of them.`);
+    throw new Error(
+      `customer and cusotmer are two spellings of one field and were given different values (${JSON.stringify(values['customer'])} and ${JSON.stringify(values['cusotmer'])}); the sandbox refuses such a body with 422. Give one of them.`,
+    );
   }
   return values;
 }
@@ -80,7 +82,7 @@ function findSecret(options: SignOptions, merchant: string | undefined): { secre
     throw new Error(
       merchant
         ? `--secret is required: merchant ${merchant} is not in ${where}. Pass the merchant's secret with --secret <secret>.`
-        : '--secret is required (the merchant\'s HMAC key), or pass merchant=<id> of a merchant in the fixtures to use its secret.',
+        : "--secret is required (the merchant's HMAC key), or pass merchant=<id> of a merchant in the fixtures to use its secret.",
     );
   }
   return { secret: known.secret, from: `the secret of ${known.name} (${known.id}) in ${file ?? 'the bundled fixtures'}` };
@@ -117,7 +119,14 @@ export async function signInWorkspace(pairs: readonly string[], options: SignOpt
   if (!merchant) throw new Error('With --workspace, pass merchant=<id>: the sandbox signs with the secret of that merchant of the workspace.');
   const client = new AdminClient({ url: workspaceUrl(options.url ?? DEFAULT_SANDBOX_URL, options.workspace), adminToken: options.adminToken });
   const answer = await client.request<{ signature: string }>('POST', `/merchants/${encodeURIComponent(merchant)}/sign`, { string_to_sign });
-  return { endpoint, fields, string_to_sign, signature: answer.signature, header, secret_from: `the secret of merchant ${merchant} in workspace ${options.workspace} of ${client.url.replace(/\/w\/[^/]+$/, '')}` };
+  return {
+    endpoint,
+    fields,
+    string_to_sign,
+    signature: answer.signature,
+    header,
+    secret_from: `the secret of merchant ${merchant} in workspace ${options.workspace} of ${client.url.replace(/\/w\/[^/]+$/, '')}`,
+  };
 }
 
 /** `deposit-sandbox sign`: prints the string to sign and the signature. */

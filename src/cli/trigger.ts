@@ -52,11 +52,14 @@ export function triggerArguments(args: readonly (string | undefined)[], options:
   const given = args.filter((arg): arg is string => arg !== undefined);
   if (options.order !== undefined) {
     if (given.length !== 1) {
-      throw new Error(`With --order, give only the state: deposit-sandbox trigger confirmed --order ${options.order}${options.merchant ? ` --merchant ${options.merchant}` : ' --merchant <id>'}${given.length > 1 ? ` (got ${given.length} arguments: ${given.join(' ')})` : ''}.`);
+      throw new Error(
+        `With --order, give only the state: deposit-sandbox trigger confirmed --order ${options.order}${options.merchant ? ` --merchant ${options.merchant}` : ' --merchant <id>'}${given.length > 1 ? ` (got ${given.length} arguments: ${given.join(' ')})` : ''}.`,
+      );
     }
     return { ref: { order: options.order, merchant: options.merchant }, state: given[0] ?? '' };
   }
-  if (options.merchant !== undefined) throw new Error('--merchant goes with --order <order>: deposit-sandbox trigger confirmed --order <order> --merchant <id>. With a trade id, leave --merchant out.');
+  if (options.merchant !== undefined)
+    throw new Error('--merchant goes with --order <order>: deposit-sandbox trigger confirmed --order <order> --merchant <id>. With a trade id, leave --merchant out.');
   if (given.length !== 2) {
     throw new Error(`Give the trade id and the state (deposit-sandbox trigger <trade-id> confirmed), or the state and the order (deposit-sandbox trigger confirmed --order <order> --merchant <id>).`);
   }

@@ -11,7 +11,10 @@ describe('JobQueue', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 50 }), fc.boolean()), { maxLength: 200 }), fc.integer({ min: 0, max: 50 }), (specs, cut) => {
         const live = new Map<string, Job>();
-        const queue = new JobQueue((j) => live.get(j.id) === j, () => live.size);
+        const queue = new JobQueue(
+          (j) => live.get(j.id) === j,
+          () => live.size,
+        );
         const all = specs.map(([due, keep], seq) => {
           const j = job(seq, due);
           live.set(j.id, j);
@@ -28,7 +31,10 @@ describe('JobQueue', () => {
 
   it('drops stale entries once they outnumber live jobs', () => {
     const live = new Map<string, Job>();
-    const queue = new JobQueue((j) => live.get(j.id) === j, () => live.size);
+    const queue = new JobQueue(
+      (j) => live.get(j.id) === j,
+      () => live.size,
+    );
     for (let i = 0; i < 1_000; i++) {
       const j = job(i, T0 + i);
       live.set(j.id, j);

@@ -223,10 +223,13 @@ export class Scheduler {
   #setTimer(due: number, wait: number): void {
     clearTimeout(this.#timer);
     this.#timerDue = due;
-    this.#timer = setTimeout(() => {
-      this.#timerDue = Number.POSITIVE_INFINITY;
-      this.#runInBackground();
-    }, Math.min(wait, MAX_TIMER));
+    this.#timer = setTimeout(
+      () => {
+        this.#timerDue = Number.POSITIVE_INFINITY;
+        this.#runInBackground();
+      },
+      Math.min(wait, MAX_TIMER),
+    );
     this.#timer.unref();
   }
 }

@@ -16,9 +16,7 @@ export const sandboxOptionsSchema = z.object({
   data: z.string().min(1).default('.deposit-sandbox'),
   inMemory: z.boolean().default(false),
   fixtures: z.string().min(1).optional(),
-  publicUrl: z
-    .url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL such as http://localhost:4242' })
-    .optional(),
+  publicUrl: z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL such as http://localhost:4242' }).optional(),
   auth: z.enum(AUTH_MODES, { error: `must be one of ${AUTH_MODES.join(', ')}` }).default('either'),
   seed: z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').optional(),
   clock: z.enum(['real', 'manual'], { error: 'must be real or manual' }).default('real'),

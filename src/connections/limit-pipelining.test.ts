@@ -38,7 +38,7 @@ async function holdingServer(limits: { active: number; queued: number }) {
 const requests = (paths: string[]) => paths.map((path) => `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`).join('');
 
 describe('limitPipelining', () => {
-  it('hands a connection\'s pipelined requests to the app a few at a time, in order', async () => {
+  it("hands a connection's pipelined requests to the app a few at a time, in order", async () => {
     const s = await holdingServer({ active: 2, queued: 3 });
     const client = connect(s.port, '127.0.0.1');
     client.on('data', () => undefined);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { localSandboxUrl } from './local-sandbox-url.js';
 
 describe('localSandboxUrl', () => {
-  it('is serve\'s default address when nothing is set', () => {
+  it("is serve's default address when nothing is set", () => {
     expect(localSandboxUrl({})).toBe('http://127.0.0.1:4242');
     expect(localSandboxUrl({ DEPOSIT_SANDBOX_HOST: ' ', DEPOSIT_SANDBOX_PORT: '' })).toBe('http://127.0.0.1:4242');
   });

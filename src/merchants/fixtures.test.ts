@@ -78,7 +78,9 @@ describe('fixtures errors carry file, line and column', () => {
 
   it('unknown top-level keys and unknown bank keys are errors too; "$schema" is allowed', () => {
     expect(problem(doc({ merchants: [merchant], requisite: 'latin' }))).toMatch(/:\d+:3: requisite: is not a field here; did you mean requisites\?/);
-    expect(problem(doc({ merchants: [merchant], requisites: { names: ['A'], banks: [{ name: 'B', bins: ['123456'], bin: '1' }] } }))).toMatch(/requisites\.banks\[0\]\.bin: is not a field here; did you mean bins\?/);
+    expect(problem(doc({ merchants: [merchant], requisites: { names: ['A'], banks: [{ name: 'B', bins: ['123456'], bin: '1' }] } }))).toMatch(
+      /requisites\.banks\[0\]\.bin: is not a field here; did you mean bins\?/,
+    );
     expect(() => parseFixtures(doc({ $schema: './fixtures.schema.json', merchants: [merchant] }), 'f.json')).not.toThrow();
   });
 });

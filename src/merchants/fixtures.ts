@@ -24,7 +24,9 @@ export const fixturesSchema = z
   .strictObject({
     /** Lets an editor find a JSON Schema; ignored. */
     $schema: z.string().optional(),
-    merchants: z.array(merchantSchema, { error: 'must be a list of merchants such as [{"id": ..., "name": ..., "token": ..., "secret": ..., "rate": 92.5}]' }).min(1, 'must list at least one merchant'),
+    merchants: z
+      .array(merchantSchema, { error: 'must be a list of merchants such as [{"id": ..., "name": ..., "token": ..., "secret": ..., "rate": 92.5}]' })
+      .min(1, 'must list at least one merchant'),
     requisites: requisitesOptionSchema.optional(),
   })
   .superRefine((value, ctx) => {

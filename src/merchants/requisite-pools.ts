@@ -4,7 +4,9 @@ import { z } from 'zod';
 export const bankSchema = z.strictObject({
   name: z.string({ error: 'must be the bank name as the payer sees it, e.g. "Сбербанк"' }).min(1, 'must be a non-empty bank name'),
   bins: z
-    .array(z.string({ error: 'must be 6 digits in quotes, e.g. "220220"' }).regex(/^\d{6}$/, 'must be 6 digits in quotes, e.g. "220220"'), { error: 'must be a list of 6-digit card BINs, e.g. ["220220", "427638"]' })
+    .array(z.string({ error: 'must be 6 digits in quotes, e.g. "220220"' }).regex(/^\d{6}$/, 'must be 6 digits in quotes, e.g. "220220"'), {
+      error: 'must be a list of 6-digit card BINs, e.g. ["220220", "427638"]',
+    })
     .min(1, 'must list at least one 6-digit card BIN'),
 });
 
@@ -49,10 +51,7 @@ export const NAMED_POOLS = { cyrillic: CYRILLIC_POOL, latin: LATIN_POOL } as con
 
 /** `requisites` of a fixtures file: a named pool or a pool of its own. */
 export const requisitesOptionSchema = z.union(
-  [
-    z.enum(['cyrillic', 'latin'], { error: (iss) => `must be "cyrillic" (the default), "latin", or a pool {"names": [...], "banks": [...]}; got ${JSON.stringify(iss.input)}` }),
-    requisitesPoolSchema,
-  ],
+  [z.enum(['cyrillic', 'latin'], { error: (iss) => `must be "cyrillic" (the default), "latin", or a pool {"names": [...], "banks": [...]}; got ${JSON.stringify(iss.input)}` }), requisitesPoolSchema],
   { error: 'must be "cyrillic" (the default), "latin", or a pool {"names": [...], "banks": [{"name": ..., "bins": [...]}]}' },
 );
 export type RequisitesOption = z.infer<typeof requisitesOptionSchema>;

@@ -15,9 +15,7 @@ export const errorEnvelopeSchema = z.object({
     /** One entry per field at fault. */
     details: z.array(z.object({ field: z.string(), message: z.string() })),
     /** On a signature mismatch only: what the sandbox computed (never the secret). */
-    signature: z
-      .object({ header: z.string(), algorithm: z.string(), string_to_sign: z.string(), received: z.string() })
-      .optional(),
+    signature: z.object({ header: z.string(), algorithm: z.string(), string_to_sign: z.string(), received: z.string() }).optional(),
     /** On an admin 409 only: the states the trade may move to now. */
     allowed: z.array(z.string()).optional(),
   }),

@@ -82,9 +82,7 @@ function durations(io: 'input' | 'output') {
     for (const key of Object.keys(ctx.jsonSchema)) delete ctx.jsonSchema[key];
     Object.assign(
       ctx.jsonSchema,
-      io === 'output'
-        ? { type: 'number', minimum: 0, description: 'milliseconds' }
-        : { type: ['string', 'number'], description: 'a duration such as "10s" or "5m", or milliseconds' },
+      io === 'output' ? { type: 'number', minimum: 0, description: 'milliseconds' } : { type: ['string', 'number'], description: 'a duration such as "10s" or "5m", or milliseconds' },
     );
   };
 }
@@ -192,9 +190,7 @@ function operationObject(operation: Operation): Json {
         status,
         {
           description: response.description,
-          ...(response.headers
-            ? { headers: Object.fromEntries(Object.entries(response.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }])) }
-            : {}),
+          ...(response.headers ? { headers: Object.fromEntries(Object.entries(response.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }])) } : {}),
           ...responseContent(response),
         },
       ]),
@@ -225,12 +221,12 @@ export function openApiDocument(options: OpenApiOptions = {}): Json {
       title: 'deposit-sandbox',
       version: VERSION,
       description:
-        'A local sandbox of the Deposit Trade Service: the provider\'s three endpoints (tag provider), and the sandbox\'s own admin API under /_sandbox (tag sandbox). Error answers share one envelope.',
+        "A local sandbox of the Deposit Trade Service: the provider's three endpoints (tag provider), and the sandbox's own admin API under /_sandbox (tag sandbox). Error answers share one envelope.",
     },
     servers: [{ url: options.serverUrl ?? 'http://127.0.0.1:4242' }],
     tags: [
       { name: 'provider', description: 'The endpoints of the interface document, as the live service has them.' },
-      { name: 'sandbox', description: 'The sandbox\'s admin API. With --admin-token, every route but health requires `Authorization: Bearer <token>`.' },
+      { name: 'sandbox', description: "The sandbox's admin API. With --admin-token, every route but health requires `Authorization: Bearer <token>`." },
       { name: 'pages', description: 'What a browser opens: the hosted payment page and its result page, the dashboard, and this document.' },
     ],
     paths,
@@ -241,7 +237,7 @@ export function openApiDocument(options: OpenApiOptions = {}): Json {
           type: 'apiKey',
           in: 'header',
           name: 'X-Auth',
-          description: 'Create endpoints. The merchant\'s token, or the hex HMAC-SHA256 of the string to sign keyed with its secret (which ones count depends on --auth).',
+          description: "Create endpoints. The merchant's token, or the hex HMAC-SHA256 of the string to sign keyed with its secret (which ones count depends on --auth).",
         },
         XToken: { type: 'apiKey', in: 'header', name: 'X-Token', description: 'Get endpoint. The merchant\'s token, or the hex HMAC-SHA256 of "merchant::uuid".' },
         AdminToken: { type: 'http', scheme: 'bearer', description: 'The --admin-token the sandbox was started with; not needed when it has none.' },

@@ -10,7 +10,7 @@ const html = (description: string): OperationResponse => ({ description, content
 const NO_TRADE = html('No trade with this id: a page that says so.');
 const FORM_413 = error('The form body is larger than 16384 bytes.');
 const REDIRECT: OperationResponse = {
-  description: 'The trade moved: the payer is sent to the trade\'s return_url, or to its result page when it has none.',
+  description: "The trade moved: the payer is sent to the trade's return_url, or to its result page when it has none.",
   headers: { Location: 'return_url, or /pay/{id}/result' },
 };
 
@@ -35,7 +35,7 @@ export const PAGE_OPERATIONS: readonly Operation[] = [
     summary: 'The result page a payer lands on when the trade has no return_url',
     auth: 'open',
     pathParams: { id: 'The trade id.' },
-    responses: { 200: html('The trade\'s state, in words.'), 404: NO_TRADE, 403: GUARD_403 },
+    responses: { 200: html("The trade's state, in words."), 404: NO_TRADE, 403: GUARD_403 },
   },
   {
     method: 'post',

@@ -50,9 +50,7 @@ export function formatDateTime(iso: string | number, lang: Lang, timeZone: strin
 
 /** "2202201234567890" → "2202 2012 3456 7890" (anything but digits is dropped first). */
 export function groupCard(number: string): string {
-  return number
-    .replace(/\D/g, '')
-    .replace(/(\d{4})(?=\d)/g, '$1 ');
+  return number.replace(/\D/g, '').replace(/(\d{4})(?=\d)/g, '$1 ');
 }
 
 /** "+79123456789" → "+7 912 345-67-89"; anything else is returned as it is. */

@@ -148,4 +148,3 @@ export function paymentRoutes(sandbox: Sandbox) {
 
   return app;
 }
-

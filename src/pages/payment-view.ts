@@ -34,9 +34,7 @@ export function paymentView(sandbox: Sandbox, id: string): PaymentView | undefin
   const trade = sandbox.store.trades.get(id.toLowerCase());
   if (!trade) return undefined;
   const final = isFinal(trade.state);
-  const expiry = final
-    ? undefined
-    : sandbox.scheduler.pending((job) => job.trade === trade.id && job.kind === TIMELINE_JOB && job.data['state'] === 'expired')[0];
+  const expiry = final ? undefined : sandbox.scheduler.pending((job) => job.trade === trade.id && job.kind === TIMELINE_JOB && job.data['state'] === 'expired')[0];
   const returnUrl = safeReturnUrl(trade.return_url);
   return {
     trade,

@@ -62,9 +62,7 @@ export interface CardError {
   params?: Params;
 }
 
-export type CardCheck =
-  | { ok: true; card: TestCard }
-  | { ok: false; errors: Partial<Record<CardField, CardError>> };
+export type CardCheck = { ok: true; card: TestCard } | { ok: false; errors: Partial<Record<CardField, CardError>> };
 
 /**
  * Checks a card form against the sandbox's rules at sandbox time `now`: a 12-19 digit

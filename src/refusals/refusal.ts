@@ -25,12 +25,7 @@ export class Refusal {
   /** Only for `forced`: the scenario that scripted it. */
   readonly scenario: string | undefined;
 
-  constructor(
-    kind: RefusalKind,
-    code: string,
-    message: string,
-    options: { details?: ErrorDetail[]; allowed?: string[]; signature?: SignatureDebug; status?: number; scenario?: string } = {},
-  ) {
+  constructor(kind: RefusalKind, code: string, message: string, options: { details?: ErrorDetail[]; allowed?: string[]; signature?: SignatureDebug; status?: number; scenario?: string } = {}) {
     this.kind = kind;
     this.code = code;
     this.message = message;

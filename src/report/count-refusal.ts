@@ -21,5 +21,10 @@ export function countRefusal(counter: MistakeCounter, c: Context, error: Sandbox
   if ((error.status !== 401 && error.status !== 422) || !c.req.path.startsWith('/api/')) return;
   const merchant = merchantOf(c);
   if (error.status === 401) counter.unauthorized(merchant, error.code);
-  else counter.invalid(merchant, error.code, error.details.map((d) => d.field));
+  else
+    counter.invalid(
+      merchant,
+      error.code,
+      error.details.map((d) => d.field),
+    );
 }

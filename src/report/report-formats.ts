@@ -80,7 +80,10 @@ export function reportJunit(report: IntegrationReport): string {
       const n = check.count(m);
       const base = { classname: `deposit-sandbox.integration.${m.merchant}`, name: check.name };
       if (n === 0) return base;
-      return { ...base, failure: { message: `${plural(n, 'mistake')}: ${check.lines(m).join('; ')}`, type: 'integration_mistake', details: `${check.lines(m).join('\n')}\n\nWhat to do: ${check.fix}\n` } };
+      return {
+        ...base,
+        failure: { message: `${plural(n, 'mistake')}: ${check.lines(m).join('; ')}`, type: 'integration_mistake', details: `${check.lines(m).join('\n')}\n\nWhat to do: ${check.fix}\n` },
+      };
     }),
   }));
   if (suites.length === 0) {

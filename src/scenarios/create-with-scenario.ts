@@ -53,11 +53,7 @@ export function scheduleTimeline(scheduler: Scheduler, trade: TradeRecord, scena
  * schedule its timeline. A refusal (an unknown scenario name, a duplicate order) stores
  * nothing. The caller commits the store and answers 201.
  */
-export async function createWithScenario(
-  deps: ScenarioCreateDeps,
-  request: DepositRequest,
-  header: string | undefined,
-): Promise<{ trade: TradeRecord; scenario: Scenario | undefined } | Refusal> {
+export async function createWithScenario(deps: ScenarioCreateDeps, request: DepositRequest, header: string | undefined): Promise<{ trade: TradeRecord; scenario: Scenario | undefined } | Refusal> {
   const scenario = deps.scenarios.select(request, header);
   if (scenario instanceof Refusal) return scenario;
   if (scenario && deps.log) deps.log(scenarioLogLine(deps.scenarios, scenario, request, Boolean(header?.trim())));

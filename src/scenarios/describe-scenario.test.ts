@@ -28,7 +28,9 @@ describe('magicPhrases', () => {
 
 describe('matchSummary', () => {
   it('lists every condition, or says header only', () => {
-    expect(matchSummary(matchSchema.parse({ type: 'ecom', order: '^x', amount: { last_digits: '7' }, customer: 'c' }))).toBe('type in [ecom] and amount_cents ends in 7 and order matches /^x/ and customer = "c"');
+    expect(matchSummary(matchSchema.parse({ type: 'ecom', order: '^x', amount: { last_digits: '7' }, customer: 'c' }))).toBe(
+      'type in [ecom] and amount_cents ends in 7 and order matches /^x/ and customer = "c"',
+    );
     expect(matchSummary(undefined)).toBe('X-Sandbox-Scenario header only');
   });
 });

@@ -148,9 +148,7 @@ export function summarize(entry: LoadedScenario): ScenarioSummary {
     match: matchSummary(scenario.match),
     magic: phrases.length > 0 ? phrases.map((p) => p.text).join(' and ') : `${SCENARIO_HEADER}: ${scenario.name} only`,
     does: effectSummary(scenario),
-    respond: scenario.respond
-      ? { status: scenario.respond.status, code: scenario.respond.code ?? DEFAULT_CODES[scenario.respond.status], message: scenario.respond.message }
-      : null,
+    respond: scenario.respond ? { status: scenario.respond.status, code: scenario.respond.code ?? DEFAULT_CODES[scenario.respond.status], message: scenario.respond.message } : null,
     delay_ms: scenario.delay ?? null,
     timeline: (scenario.timeline ?? []).map((step) => ({ after_ms: step.after, state: step.state })),
     callbacks: scenario.callbacks ?? null,

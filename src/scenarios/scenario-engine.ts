@@ -26,12 +26,7 @@ export class ScenarioEngine {
    */
   static load(userFolder?: string, options: { bundled?: boolean; bundledFolder?: string } = {}): ScenarioEngine {
     const { bundled = true, bundledFolder = BUNDLED_SCENARIOS } = options;
-    return new ScenarioEngine(
-      loadScenarios([
-        ...(userFolder !== undefined ? [{ path: userFolder, bundled: false }] : []),
-        ...(bundled ? [{ path: bundledFolder, bundled: true }] : []),
-      ]),
-    );
+    return new ScenarioEngine(loadScenarios([...(userFolder !== undefined ? [{ path: userFolder, bundled: false }] : []), ...(bundled ? [{ path: bundledFolder, bundled: true }] : [])]));
   }
 
   /** Scenarios with where they come from, in match order. */

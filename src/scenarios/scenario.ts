@@ -26,42 +26,41 @@ const regexSource = (field: string, example: string) =>
 
 const typeName = z.enum(TRADE_TYPES, { error: (iss) => `must be one of ${TRADE_TYPES.join(', ')}; got ${shown(iss.input)}` });
 const merchantId = z.guid({ error: (iss) => `must be a merchant UUID such as 6f1c2a9e-3b7d-4c52-9a1e-2d4b8f0c7e51; got ${shown(iss.input)}` });
-const kopecks = () =>
-  z.int({ error: (iss) => `must be a whole number of kopecks (3 rubles 12 kopecks is 312); got ${shown(iss.input)}` }).min(0, 'must not be negative');
+const kopecks = () => z.int({ error: (iss) => `must be a whole number of kopecks (3 rubles 12 kopecks is 312); got ${shown(iss.input)}` }).min(0, 'must not be negative');
 
 export const amountMatchSchema = z
   .union(
     [
       kopecks().min(1, 'must be a positive number of kopecks').meta({ description: 'Exactly this amount_cents.' }),
       z
-        .strictObject(
-    {
-            min: kopecks().optional().meta({ description: 'Smallest amount_cents that matches (inclusive).' }),
-            max: kopecks().optional().meta({ description: 'Largest amount_cents that matches (inclusive).' }),
-            last_digits: z
-              .string({ error: 'must be digits in quotes, e.g. "13" (quoted so that leading zeros are kept)' })
-              .regex(/^\d{1,9}$/, 'must be 1 to 9 digits in quotes, e.g. "13"')
-              .optional()
-              .meta({ description: 'amount_cents ends in these digits, e.g. "13" matches 1013 and 250013.' }),
-          })
-          .superRefine((value, ctx) => {
-            const range = value.min !== undefined || value.max !== undefined;
-            if (value.last_digits !== undefined && range) {
-              ctx.addIssue({ code: 'custom', message: 'use either last_digits or min/max, not both (write two scenarios for two conditions)' });
-            } else if (value.last_digits === undefined && !range) {
-              ctx.addIssue({ code: 'custom', message: 'must hold min and/or max (a range) or last_digits, e.g. {min: 100000, max: 500000} or {last_digits: "13"}' });
-            }
-            if (value.min !== undefined && value.max !== undefined && value.min > value.max) {
-              ctx.addIssue({ code: 'custom', path: ['min'], message: `must not be larger than max (${value.min} > ${value.max})` });
-            }
-          }),
-      ],
-      { error: (iss) => `must be an amount in kopecks (e.g. 1313), a range ({min: 100000, max: 500000}) or last digits ({last_digits: "13"}); got ${shown(iss.input)}` },
-    )
-    .meta({ description: 'amount_cents: an exact number of kopecks, a {min, max} range, or {last_digits: "13"}.' });
+        .strictObject({
+          min: kopecks().optional().meta({ description: 'Smallest amount_cents that matches (inclusive).' }),
+          max: kopecks().optional().meta({ description: 'Largest amount_cents that matches (inclusive).' }),
+          last_digits: z
+            .string({ error: 'must be digits in quotes, e.g. "13" (quoted so that leading zeros are kept)' })
+            .regex(/^\d{1,9}$/, 'must be 1 to 9 digits in quotes, e.g. "13"')
+            .optional()
+            .meta({ description: 'amount_cents ends in these digits, e.g. "13" matches 1013 and 250013.' }),
+        })
+        .superRefine((value, ctx) => {
+          const range = value.min !== undefined || value.max !== undefined;
+          if (value.last_digits !== undefined && range) {
+            ctx.addIssue({ code: 'custom', message: 'use either last_digits or min/max, not both (write two scenarios for two conditions)' });
+          } else if (value.last_digits === undefined && !range) {
+            ctx.addIssue({ code: 'custom', message: 'must hold min and/or max (a range) or last_digits, e.g. {min: 100000, max: 500000} or {last_digits: "13"}' });
+          }
+          if (value.min !== undefined && value.max !== undefined && value.min > value.max) {
+            ctx.addIssue({ code: 'custom', path: ['min'], message: `must not be larger than max (${value.min} > ${value.max})` });
+          }
+        }),
+    ],
+    { error: (iss) => `must be an amount in kopecks (e.g. 1313), a range ({min: 100000, max: 500000}) or last digits ({last_digits: "13"}); got ${shown(iss.input)}` },
+  )
+  .meta({ description: 'amount_cents: an exact number of kopecks, a {min, max} range, or {last_digits: "13"}.' });
 
-  export const matchSchema = z
-    .strictObject({
+export const matchSchema = z
+  .strictObject(
+    {
       type: z
         .union([typeName, z.array(typeName).min(1, 'must list at least one type')], { error: `must be a trade type (${TRADE_TYPES.join(', ')}) or a list of them` })
         .optional()
@@ -75,7 +74,7 @@ export const amountMatchSchema = z
       customer: z
         .union(
           [
-            z.string().meta({ description: 'Exactly this customer (the request\'s customer or cusotmer field).' }),
+            z.string().meta({ description: "Exactly this customer (the request's customer or cusotmer field)." }),
             z.strictObject({ regex: regexSource('customer', '^vip-').meta({ description: 'Regular expression the customer must match.' }) }),
           ],
           { error: 'must be an exact customer string, or {regex: "^vip-"}' },
@@ -98,7 +97,9 @@ export const amountMatchSchema = z
 export const respondSchema = z
   .strictObject(
     {
-      status: z.literal([401, 422], { error: (iss) => `must be 401 or 422 (the error statuses the create endpoints document); got ${shown(iss.input)}` }).meta({ description: 'HTTP status of the forced answer.' }),
+      status: z
+        .literal([401, 422], { error: (iss) => `must be 401 or 422 (the error statuses the create endpoints document); got ${shown(iss.input)}` })
+        .meta({ description: 'HTTP status of the forced answer.' }),
       code: z
         .string({ error: 'must be a string such as "trade_rejected"' })
         .regex(/^[a-z][a-z0-9_]*$/, 'must be lower_snake_case, e.g. "trade_rejected"')
@@ -133,14 +134,18 @@ export const scenarioSchema = z
         .string({ error: 'must be a string: the scenario name, also the X-Sandbox-Scenario header value' })
         .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit (it is sent as a header value)')
         .meta({ description: 'Unique name; the value of the X-Sandbox-Scenario header that picks this scenario.' }),
-      description: z.string({ error: 'must be a string saying what the scenario is for' }).min(1, 'must not be empty').meta({ description: 'What the scenario is for; shown in listings and the magic-values table.' }),
+      description: z
+        .string({ error: 'must be a string saying what the scenario is for' })
+        .min(1, 'must not be empty')
+        .meta({ description: 'What the scenario is for; shown in listings and the magic-values table.' }),
       match: matchSchema.optional(),
       respond: respondSchema.optional(),
       delay: responseDelaySchema.optional(),
-      timeline: z.array(timelineStepSchema, { error: 'must be a list of steps such as [{after: "30s", state: "confirmed"}]' }).optional().meta({ description: 'State changes scheduled on the sandbox clock, in time order.' }),
-      callbacks: callbackBehaviourSchema
+      timeline: z
+        .array(timelineStepSchema, { error: 'must be a list of steps such as [{after: "30s", state: "confirmed"}]' })
         .optional()
-        .meta({ description: 'How the callbacks of this trade misbehave: fail_first (N), delay (duration), duplicate (true), bad_signature (true).' }),
+        .meta({ description: 'State changes scheduled on the sandbox clock, in time order.' }),
+      callbacks: callbackBehaviourSchema.optional().meta({ description: 'How the callbacks of this trade misbehave: fail_first (N), delay (duration), duplicate (true), bad_signature (true).' }),
     },
     { error: 'must be a scenario: a mapping with at least name and description' },
   )
@@ -148,7 +153,11 @@ export const scenarioSchema = z
     if (value.respond) {
       for (const key of ['timeline', 'callbacks'] as const) {
         if (value[key] !== undefined) {
-          ctx.addIssue({ code: 'custom', path: [key], message: `cannot be used with respond: a forced ${value.respond.status} stores no trade, so there is nothing to ${key === 'timeline' ? 'move' : 'call back'}. Remove one of them` });
+          ctx.addIssue({
+            code: 'custom',
+            path: [key],
+            message: `cannot be used with respond: a forced ${value.respond.status} stores no trade, so there is nothing to ${key === 'timeline' ? 'move' : 'call back'}. Remove one of them`,
+          });
         }
       }
     }
@@ -160,9 +169,7 @@ export const scenarioSchema = z
 export const scenarioFileSchema = z
   .strictObject(
     {
-      scenarios: z
-        .array(scenarioSchema, { error: 'must be a list of scenarios (each starting with "- name: ...")' })
-        .min(1, 'must list at least one scenario'),
+      scenarios: z.array(scenarioSchema, { error: 'must be a list of scenarios (each starting with "- name: ...")' }).min(1, 'must list at least one scenario'),
     },
     { error: 'must be a mapping with a "scenarios:" list' },
   )

@@ -11,8 +11,7 @@ const ADMIN_HEADERS = ['Content-Type', 'Authorization'];
 const WHY: Record<Exclude<CorsScope, 'public'>, string> = {
   provider:
     'The provider API is server-to-server, like the real Deposit Trade Service: call it from your backend, where the token and secret stay. A browser frontend that called it directly would work against the sandbox and fail in production.',
-  admin:
-    'The admin API can read every trade and reset the sandbox, so pages of other sites may not call it. Call it from your tests or server, or use the dashboard at /_sandbox/.',
+  admin: 'The admin API can read every trade and reset the sandbox, so pages of other sites may not call it. Call it from your tests or server, or use the dashboard at /_sandbox/.',
 };
 
 const sameOrigin = (origin: string, c: Context): string | null => (origin !== '' && origin === new URL(c.req.url).origin ? origin : null);
@@ -40,12 +39,9 @@ export function corsPolicy(scope: CorsScope): MiddlewareHandler {
     const origin = c.req.header('Origin');
     if (origin === undefined && c.req.method !== 'OPTIONS') return next();
     if (c.req.method === 'OPTIONS' && origin !== undefined && sameOrigin(origin, c) === null) {
-      throw new SandboxError(
-        403,
-        'cross_origin_refused',
-        `Cross-origin requests from ${JSON.stringify(origin.slice(0, 100))} are not allowed. ${WHY[scope]}`,
-        { details: [{ field: 'Origin', message: 'not the sandbox\'s own origin' }] },
-      );
+      throw new SandboxError(403, 'cross_origin_refused', `Cross-origin requests from ${JSON.stringify(origin.slice(0, 100))} are not allowed. ${WHY[scope]}`, {
+        details: [{ field: 'Origin', message: "not the sandbox's own origin" }],
+      });
     }
     return policy(c, next);
   };

@@ -6,7 +6,11 @@ import { isIP } from 'node:net';
  * spelling, brackets allowed) and IPv4-mapped 127.x addresses.
  */
 export function isLoopbackHost(host: string): boolean {
-  const name = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
+  const name = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '');
   if (name === 'localhost' || name.endsWith('.localhost')) return true;
   const version = isIP(name);
   if (version === 4) return name.startsWith('127.');

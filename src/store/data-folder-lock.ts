@@ -89,7 +89,9 @@ export class DataFolderLock {
     }
     if (previous && !tookOver) {
       // The lock was free or stale (proper-lockfile took it over): a holder that did not stop cleanly.
-      notice(`took over a stale lock on the data folder ${folder} left by process ${previous.pid}${previous.hostname === hostname() ? '' : ` on ${previous.hostname}`}, which stopped without releasing it.`);
+      notice(
+        `took over a stale lock on the data folder ${folder} left by process ${previous.pid}${previous.hostname === hostname() ? '' : ` on ${previous.hostname}`}, which stopped without releasing it.`,
+      );
     }
     held.add(folder);
     removeHoldersOnExit();

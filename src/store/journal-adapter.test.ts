@@ -52,8 +52,7 @@ async function open(dir: string, options: JournalAdapterOptions = {}): Promise<O
 const files = (dir: string) => readdirSync(dir).sort();
 const trades = (store: Store) => [...store.trades.values()];
 const journal = (dir: string, generation: number) => join(dir, `journal.${generation}.ndjson`);
-const snapshotFile = (generation: number, rows: TradeRecord[]) =>
-  `${JSON.stringify({ version: 1, generation, trades: rows, jobs: [], callbacks: [], meta: [] }, null, 2)}\n`;
+const snapshotFile = (generation: number, rows: TradeRecord[]) => `${JSON.stringify({ version: 1, generation, trades: rows, jobs: [], callbacks: [], meta: [] }, null, 2)}\n`;
 
 describe('JournalAdapter: writes and restarts', () => {
   it('every committed change is there after a restart, without a shutdown', async () => {
@@ -99,13 +98,7 @@ describe('JournalAdapter: writes and restarts', () => {
     expect(readFileSync(journal(dir, 1), 'utf8')).toBe('');
     const data = await new JSONFile<Record<string, unknown>>(join(dir, 'db.json')).read();
     expect(data).toEqual({ ...store.snapshot(), generation: 1, checksum: expect.stringMatching(/^crc32:[0-9a-f]{8}$/) });
-    expect(readFileSync(join(dir, 'db.json'), 'utf8').split('\n').slice(0, 5)).toEqual([
-      '{',
-      '  "version": 1,',
-      '  "generation": 1,',
-      '  "trades": [',
-      `    ${JSON.stringify(trade(1))},`,
-    ]);
+    expect(readFileSync(join(dir, 'db.json'), 'utf8').split('\n').slice(0, 5)).toEqual(['{', '  "version": 1,', '  "generation": 1,', '  "trades": [', `    ${JSON.stringify(trade(1))},`]);
 
     const { store: again } = await open(dir);
     expect(trades(again)).toEqual([trade(1), trade(2)]);
@@ -202,7 +195,12 @@ describe('JournalAdapter: crashes and damage', () => {
     store.trades.put(trade(1));
     await store.commit();
     const whole = readFileSync(journal(dir, 0)).length;
-    appendFileSync(journal(dir, 0), encodeRecord([{ op: 'put', table: 'trades', record: trade(2) }]).toString().slice(0, 90));
+    appendFileSync(
+      journal(dir, 0),
+      encodeRecord([{ op: 'put', table: 'trades', record: trade(2) }])
+        .toString()
+        .slice(0, 90),
+    );
 
     const second = await open(dir);
     expect(trades(second.store)).toEqual([trade(1)]);
@@ -221,7 +219,12 @@ describe('JournalAdapter: crashes and damage', () => {
     const { store } = await open(dir);
     store.trades.put(trade(1));
     await store.commit();
-    appendFileSync(journal(dir, 0), encodeRecord([{ op: 'put', table: 'trades', record: trade(2) }]).toString().replace('order-2', 'order-X'));
+    appendFileSync(
+      journal(dir, 0),
+      encodeRecord([{ op: 'put', table: 'trades', record: trade(2) }])
+        .toString()
+        .replace('order-2', 'order-X'),
+    );
     const bytes = readFileSync(journal(dir, 0));
     const again = await open(dir);
     expect(trades(again.store)).toEqual([trade(1)]);
@@ -253,7 +256,13 @@ describe('JournalAdapter: crashes and damage', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'db.json'), snapshotFile(4, [trade(1)]));
     writeFileSync(journal(dir, 4), encodeRecord([{ op: 'put', table: 'trades', record: trade(2) }]).toString());
-    writeFileSync(journal(dir, 5), encodeRecord([{ op: 'put', table: 'trades', record: trade(2, { state: 'confirmed' }) }, { op: 'delete', table: 'trades', id: trade(1).id }]).toString());
+    writeFileSync(
+      journal(dir, 5),
+      encodeRecord([
+        { op: 'put', table: 'trades', record: trade(2, { state: 'confirmed' }) },
+        { op: 'delete', table: 'trades', id: trade(1).id },
+      ]).toString(),
+    );
     writeFileSync(join(dir, '.db.json.tmp'), '{"version": 1, "generation": 5, "trades": [');
     const { store, notes } = await open(dir);
     expect(trades(store)).toEqual([trade(2, { state: 'confirmed' })]);
@@ -314,7 +323,12 @@ describe('JournalAdapter: crashes and damage', () => {
   ])('%s in db.json is refused with a clear message and the folder is left untouched', async (_label, content, message) => {
     const dir = tempDir();
     writeFileSync(join(dir, 'db.json'), content);
-    writeFileSync(journal(dir, 0), encodeRecord([{ op: 'put', table: 'trades', record: trade(9) }]).toString().slice(0, 50));
+    writeFileSync(
+      journal(dir, 0),
+      encodeRecord([{ op: 'put', table: 'trades', record: trade(9) }])
+        .toString()
+        .slice(0, 50),
+    );
     const before = files(dir).map((name) => [name, readFileSync(join(dir, name))]);
     const error = await open(dir).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StoreError);

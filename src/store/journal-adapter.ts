@@ -295,4 +295,3 @@ function syncFolderSync(folder: string): void {
     if (fd !== undefined) closeSync(fd);
   }
 }
-

@@ -109,7 +109,12 @@ describe('db.json: checksum and generation', () => {
   it('a db.json older than the journals stops start-up naming both files', async () => {
     const dir = await folder();
     const snapshot = join(dir, 'db.json');
-    writeFileSync(snapshot, readFileSync(snapshot, 'utf8').replace('"generation": 1,', '"generation": 0,').replace(/,\n {2}"checksum": .*\n/, '\n'));
+    writeFileSync(
+      snapshot,
+      readFileSync(snapshot, 'utf8')
+        .replace('"generation": 1,', '"generation": 0,')
+        .replace(/,\n {2}"checksum": .*\n/, '\n'),
+    );
     await expect(open(dir)).rejects.toThrow(/db\.json is generation 0 but the next journal is journal\.1\.ndjson/);
     expect(existsSync(journal(dir, 1))).toBe(true);
   });
@@ -124,7 +129,7 @@ describe('db.json: checksum and generation', () => {
     for (let i = 0; i < 150; i++) {
       const flipped = Buffer.from(bytes);
       const at = Math.floor((i * bytes.length) / 150);
-      flipped[at] = (flipped[at] ?? 0) ^ (1 << i % 8);
+      flipped[at] = (flipped[at] ?? 0) ^ (1 << (i % 8));
       writeFileSync(snapshot, flipped);
       try {
         const { store } = await open(dir);

@@ -2,11 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeRecord, encodeRecord } from './journal-record.js';
 import type { Change } from './table.js';
 
-const changes: Change[] = [
-  { op: 'put', table: 'trades', record: { id: 't1', note: 'Иван Петров, 100 ₽' } as never },
-  { op: 'delete', table: 'jobs', id: 'j1' },
-  { op: 'clear' },
-];
+const changes: Change[] = [{ op: 'put', table: 'trades', record: { id: 't1', note: 'Иван Петров, 100 ₽' } as never }, { op: 'delete', table: 'jobs', id: 'j1' }, { op: 'clear' }];
 
 const line = (text: string) => Buffer.from(text.replace(/\n$/, ''));
 
@@ -34,7 +30,9 @@ describe('journal records', () => {
   });
 
   it('a wrong length is refused before the checksum is computed', () => {
-    const text = line(encodeRecord(changes).toString()).toString().replace(/^\{"len":(\d+)/, (_all, n: string) => `{"len":${Number(n) + 1}`);
+    const text = line(encodeRecord(changes).toString())
+      .toString()
+      .replace(/^\{"len":(\d+)/, (_all, n: string) => `{"len":${Number(n) + 1}`);
     expect(decodeRecord(Buffer.from(text))).toMatchObject({ ok: false, reason: expect.stringContaining('length') });
   });
 

@@ -75,13 +75,7 @@ function isChange(value: unknown): value is Change {
       return typeof change['table'] === 'string' && typeof change['id'] === 'string';
     case 'put': {
       const record = change['record'];
-      return (
-        typeof change['table'] === 'string' &&
-        typeof record === 'object' &&
-        record !== null &&
-        !Array.isArray(record) &&
-        typeof (record as Record<string, unknown>)['id'] === 'string'
-      );
+      return typeof change['table'] === 'string' && typeof record === 'object' && record !== null && !Array.isArray(record) && typeof (record as Record<string, unknown>)['id'] === 'string';
     }
     default:
       return false;

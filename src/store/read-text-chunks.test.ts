@@ -34,10 +34,14 @@ describe('readTextChunks', () => {
 
   it('stops when the visitor returns false', async () => {
     const seen: string[] = [];
-    await readTextChunks(file('a\nb\nc\n'), (text) => {
-      seen.push(text);
-      return false;
-    }, 2);
+    await readTextChunks(
+      file('a\nb\nc\n'),
+      (text) => {
+        seen.push(text);
+        return false;
+      },
+      2,
+    );
     expect(seen).toEqual(['a\n']);
   });
 });

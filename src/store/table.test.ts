@@ -9,7 +9,11 @@ interface Item {
 
 function table() {
   const changes: Change[] = [];
-  const items = new Table<Item>('items', (change) => changes.push(change), (item) => [item.owner.toLowerCase(), item.name]);
+  const items = new Table<Item>(
+    'items',
+    (change) => changes.push(change),
+    (item) => [item.owner.toLowerCase(), item.name],
+  );
   return { items, changes };
 }
 

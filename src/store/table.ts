@@ -2,10 +2,7 @@ export interface Row {
   id: string;
 }
 
-export type Change =
-  | { op: 'put'; table: string; record: Row }
-  | { op: 'delete'; table: string; id: string }
-  | { op: 'clear' };
+export type Change = { op: 'put'; table: string; record: Row } | { op: 'delete'; table: string; id: string } | { op: 'clear' };
 
 /** Receives each change with the function that undoes it in memory (see Store). */
 export type ChangeRecorder = (change: Change, undo: () => void) => void;

@@ -96,7 +96,11 @@ const currencyField = z.literal('RUB', {
  * An optional field sent as JSON `null` counts as absent (sandbox assumption): Python's None,
  * PHP's null, Jackson and Go pointers write nulls by default. Its signature slot is empty.
  */
-const nullAsAbsent = <T extends z.ZodType>(schema: T) => schema.nullish().transform((value) => value ?? undefined).optional();
+const nullAsAbsent = <T extends z.ZodType>(schema: T) =>
+  schema
+    .nullish()
+    .transform((value) => value ?? undefined)
+    .optional();
 
 const customerField = (name: string) =>
   nullAsAbsent(

@@ -52,10 +52,7 @@ export const tradeSchema = z.strictObject({
   amount_cents: z.number().int(),
   amount_currency: z.literal('RUB'),
   rate: z.number(),
-  payment_data: z.union([
-    z.strictObject({ name: z.string(), number: z.string(), bank_name: z.string(), url: z.string() }),
-    z.strictObject({ url: z.string() }),
-  ]),
+  payment_data: z.union([z.strictObject({ name: z.string(), number: z.string(), bank_name: z.string(), url: z.string() }), z.strictObject({ url: z.string() })]),
 });
 export type Trade = z.infer<typeof tradeSchema>;
 
@@ -91,9 +88,6 @@ export function toTrade(record: TradeRecord, view: TradeView, publicUrl: string)
     amount_cents: record.amount_cents,
     amount_currency: record.amount_currency,
     rate: record.rate,
-    payment_data:
-      view === 'build'
-        ? { url }
-        : { name: record.requisites.name, number: record.requisites.number, bank_name: record.requisites.bank_name, url },
+    payment_data: view === 'build' ? { url } : { name: record.requisites.name, number: record.requisites.number, bank_name: record.requisites.bank_name, url },
   };
 }

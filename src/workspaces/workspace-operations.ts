@@ -1,13 +1,7 @@
 import type { z } from 'zod';
 import type { Operation, OperationResponse } from '../openapi/operations.js';
 import { errorEnvelopeSchema } from '../openapi/error-envelope.js';
-import {
-  addMerchantAnswerSchema,
-  scenarioUploadAnswerSchema,
-  signAnswerSchema,
-  signRequestSchema,
-  workspacesAnswerSchema,
-} from './workspace-answers.js';
+import { addMerchantAnswerSchema, scenarioUploadAnswerSchema, signAnswerSchema, signRequestSchema, workspacesAnswerSchema } from './workspace-answers.js';
 import { newMerchantSchema } from './workspace-merchants.js';
 
 const error = (description: string): OperationResponse => ({ description, schema: errorEnvelopeSchema });
@@ -35,7 +29,12 @@ export const WORKSPACE_OPERATIONS: Operation[] = [
     description: `Fields left out are generated; the token and secret are answered here only. ${EVERY}`,
     auth: 'admin',
     body: newMerchantSchema,
-    responses: { 201: { description: 'The new merchant with its token and secret.', schema: addMerchantAnswerSchema }, 401: ADMIN_401, 409: error('The id is taken.'), 422: error('A field is not valid.') },
+    responses: {
+      201: { description: 'The new merchant with its token and secret.', schema: addMerchantAnswerSchema },
+      401: ADMIN_401,
+      409: error('The id is taken.'),
+      422: error('A field is not valid.'),
+    },
   },
   {
     method: 'post',
@@ -56,7 +55,11 @@ export const WORKSPACE_OPERATIONS: Operation[] = [
     summary: "Set this workspace's own scenarios (a YAML body, the format of a scenario file)",
     description: `They are matched before the shared ones, replace the ones sent before, and are checked with the messages of scenario files. ${EVERY}`,
     auth: 'admin',
-    responses: { 200: { description: 'The scenarios now loaded, in match order.', schema: scenarioUploadAnswerSchema }, 401: ADMIN_401, 422: error('The YAML is not a valid scenario file (each problem with its line and field).') },
+    responses: {
+      200: { description: 'The scenarios now loaded, in match order.', schema: scenarioUploadAnswerSchema },
+      401: ADMIN_401,
+      422: error('The YAML is not a valid scenario file (each problem with its line and field).'),
+    },
   },
   {
     method: 'delete',

@@ -170,7 +170,10 @@ describe('a workspace whose store cannot be loaded', () => {
     await expect(second.workspaces!.open('broken')).rejects.toThrow(/db\.json/);
     const res = await createApp(second).request('/w/broken/_sandbox/clock');
     expect(res.status).toBe(503);
-    expect(((await res.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: 'workspace_unavailable', message: expect.stringContaining('Workspace "broken" cannot be loaded') });
+    expect(((await res.json()) as { error: { code: string; message: string } }).error).toMatchObject({
+      code: 'workspace_unavailable',
+      message: expect.stringContaining('Workspace "broken" cannot be loaded'),
+    });
     expect(readFileSync(file, 'utf8')).toBe('{"not":"a store"}');
   });
 });

@@ -18,10 +18,7 @@ interface Entry {
   lastUsed: number;
 }
 
-
-export type OpenResult =
-  | { ok: true; sandbox: Sandbox }
-  | { ok: false; reason: 'invalid_name' | 'limit' | 'closed'; message: string };
+export type OpenResult = { ok: true; sandbox: Sandbox } | { ok: false; reason: 'invalid_name' | 'limit' | 'closed'; message: string };
 
 /** How many stored workspaces are loaded at once at start-up. */
 const LOADERS = 4;
@@ -197,7 +194,9 @@ export class WorkspaceRegistry {
     const expired = [...this.#entries.values()].filter((entry) => now - entry.lastUsed >= ttl);
     for (const entry of expired) {
       await this.delete(entry.name);
-      this.#log(`workspace "${entry.name}" expired: unused for ${formatDuration(now - entry.lastUsed)} (--workspace-ttl ${formatDuration(ttl)}, last used ${new Date(entry.lastUsed).toISOString()}); its data was removed`);
+      this.#log(
+        `workspace "${entry.name}" expired: unused for ${formatDuration(now - entry.lastUsed)} (--workspace-ttl ${formatDuration(ttl)}, last used ${new Date(entry.lastUsed).toISOString()}); its data was removed`,
+      );
     }
     return expired.map((entry) => entry.name);
   }

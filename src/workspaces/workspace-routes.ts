@@ -26,7 +26,11 @@ export function workspaceRoutes(registry: WorkspaceRegistry, options: { adminTok
   app.get('/_sandbox/workspaces', admin, async (c) => c.json({ workspaces: await registry.list(), limit: options.maxWorkspaces }));
 
   app.delete('/_sandbox', admin, () => {
-    throw new SandboxError(409, 'default_workspace', 'The workspace default (the unprefixed paths) cannot be removed. Empty it with POST /_sandbox/reset, or remove a named one with DELETE /w/<name>/_sandbox.');
+    throw new SandboxError(
+      409,
+      'default_workspace',
+      'The workspace default (the unprefixed paths) cannot be removed. Empty it with POST /_sandbox/reset, or remove a named one with DELETE /w/<name>/_sandbox.',
+    );
   });
 
   app.all('/w/*', async (c, next) => {

@@ -57,10 +57,7 @@ export function restoreWorkspaceScenarios(store: Store, shared: readonly LoadedS
  * Replaces a sandbox's uploaded scenarios with those in `text` (or removes them, for null).
  * They go in front of the shared ones and are stored, so they survive a restart and a reset.
  */
-export function setWorkspaceScenarios(
-  sandbox: { store: Store; scenarios: ScenarioEngine; shared: { scenarios: readonly LoadedScenario[] }; workspace: string },
-  text: string | null,
-): ScenarioUpload {
+export function setWorkspaceScenarios(sandbox: { store: Store; scenarios: ScenarioEngine; shared: { scenarios: readonly LoadedScenario[] }; workspace: string }, text: string | null): ScenarioUpload {
   if (text === null) {
     sandbox.store.meta.delete(ROW);
     sandbox.scenarios = new ScenarioEngine(sandbox.shared.scenarios);

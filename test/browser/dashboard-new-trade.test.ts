@@ -66,14 +66,17 @@ describeBrowser('dashboard New trade in Chromium', () => {
     expect(await row.locator('time').first().textContent()).toMatch(/^\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}:\d{2} UTC$/);
     // An inline link broken over two lines has two client rectangles.
     const lines = await page.getByTestId('trade-order').evaluateAll((links) => links.map((link) => link.getClientRects().length));
-    expect(lines.every((n) => n === 1), `lines per order: ${lines.join(',')}`).toBe(true);
+    expect(
+      lines.every((n) => n === 1),
+      `lines per order: ${lines.join(',')}`,
+    ).toBe(true);
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
     await screenshot(page, 'dashboard-new-trade-en-desktop');
     await expectClean(watched);
     await watched.context.close();
   });
 
-  it('ru, phone: the form speaks Russian and a refused create shows the provider\'s message', async () => {
+  it("ru, phone: the form speaks Russian and a refused create shows the provider's message", async () => {
     const watched = await openPage(browser, PHONE);
     const { page } = watched;
     await open(page, `${sandbox.url}/_sandbox/?lang=ru`);

@@ -29,7 +29,7 @@ describeBrowser('docs/payment-page.md: the Playwright examples', () => {
     await page.getByTestId('card-number').fill('4242 4242 4242 4242');
     await page.getByTestId('card-expiry').fill('12/30');
     await page.getByTestId('card-cvc').fill('123');
-    await page.getByTestId('pay').click();          // lands on your return_url
+    await page.getByTestId('pay').click(); // lands on your return_url
     await page.getByTestId('shop').waitFor();
     expect(new URL(page.url()).pathname).toBe('/thanks');
     expect(sandbox.sandbox.store.trades.get(trade.id)?.state).toBe('confirmed');
@@ -53,7 +53,7 @@ describeBrowser('docs/payment-page.md: the Playwright examples', () => {
     await page.getByTestId('card-cvc').fill('123');
     await page.getByTestId('pay').click();
     await page.getByTestId('3ds-code').fill('1111');
-    await page.getByTestId('3ds-submit').click();   // lands on your return_url
+    await page.getByTestId('3ds-submit').click(); // lands on your return_url
     await page.getByTestId('shop').waitFor();
     expect(new URL(page.url()).pathname).toBe('/after-3ds');
     expect(sandbox.sandbox.store.trades.get(trade.id)?.state).toBe('confirmed');

@@ -33,14 +33,11 @@ interface Answer {
 /** One HTTP request to 127.0.0.1:`port` with the Host header the caller chooses. */
 function http(port: number, path: string, options: { method?: string; host?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request(
-      { host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: { Host: options.host ?? `127.0.0.1:${port}`, ...options.headers }, timeout: 10_000 },
-      (res) => {
-        let body = '';
-        res.setEncoding('utf8').on('data', (text: string) => (body += text));
-        res.once('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-      },
-    );
+    const req = request({ host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: { Host: options.host ?? `127.0.0.1:${port}`, ...options.headers }, timeout: 10_000 }, (res) => {
+      let body = '';
+      res.setEncoding('utf8').on('data', (text: string) => (body += text));
+      res.once('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
     req.once('timeout', () => req.destroy(new Error(`${path}: no answer within 10 s`)));
     req.once('error', reject);
     req.end(options.body);

@@ -86,7 +86,9 @@ export async function buildImage(tag, base) {
   // image is the same; the build is faster than fetching every package again).
   const cache = npmCache();
   const mount = cache ? ['--volume', `${cache}:/root/.npm`] : [];
-  const built = await podman(['build', '--format', 'docker', '--isolation', 'chroot', '--network', 'host', ...mount, '--label', label, '--build-arg', `NODE_IMAGE=${base}`, '-t', tag, '.'], { timeoutMs: 600_000 });
+  const built = await podman(['build', '--format', 'docker', '--isolation', 'chroot', '--network', 'host', ...mount, '--label', label, '--build-arg', `NODE_IMAGE=${base}`, '-t', tag, '.'], {
+    timeoutMs: 600_000,
+  });
   if (built.code !== 0) {
     await remove();
     throw new Error(`podman build failed (${built.code}):\n${(built.stderr + built.stdout).slice(-3000)}`);

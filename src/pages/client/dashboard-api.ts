@@ -52,7 +52,10 @@ export function dashboardApi(i18n: DashboardI18n) {
     if (!response.ok) {
       const error = (data as { error?: { message?: unknown; code?: unknown; allowed?: unknown } } | null)?.error;
       const allowed = Array.isArray(error?.allowed) ? ` ${t('api.allowed', { states: error.allowed.join(', ') || t('api.none') })}` : '';
-      const message = typeof error?.message === 'string' ? error.message + (error.message.includes('Allowed') ? '' : allowed) : t('api.answered', { request: `${method} ${base}/_sandbox${path}`, status: response.status });
+      const message =
+        typeof error?.message === 'string'
+          ? error.message + (error.message.includes('Allowed') ? '' : allowed)
+          : t('api.answered', { request: `${method} ${base}/_sandbox${path}`, status: response.status });
       throw new ApiError(message, response.status, typeof error?.code === 'string' ? error.code : undefined);
     }
     return data as T;

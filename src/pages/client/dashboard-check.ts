@@ -34,7 +34,27 @@ export function dashboardCheck(dom: DashboardDom, api: DashboardApi): void {
         { testid: 'check-summary', class: report.passed ? 'ok-text' : 'error-text' },
         report.passed ? t('check.passed', { count: report.cases.length, warned }) : t('check.flagged', { count: report.cases.length, flagged: report.flagged, warned }),
       ),
-      h('div', { class: 'scroll', tabindex: 0 }, h('table', {}, h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('check.verdict')), h('th', { scope: 'col' }, t('check.sent')), h('th', { scope: 'col' }, t('col.answer')), h('th', { scope: 'col' }, t('check.fix')))), h('tbody', {}, ...rows))),
+      h(
+        'div',
+        { class: 'scroll', tabindex: 0 },
+        h(
+          'table',
+          {},
+          h(
+            'thead',
+            {},
+            h(
+              'tr',
+              {},
+              h('th', { scope: 'col' }, t('check.verdict')),
+              h('th', { scope: 'col' }, t('check.sent')),
+              h('th', { scope: 'col' }, t('col.answer')),
+              h('th', { scope: 'col' }, t('check.fix')),
+            ),
+          ),
+          h('tbody', {}, ...rows),
+        ),
+      ),
     );
   }
 

@@ -180,7 +180,25 @@ export function dashboardClient(dom: DashboardDom, api: DashboardApi, detail: Da
     }
     newTrade.setScenarios(answer.scenarios.map((s) => s.name));
     const rows = answer.scenarios.map((s) => h('tr', {}, h('td', { class: 'mono' }, s.name), h('td', {}, s.magic), h('td', {}, s.does), h('td', { class: 'muted' }, s.source)));
-    fill(el.scenarios, rows.length === 0 ? h('p', { class: 'muted' }, t('scenarios.none')) : h('div', { class: 'scroll', tabindex: 0 }, h('table', {}, h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('col.name')), h('th', { scope: 'col' }, t('col.trigger')), h('th', { scope: 'col' }, t('col.does')), h('th', { scope: 'col' }, t('col.file')))), h('tbody', {}, ...rows))));
+    fill(
+      el.scenarios,
+      rows.length === 0
+        ? h('p', { class: 'muted' }, t('scenarios.none'))
+        : h(
+            'div',
+            { class: 'scroll', tabindex: 0 },
+            h(
+              'table',
+              {},
+              h(
+                'thead',
+                {},
+                h('tr', {}, h('th', { scope: 'col' }, t('col.name')), h('th', { scope: 'col' }, t('col.trigger')), h('th', { scope: 'col' }, t('col.does')), h('th', { scope: 'col' }, t('col.file'))),
+              ),
+              h('tbody', {}, ...rows),
+            ),
+          ),
+    );
   }
 
   async function refresh(): Promise<void> {
@@ -258,7 +276,13 @@ export function dashboardClient(dom: DashboardDom, api: DashboardApi, detail: Da
     if (!confirm(t('reset.confirm'))) return;
     void attempt(async () => {
       const answer = await api.request<ResetAnswer>('POST', '/reset');
-      say(t('reset.done', { trades: t('reset.trades', { count: answer.removed.trades }), callbacks: t('reset.callbacks', { count: answer.removed.callbacks }), jobs: t('reset.jobs', { count: answer.removed.jobs }) }));
+      say(
+        t('reset.done', {
+          trades: t('reset.trades', { count: answer.removed.trades }),
+          callbacks: t('reset.callbacks', { count: answer.removed.callbacks }),
+          jobs: t('reset.jobs', { count: answer.removed.jobs }),
+        }),
+      );
       select(null);
     });
   });

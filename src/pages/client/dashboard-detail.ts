@@ -27,7 +27,13 @@ export function dashboardDetail(dom: DashboardDom, merchantName: (id: string) =>
         h('td', {}, time(attempt.at)),
         h('td', { testid: 'attempt-status' }, attempt.status === null ? t('callback.noAnswer') : String(attempt.status)),
         h('td', { class: 'num' }, `${Math.round(attempt.duration_ms)} ms`),
-        h('td', {}, h('pre', { testid: 'attempt-response' }, attempt.response || t('callback.empty')), attempt.error && h('p', { class: 'error-text' }, attempt.error), attempt.warning && h('p', { class: 'warn-text' }, attempt.warning)),
+        h(
+          'td',
+          {},
+          h('pre', { testid: 'attempt-response' }, attempt.response || t('callback.empty')),
+          attempt.error && h('p', { class: 'error-text' }, attempt.error),
+          attempt.warning && h('p', { class: 'warn-text' }, attempt.warning),
+        ),
       ),
     );
     return h(
@@ -57,14 +63,14 @@ export function dashboardDetail(dom: DashboardDom, merchantName: (id: string) =>
             'div',
             { class: 'moves' },
             h('span', { class: 'muted' }, t('detail.moveTo')),
-            ...trade.allowed.map((state) => h('button', { type: 'button', class: state === 'confirmed' ? 'primary' : undefined, testid: `transition-${state}`, onclick: () => actions.transition(state) }, state)),
+            ...trade.allowed.map((state) =>
+              h('button', { type: 'button', class: state === 'confirmed' ? 'primary' : undefined, testid: `transition-${state}`, onclick: () => actions.transition(state) }, state),
+            ),
           );
     const history = detail.history.map((entry) =>
       h('tr', {}, h('td', {}, time(entry.at)), h('td', {}, entry.from ?? '—', ' → ', badge(entry.to)), h('td', {}, entry.cause), h('td', {}, entry.note ?? '')),
     );
-    const pending = detail.pending.map((job) =>
-      h('tr', {}, h('td', {}, time(new Date(job.due).toISOString())), h('td', {}, job.kind), h('td', { class: 'mono' }, JSON.stringify(job.data))),
-    );
+    const pending = detail.pending.map((job) => h('tr', {}, h('td', {}, time(new Date(job.due).toISOString())), h('td', {}, job.kind), h('td', { class: 'mono' }, JSON.stringify(job.data))));
     return h(
       'div',
       { testid: 'trade-detail', 'data-id': trade.id },

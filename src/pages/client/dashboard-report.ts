@@ -42,7 +42,12 @@ export function dashboardReport(dom: DashboardDom, api: DashboardApi): void {
       h(
         'div',
         { class: 'scroll', tabindex: 0 },
-        h('table', {}, h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('report.merchant')), h('th', { scope: 'col' }, t('report.mistakes')), h('th', { scope: 'col' }, t('report.what')))), h('tbody', {}, ...rows)),
+        h(
+          'table',
+          {},
+          h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('report.merchant')), h('th', { scope: 'col' }, t('report.mistakes')), h('th', { scope: 'col' }, t('report.what')))),
+          h('tbody', {}, ...rows),
+        ),
       ),
     );
   }

@@ -159,11 +159,19 @@ export function DashboardPage(props: { lang: Lang; base: string; workspace: stri
                   <table class="trades">
                     <thead>
                       <tr>
-                        <th scope="col" class="wide-only">{t('col.created')}</th>
+                        <th scope="col" class="wide-only">
+                          {t('col.created')}
+                        </th>
                         <th scope="col">{t('col.order')}</th>
-                        <th scope="col" class="wide-only">{t('col.merchant')}</th>
-                        <th scope="col" class="wide-only">{t('col.type')}</th>
-                        <th scope="col" class="num">{t('col.amount')}</th>
+                        <th scope="col" class="wide-only">
+                          {t('col.merchant')}
+                        </th>
+                        <th scope="col" class="wide-only">
+                          {t('col.type')}
+                        </th>
+                        <th scope="col" class="num">
+                          {t('col.amount')}
+                        </th>
                         <th scope="col">{t('col.state')}</th>
                       </tr>
                     </thead>

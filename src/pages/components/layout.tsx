@@ -24,19 +24,19 @@ export function Layout(props: { title: string; ctx: PageContext; children: Child
             <strong>{ctx.t('banner.strong')}</strong> {ctx.t('banner.text')}
           </p>
           {props.switcher !== false && (
-          <nav class="langs" aria-label={ctx.t('lang.label')}>
-            {LANGS.map((lang) =>
-              lang === ctx.lang ? (
-                <span lang={lang} aria-current="true" data-testid={`lang-${lang}`}>
-                  {LANG_NAMES[lang]}
-                </span>
-              ) : (
-                <a lang={lang} hreflang={lang} href={`?lang=${lang}`} data-testid={`lang-${lang}`}>
-                  {LANG_NAMES[lang]}
-                </a>
-              ),
-            )}
-          </nav>
+            <nav class="langs" aria-label={ctx.t('lang.label')}>
+              {LANGS.map((lang) =>
+                lang === ctx.lang ? (
+                  <span lang={lang} aria-current="true" data-testid={`lang-${lang}`}>
+                    {LANG_NAMES[lang]}
+                  </span>
+                ) : (
+                  <a lang={lang} hreflang={lang} href={`?lang=${lang}`} data-testid={`lang-${lang}`}>
+                    {LANG_NAMES[lang]}
+                  </a>
+                ),
+              )}
+            </nav>
           )}
         </header>
         <main>{props.children}</main>

@@ -39,7 +39,10 @@ function Outcome(props: { view: PaymentView; ctx: PageContext; message?: string 
       <Icon name={heading.icon} />
       <h1 data-testid="result-title">{t(heading.key)}</h1>
       <p>
-        {t('result.state')} <span class={`badge ${view.trade.state}`} data-testid="state">{view.trade.state}</span>
+        {t('result.state')}{' '}
+        <span class={`badge ${view.trade.state}`} data-testid="state">
+          {view.trade.state}
+        </span>
       </p>
       <p class="reason" data-testid="reason">
         {explainState(view, t, ctx.lang)}

@@ -15,8 +15,14 @@ describe.each(PAIRS)('the %s catalogues', (_name, catalogues) => {
   it('have the same keys in ru and en (a key missing in either fails here)', () => {
     const en = Object.keys(catalogues.en).sort();
     const ru = Object.keys(catalogues.ru).sort();
-    expect(en.filter((key) => !ru.includes(key)), 'keys missing in ru').toEqual([]);
-    expect(ru.filter((key) => !en.includes(key)), 'keys missing in en').toEqual([]);
+    expect(
+      en.filter((key) => !ru.includes(key)),
+      'keys missing in ru',
+    ).toEqual([]);
+    expect(
+      ru.filter((key) => !en.includes(key)),
+      'keys missing in en',
+    ).toEqual([]);
   });
 
   it.each(['ru', 'en'] as const)('%s: no empty text; plural messages have every category Intl.PluralRules uses', (lang) => {
