@@ -11,15 +11,15 @@ export const ARTIFACTS = join(ROOT, 'test-artifacts');
 export const artifact = (name) => join(ARTIFACTS, name);
 export const CI = process.env.CI === 'true';
 
-const escape = (text) => text.replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c]);
+const escapeXml = (text) => text.replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c]);
 
 /** Writes test-artifacts/<file> as one JUnit test case for `suite`, skipped or failed with `message`. */
 export function writeNote(file, suite, kind, message) {
   mkdirSync(ARTIFACTS, { recursive: true });
-  const tag = kind === 'skipped' ? `<skipped message="${escape(message)}"/>` : `<failure message="${escape(message)}"/>`;
+  const tag = kind === 'skipped' ? `<skipped message="${escapeXml(message)}"/>` : `<failure message="${escapeXml(message)}"/>`;
   writeFileSync(
     artifact(file),
-    `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites><testsuite name="${escape(suite)}" tests="1"><testcase name="${escape(suite)}">${tag}</testcase></testsuite></testsuites>\n`,
+    `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites><testsuite name="${escapeXml(suite)}" tests="1"><testcase name="${escapeXml(suite)}">${tag}</testcase></testsuite></testsuites>\n`,
   );
 }
 

@@ -18,7 +18,7 @@ export interface JUnitSuite {
 }
 
 // Characters XML 1.0 cannot hold at all (control characters other than tab, LF, CR; lone surrogates).
-// eslint-disable-next-line no-control-regex
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are exactly the characters XML cannot hold
 const INVALID = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /** Text for an attribute or element: escaped, and stripped of what XML cannot hold. */

@@ -109,7 +109,9 @@ export class Store {
   clear(): void {
     const restore = this.#tables().map((table) => table.dropSaving());
     this.#pending.push({ op: 'clear' });
-    this.#undo.push(() => restore.forEach((put) => put()));
+    this.#undo.push(() => {
+      for (const put of restore) put();
+    });
   }
 
   /**

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { requireAdminToken } from '../admin/admin-token.js';
 import { SIGNATURE_ALGORITHM, sign } from '../auth/signature.js';
 import { formatPath } from '../config/issues.js';

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { merchantSchema, type Merchant, type MerchantDirectory } from '../merchants/fixtures.js';
 import type { Store } from '../store/store.js';
 
