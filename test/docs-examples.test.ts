@@ -5,8 +5,9 @@
  * For each block:
  * - `127.0.0.1:4242` (the sandbox) and `127.0.0.1:4243` (a receiver the block starts) become two
  *   free ports, so blocks can run beside other tests; `npx deposit-sandbox` runs this checkout's CLI;
- * - the block runs in an empty temporary folder with bash; background jobs it starts are stopped
- *   when it ends;
+ * - the block runs with bash in a temporary folder that holds only a copy of this checkout's
+ *   `examples/` (so a block can start a reference receiver, `examples/receivers/*.mjs`, as a reader
+ *   does from a checkout); background jobs it starts are stopped when it ends;
  * - unless the block starts a sandbox itself (`npx deposit-sandbox [flags] &`), the test starts one
  *   first, with the flags of a `<!-- docs-test: serve <flags> -->` line right above the block
  *   (default `--in-memory`);
@@ -15,7 +16,7 @@
  * The process runs the build in dist/ (`npm test` builds first).
  */
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -129,6 +130,7 @@ describe('every bash block of the docs runs', () => {
     async (_name, { fence, serve, documentedError }) => {
       const [sandboxPort, receiverPort] = [await freePort(), await freePort()];
       const cwd = mkdtempSync(join(tmpdir(), 'docs-example-'));
+      cpSync(join(ROOT, 'examples'), join(cwd, 'examples'), { recursive: true });
       const stop = serve ? await startSandbox(serve, sandboxPort, cwd) : undefined;
       try {
         const code = fence.code.replaceAll('127.0.0.1:4242', `127.0.0.1:${sandboxPort}`).replaceAll('4243', String(receiverPort));
