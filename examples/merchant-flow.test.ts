@@ -1,7 +1,8 @@
 /**
  * A merchant's integration test against deposit-sandbox, as docs/programmatic.md shows it. Copy it
- * into your project (`npm install --save-dev deposit-sandbox vitest`) and replace the small
- * receiver below with your own app's callback endpoint.
+ * into your project (install deposit-sandbox from its git repository or a release tarball, see
+ * docs/installing.md, and vitest) and replace the small receiver below with your own app's
+ * callback endpoint.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -24,6 +24,9 @@ const routes = Object.entries(doc['paths'] as Record<string, Json>).map(([templa
   item,
 }));
 
+/** A workspace's prefix: every route of the document also works under /w/{name} (docs/workspaces.md). */
+const WORKSPACE = /^\/w\/[^/]+(?=\/|$)/;
+
 /** Files the pages load (CSS, scripts): served as they are, not API operations. */
 const STATIC = /^\/(_sandbox\/)?assets\//;
 
@@ -46,6 +49,16 @@ export function conformanceError(method: string, path: string, status: number, c
   const pathname = path.split('?')[0] ?? path;
   const route = routes.find((candidate) => candidate.pattern.test(pathname) && candidate.item[verb]);
   const where = `${method} ${pathname} answered ${status}`;
+  if (!route && WORKSPACE.test(pathname)) {
+    // The same route without the prefix; or a refusal of the workspace itself (a bad name, the
+    // limit, a store that cannot load) in the error envelope; or DELETE /w/{name}/_sandbox.
+    const inner = pathname.replace(WORKSPACE, '') || '/';
+    const problem = conformanceError(method, inner, status, contentType, body);
+    if (problem === undefined) return undefined;
+    if (status >= 400 && jsonError(where, { $ref: '#/components/schemas/ErrorEnvelope' }, contentType, body) === undefined) return undefined;
+    if (verb === 'delete' && inner === '/_sandbox') return jsonError(where, { type: 'object', required: ['status', 'workspace'] }, contentType, body);
+    return problem;
+  }
   if (!route) {
     if (STATIC.test(pathname)) return undefined;
     if (pathname === '/_sandbox' && status === 301) return undefined; // the redirect to the dashboard, documented on /_sandbox/

@@ -308,7 +308,7 @@ describe('publishing', () => {
     const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     expect(manifest.scripts['prepare']).toBe('npm run build');
     const workflow = readFileSync(join(ROOT, '.github', 'workflows', 'release.yml'), 'utf8');
-    expect(workflow).toMatch(/tags: \['v\*\.\*\.\*'\]/);
+    expect(workflow).toMatch(/tags: \[["']v\*\.\*\.\*["']\]/);
     expect(workflow).toContain('id-token: write');
     expect(workflow).toContain('run: .ci/run');
     expect(workflow).toContain('npm publish --provenance');

@@ -24,14 +24,14 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** Writes one `confirm-` trade with a callback_url into `data`, its 5 s step a minute overdue. */
+/** Writes one `sbx-confirm-` trade with a callback_url into `data`, its 5 s step a minute overdue. */
 async function storeOverdueTrade(data: string, callbackUrl: string): Promise<string> {
   vi.useFakeTimers({ toFake: ['Date'], now: Date.now() - 60_000 });
   const first = await startSandbox({ data });
   const res = await fetch(`${first.url}/api/v1/trades/deposit/create`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', 'X-Auth': DEMO.token },
-    body: JSON.stringify({ merchant: DEMO.id, order: `confirm-public-url-${process.pid}`, amount_cents: 31250, amount_currency: 'RUB', type: 'any_bank', callback_url: callbackUrl }),
+    body: JSON.stringify({ merchant: DEMO.id, order: `sbx-confirm-public-url-${process.pid}`, amount_cents: 31250, amount_currency: 'RUB', type: 'any_bank', callback_url: callbackUrl }),
   });
   expect(res.status).toBe(201);
   const { id } = (await res.json()) as { id: string };

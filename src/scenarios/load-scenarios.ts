@@ -30,7 +30,7 @@ export class ScenarioError extends Error {
 
   constructor(problems: FileProblem[]) {
     super(
-      `Invalid scenario ${new Set(problems.map((p) => p.file)).size === 1 ? 'file' : 'files'} (${problems.length} ${problems.length === 1 ? 'problem' : 'problems'}):\n  ${problems.map(formatProblem).join('\n  ')}\nThe format is described in scenarios/schema.json and the README ("Scenarios").`,
+      `Invalid scenario ${new Set(problems.map((p) => p.file)).size === 1 ? 'file' : 'files'} (${problems.length} ${problems.length === 1 ? 'problem' : 'problems'}):\n  ${problems.map(formatProblem).join('\n  ')}\nThe format is described in scenarios/schema.json and docs/scenarios.md.`,
     );
     this.problems = problems;
   }
@@ -54,7 +54,7 @@ export function parseScenarioFile(text: string, file: string): Parsed {
     };
   }
   if (doc.contents === null) {
-    return { ok: false, problems: [{ file, line: 1, column: 1, path: '', message: 'is empty; it must hold a "scenarios:" list (see the README for an example)' }] };
+    return { ok: false, problems: [{ file, line: 1, column: 1, path: '', message: 'is empty; it must hold a "scenarios:" list (see docs/scenarios.md for an example)' }] };
   }
   const result = scenarioFileSchema.safeParse(doc.toJS());
   if (!result.success) return { ok: false, problems: describeYamlIssues(file, doc, counter, result.error, scenarioFileSchema) };
