@@ -1,11 +1,15 @@
 #!/usr/bin/env node
 // npm run test:examples: the Python, PHP and Go examples (examples/*), each with its own
-// toolchain's runner, results under test-artifacts/. A missing toolchain skips its suite
-// with a message; with CI=true it is a failure. Exits 1 when a suite failed.
+// toolchain's runner, and the parallel-worker examples of docs/workspaces.md (vitest threads and
+// pytest-xdist against one sandbox, one workspace per worker); results under test-artifacts/.
+// A missing toolchain skips its suite with a message; with CI=true it is a failure.
+// Exits 1 when a suite failed. `node scripts/test-examples.js workspaces` runs only the suites
+// whose name contains "workspaces".
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { artifact, CI, ensureReported, run, works, writeNote } from './lib/suites.js';
+import { runAsync, startSandboxProcess } from './lib/sandbox-process.js';
+import { artifact, CI, ensureReported, ROOT, run, works, writeNote } from './lib/suites.js';
 
 const APT = 'apt-get install -y';
 const goEnv = {
@@ -16,7 +20,10 @@ const goEnv = {
   ...(process.env.GOCACHE || process.env.HOME || process.env.XDG_CACHE_HOME ? {} : { GOCACHE: join(tmpdir(), 'deposit-sandbox-go-cache') }),
 };
 
-const suites = [
+/** The first Python with pytest and pytest-xdist (pyenv's python3 may lack Debian's python3-pytest-xdist). */
+const xdistPython = () => ['python3', '/usr/bin/python3'].find((python) => works(python, ['-c', 'import pytest, xdist']));
+
+const allSuites = [
   {
     name: 'examples/python (pytest)',
     file: 'pytest.xml',
@@ -52,7 +59,47 @@ const suites = [
       return outcome;
     },
   },
+  {
+    name: 'examples/workspaces/vitest (vitest threads, one workspace per worker)',
+    file: 'workspaces-vitest.json',
+    note: 'workspaces-vitest-run.xml',
+    missing: () => undefined,
+    run: () =>
+      run(process.execPath, [
+        join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'),
+        'run',
+        '--config',
+        'examples/workspaces/vitest/vitest.config.ts',
+        '--reporter=default',
+        '--reporter=json',
+        `--outputFile=${artifact('workspaces-vitest.json')}`,
+      ]),
+  },
+  {
+    name: 'examples/workspaces/python (pytest -n 4, one workspace per worker)',
+    file: 'pytest-workspaces.xml',
+    note: 'pytest-workspaces-run.xml',
+    missing: () => (xdistPython() ? undefined : `python3 with pytest and pytest-xdist is missing (${APT} python3-pytest python3-pytest-xdist)`),
+    run: async () => {
+      let sandbox;
+      try {
+        sandbox = await startSandboxProcess(['--clock', 'manual', '--in-memory']);
+      } catch (error) {
+        return { status: 1, why: error.message };
+      }
+      try {
+        const env = { ...process.env, PYTHONDONTWRITEBYTECODE: '1', DEPOSIT_SANDBOX_URL: sandbox.url };
+        const args = ['-m', 'pytest', 'examples/workspaces/python', '-n', '4', '-q', '-p', 'no:cacheprovider', `--junitxml=${artifact('pytest-workspaces.xml')}`];
+        const outcome = await runAsync(xdistPython(), args, { env });
+        return outcome.status === 5 ? { status: 5, why: 'pytest collected no test (exit 5)' } : outcome;
+      } finally {
+        await sandbox.stop();
+      }
+    },
+  },
 ];
+const only = process.argv[2];
+const suites = only ? allSuites.filter((suite) => suite.name.includes(only)) : allSuites;
 
 let failed = false;
 for (const suite of suites) {
@@ -67,7 +114,7 @@ for (const suite of suites) {
     continue;
   }
   const started = performance.now();
-  const outcome = suite.run();
+  const outcome = await suite.run();
   ensureReported(suite.file, note, suite.name, outcome);
   process.stdout.write(`${suite.name}: ${outcome.status === 0 ? 'passed' : `FAILED (${outcome.why})`} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
   failed ||= outcome.status !== 0;

@@ -1,0 +1,70 @@
+// A sandbox process for a suite that talks to one over HTTP (the workspaces examples), and
+// running a command without blocking, so the sandbox's output keeps being read meanwhile.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { ROOT } from './suites.js';
+
+const BIN = join(ROOT, 'bin', 'deposit-sandbox.js');
+
+/**
+ * Starts `deposit-sandbox <flags> --port 0` and resolves with { url, stop } once it printed its
+ * ready line ("deposit-sandbox listening on <url>"); rejects with its output when it exits first
+ * or is not ready within `timeoutMs`. Its later output is passed on to this process's stderr.
+ */
+export function startSandboxProcess(flags, { timeoutMs = 30_000 } = {}) {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('DEPOSIT_SANDBOX_') && name !== 'PORT'));
+  const child = spawn(process.execPath, [BIN, ...flags, '--port', '0'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise((resolve) => child.once('close', resolve));
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => {
+      void stop();
+      reject(new Error(`deposit-sandbox ${flags.join(' ')} printed no ready line within ${timeoutMs / 1000} s:\n${output}`));
+    }, timeoutMs);
+    child.stderr.setEncoding('utf8').on('data', (chunk) => {
+      output += chunk;
+      process.stderr.write(chunk);
+    });
+    child.stdout.setEncoding('utf8').on('data', (chunk) => {
+      output += chunk;
+      const ready = /deposit-sandbox listening on (\S+)/.exec(output);
+      if (ready) {
+        clearTimeout(timer);
+        resolve({ url: ready[1], stop });
+      }
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`deposit-sandbox ${flags.join(' ')} exited (${code}) before its ready line:\n${output}`));
+    });
+  });
+}
+
+/** As run() in suites.js, without blocking this process: resolves with { status, why }. */
+export function runAsync(command, args, { cwd = ROOT, env = process.env, timeoutMs = 600_000 } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'inherit', 'inherit'] });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, timeoutMs);
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      resolve({ status: 1, why: `${command} could not be started: ${error.message}` });
+    });
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      if (timedOut) resolve({ status: 1, why: `${command} ${args.join(' ')} did not finish within ${timeoutMs / 1000} s and was stopped` });
+      else if (code !== 0) resolve({ status: code ?? 1, why: `${command} ${args.join(' ')} exited ${code ?? signal}` });
+      else resolve({ status: 0 });
+    });
+  });
+}
