@@ -7,5 +7,7 @@ export default defineConfig({
     include: ['test/**/*.spec.ts'],
     globalSetup: './test/sandbox-setup.ts',
     pool: 'threads',
+    // Three files at once, whatever the number of cores: three workers, three workspaces.
+    maxWorkers: 3,
   },
 });
