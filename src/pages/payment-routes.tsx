@@ -81,62 +81,50 @@ export function paymentRoutes(sandbox: Sandbox) {
     return c.json({ state: view.trade.state, final: view.final, remaining_ms: view.expiresInMs ?? null, clock: view.clockMode });
   });
 
-  app.post(
-    '/:id/pay',
-    zValidator('form', cardFormSchema, (result, c) => {
-      if (result.success) return;
-      const id = c.req.param('id') ?? '';
-      const view = paymentView(sandbox, id);
-      if (!view) return notFound(c, id);
-      if (view.final) return alreadyFinal(c, view);
-      return showForm(c, view, { notice: { kind: 'error', text: ctxOf(c).t('notice.unreadable') } }, 422);
-    }),
-    async (c) => {
-      const id = c.req.param('id');
-      const view = paymentView(sandbox, id);
-      if (!view) return notFound(c, id);
-      if (view.final) return alreadyFinal(c, view);
-      if (view.trade.type !== 'ecom') {
-        return settle(c, view, 'confirmed', 'The payer pressed "I have paid" on the payment page.');
-      }
-      const form = c.req.valid('form');
-      const values = { ...(form.number !== undefined ? { number: form.number } : {}), ...(form.expiry !== undefined ? { expiry: form.expiry } : {}) };
-      const check = checkCard(form, sandbox.clock.now());
-      if (!check.ok) {
-        return showForm(c, view, { values, errors: check.errors, notice: { kind: 'error', text: ctxOf(c).t('notice.notCharged') } }, 422);
-      }
-      const { card } = check;
-      if (card.outcome === 'challenge') return page(c, <ChallengePage view={view} ctx={ctxOf(c)} card={card.number} />);
-      return settle(c, view, card.outcome, cardNote(card.number, card.reason));
-    },
-  );
+  /** A form the validator could not read: the trade's page again, saying so (or its 404 / 409). */
+  const unreadableForm = (result: { success: boolean }, c: Context) => {
+    if (result.success) return;
+    const id = c.req.param('id') ?? '';
+    const view = paymentView(sandbox, id);
+    if (!view) return notFound(c, id);
+    if (view.final) return alreadyFinal(c, view);
+    return showForm(c, view, { notice: { kind: 'error', text: ctxOf(c).t('notice.unreadable') } }, 422);
+  };
 
-  app.post(
-    '/:id/3ds',
-    zValidator('form', challengeFormSchema, (result, c) => {
-      if (result.success) return;
-      const id = c.req.param('id') ?? '';
-      const view = paymentView(sandbox, id);
-      if (!view) return notFound(c, id);
-      if (view.final) return alreadyFinal(c, view);
-      return showForm(c, view, { notice: { kind: 'error', text: ctxOf(c).t('notice.unreadable') } }, 422);
-    }),
-    async (c) => {
-      const id = c.req.param('id');
-      const view = paymentView(sandbox, id);
-      if (!view) return notFound(c, id);
-      if (view.final) return alreadyFinal(c, view);
-      const form = c.req.valid('form');
-      const card = TEST_CARDS.find((candidate) => candidate.outcome === 'challenge' && candidate.number === form.card);
-      if (view.trade.type !== 'ecom' || !card) {
-        // Only a challenged test card reaches this step; anything else starts again at the card form.
-        return showForm(c, view, { notice: { kind: 'error', text: ctxOf(c).t('notice.notCharged') } }, 422);
-      }
-      if (form.action === 'cancel') return settle(c, view, 'canceled', cardNote(card.number, '3ds.canceled'));
-      if ((form.code ?? '').trim() === CHALLENGE_CODE) return settle(c, view, 'confirmed', cardNote(card.number, '3ds.confirmed'));
-      return settle(c, view, 'canceled', cardNote(card.number, '3ds.wrongCode'));
-    },
-  );
+  app.post('/:id/pay', zValidator('form', cardFormSchema, unreadableForm), async (c) => {
+    const id = c.req.param('id');
+    const view = paymentView(sandbox, id);
+    if (!view) return notFound(c, id);
+    if (view.final) return alreadyFinal(c, view);
+    if (view.trade.type !== 'ecom') {
+      return settle(c, view, 'confirmed', 'The payer pressed "I have paid" on the payment page.');
+    }
+    const form = c.req.valid('form');
+    const values = { ...(form.number !== undefined ? { number: form.number } : {}), ...(form.expiry !== undefined ? { expiry: form.expiry } : {}) };
+    const check = checkCard(form, sandbox.clock.now());
+    if (!check.ok) {
+      return showForm(c, view, { values, errors: check.errors, notice: { kind: 'error', text: ctxOf(c).t('notice.notCharged') } }, 422);
+    }
+    const { card } = check;
+    if (card.outcome === 'challenge') return page(c, <ChallengePage view={view} ctx={ctxOf(c)} card={card.number} />);
+    return settle(c, view, card.outcome, cardNote(card.number, card.reason));
+  });
+
+  app.post('/:id/3ds', zValidator('form', challengeFormSchema, unreadableForm), async (c) => {
+    const id = c.req.param('id');
+    const view = paymentView(sandbox, id);
+    if (!view) return notFound(c, id);
+    if (view.final) return alreadyFinal(c, view);
+    const form = c.req.valid('form');
+    const card = TEST_CARDS.find((candidate) => candidate.outcome === 'challenge' && candidate.number === form.card);
+    if (view.trade.type !== 'ecom' || !card) {
+      // Only a challenged test card reaches this step; anything else starts again at the card form.
+      return showForm(c, view, { notice: { kind: 'error', text: ctxOf(c).t('notice.notCharged') } }, 422);
+    }
+    if (form.action === 'cancel') return settle(c, view, 'canceled', cardNote(card.number, '3ds.canceled'));
+    if ((form.code ?? '').trim() === CHALLENGE_CODE) return settle(c, view, 'confirmed', cardNote(card.number, '3ds.confirmed'));
+    return settle(c, view, 'canceled', cardNote(card.number, '3ds.wrongCode'));
+  });
 
   app.post('/:id/cancel', async (c) => {
     const id = c.req.param('id');

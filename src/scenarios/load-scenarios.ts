@@ -117,13 +117,7 @@ export function loadScenarios(sources: readonly ScenarioSource[]): LoadedScenari
         const entry = { scenario, file, line, bundled: source.bundled };
         const first = byName.get(scenario.name.toLowerCase());
         if (first) {
-          problems.push({
-            file,
-            line,
-            column: 1,
-            path: `scenarios[${index}].name`,
-            message: `repeats the name "${scenario.name}" of the scenario at ${first.file}:${first.line}; names must be unique (X-Sandbox-Scenario picks a scenario by name), so rename one of them`,
-          });
+          problems.push(repeatedName(file, line, index, scenario.name, first));
           return;
         }
         byName.set(scenario.name.toLowerCase(), entry);
@@ -133,4 +127,15 @@ export function loadScenarios(sources: readonly ScenarioSource[]): LoadedScenari
   }
   if (problems.length > 0) throw new ScenarioError(problems);
   return loaded;
+}
+
+/** The problem of a scenario whose name an earlier one (`first`) already has. */
+export function repeatedName(file: string, line: number, index: number, name: string, first: { file: string; line: number }): FileProblem {
+  return {
+    file,
+    line,
+    column: 1,
+    path: `scenarios[${index}].name`,
+    message: `repeats the name "${name}" of the scenario at ${first.file}:${first.line}; names must be unique (X-Sandbox-Scenario picks a scenario by name), so rename one of them`,
+  };
 }

@@ -1,4 +1,4 @@
-import { parseScenarioFile, ScenarioError, type LoadedScenario } from '../scenarios/load-scenarios.js';
+import { parseScenarioFile, repeatedName, ScenarioError, type LoadedScenario } from '../scenarios/load-scenarios.js';
 import { ScenarioEngine } from '../scenarios/scenario-engine.js';
 import type { FileProblem } from '../scenarios/yaml-issues.js';
 import type { Store } from '../store/store.js';
@@ -24,13 +24,7 @@ export function parseScenarioUpload(text: string, file: string, shared: readonly
   parsed.scenarios.forEach(({ scenario, line }, index) => {
     const first = byName.get(scenario.name.toLowerCase());
     if (first) {
-      problems.push({
-        file,
-        line,
-        column: 1,
-        path: `scenarios[${index}].name`,
-        message: `repeats the name "${scenario.name}" of the scenario at ${first.file}:${first.line}; names must be unique (X-Sandbox-Scenario picks a scenario by name), so rename one of them`,
-      });
+      problems.push(repeatedName(file, line, index, scenario.name, first));
       return;
     }
     const entry = { scenario, file, line, bundled: false };
