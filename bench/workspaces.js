@@ -109,13 +109,13 @@ async function createPhase() {
   }
 }
 
-/** Creates 100 "confirm-" trades in /w/probe, then times the advance that runs their steps (ms). */
+/** Creates 100 "sbx-confirm-" trades in /w/probe, then times the advance that runs their steps (ms). */
 async function timeAdvance(url, tag) {
   await pool(100, 10, (i) =>
     call(`${url}/w/probe/api/v1/trades/deposit/create`, {
       method: 'POST',
       headers: { 'x-auth': TOKEN },
-      body: { merchant: MERCHANT, order: `confirm-${tag}-${i}`, amount_cents: 100, amount_currency: 'RUB', type: 'nspk' },
+      body: { merchant: MERCHANT, order: `sbx-confirm-${tag}-${i}`, amount_cents: 100, amount_currency: 'RUB', type: 'nspk' },
     }),
   );
   const started = performance.now();
@@ -139,7 +139,7 @@ async function advancePhase() {
       call(`${busy.url}/w/${others[i % others.length]}/api/v1/trades/deposit/create`, {
         method: 'POST',
         headers: { 'x-auth': TOKEN },
-        body: { merchant: MERCHANT, order: `confirm-${i}`, amount_cents: 100, amount_currency: 'RUB', type: 'nspk' },
+        body: { merchant: MERCHANT, order: `sbx-confirm-${i}`, amount_cents: 100, amount_currency: 'RUB', type: 'nspk' },
       }),
     );
     // The same work in the other process, whose steps are then removed (reset): equally warm, nothing pending.
@@ -147,7 +147,7 @@ async function advancePhase() {
       call(`${quiet.url}/w/${others[i % others.length]}/api/v1/trades/deposit/create`, {
         method: 'POST',
         headers: { 'x-auth': TOKEN },
-        body: { merchant: MERCHANT, order: `confirm-${i}`, amount_cents: 100, amount_currency: 'RUB', type: 'nspk' },
+        body: { merchant: MERCHANT, order: `sbx-confirm-${i}`, amount_cents: 100, amount_currency: 'RUB', type: 'nspk' },
       }),
     );
     for (const name of others) await call(`${quiet.url}/w/${name}/_sandbox/reset`, { method: 'POST' });
