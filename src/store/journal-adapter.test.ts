@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { JSONFile } from 'lowdb/node';
 import { afterEach, describe, expect, it } from 'vitest';
+import { sampleTrade } from '../../test/sample-trade.js';
 import type { TradeRecord } from '../trades/trade.js';
 import { JournalAdapter, type JournalAdapterOptions } from './journal-adapter.js';
 import { encodeRecord } from './journal-record.js';
@@ -19,24 +20,7 @@ function tempDir(): string {
   return dir;
 }
 
-function trade(n: number, overrides: Partial<TradeRecord> = {}): TradeRecord {
-  const at = new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString();
-  return {
-    id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
-    order: `order-${n}`,
-    merchant: '6f1c2a9e-3b7d-4c52-9a1e-2d4b8f0c7e51',
-    state: 'created',
-    amount_cents: 1000 + n,
-    amount_currency: 'RUB',
-    rate: 92.5,
-    type: 'any_bank',
-    requisites: { name: 'Ivan Petrov', number: '2202201234567890', bank_name: 'Sberbank' },
-    created_at: at,
-    updated_at: at,
-    history: [{ from: null, to: 'created', at, cause: 'create' }],
-    ...overrides,
-  };
-}
+const trade = sampleTrade;
 
 interface Opened {
   store: Store;

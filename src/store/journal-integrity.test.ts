@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { TradeRecord } from '../trades/trade.js';
+import { sampleTrade } from '../../test/sample-trade.js';
 import { JournalAdapter } from './journal-adapter.js';
 import { encodeRecord } from './journal-record.js';
 import { Store } from './store.js';
@@ -18,23 +18,7 @@ function tempDir(): string {
   return dir;
 }
 
-function trade(n: number): TradeRecord {
-  const at = new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString();
-  return {
-    id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
-    order: `order-${n}`,
-    merchant: '6f1c2a9e-3b7d-4c52-9a1e-2d4b8f0c7e51',
-    state: 'created',
-    amount_cents: 1000 + n,
-    amount_currency: 'RUB',
-    rate: 92.5,
-    type: 'any_bank',
-    requisites: { name: 'Ivan Petrov', number: '2202201234567890', bank_name: 'Sberbank' },
-    created_at: at,
-    updated_at: at,
-    history: [{ from: null, to: 'created', at, cause: 'create' }],
-  };
-}
+const trade = sampleTrade;
 
 async function open(dir: string): Promise<{ store: Store; notes: string[] }> {
   const notes: string[] = [];

@@ -22,8 +22,8 @@ export type HistoryEntry = z.infer<typeof historyEntrySchema>;
 
 export const requisitesSchema = z.object({ name: z.string(), number: z.string(), bank_name: z.string() });
 
-/** A trade as the store keeps it: the provider's fields plus what the sandbox needs. */
-export const tradeRecordSchema = z.object({
+/** The fields of the interface document's Trade object but payment_data, in its order. */
+const tradeFields = {
   id: z.string(),
   order: z.string(),
   merchant: z.string(),
@@ -31,6 +31,15 @@ export const tradeRecordSchema = z.object({
   amount_cents: z.number().int(),
   amount_currency: z.literal('RUB'),
   rate: z.number(),
+};
+/** payment_data of P2P create and of every get: the requisites and the payment page. */
+const fullPaymentData = z.strictObject({ name: z.string(), number: z.string(), bank_name: z.string(), url: z.string() });
+/** payment_data of ecom create (build): the payment page only. */
+const urlPaymentData = z.strictObject({ url: z.string() });
+
+/** A trade as the store keeps it: the provider's fields plus what the sandbox needs. */
+export const tradeRecordSchema = z.object({
+  ...tradeFields,
   type: tradeTypeSchema,
   customer: z.string().optional(),
   callback_url: z.string().optional(),
@@ -45,30 +54,15 @@ export type TradeRecord = z.infer<typeof tradeRecordSchema>;
 
 /** The Trade object of the interface document: exactly these eight keys. */
 export const tradeSchema = z.strictObject({
-  id: z.string(),
-  order: z.string(),
-  merchant: z.string(),
-  state: tradeStateSchema,
-  amount_cents: z.number().int(),
-  amount_currency: z.literal('RUB'),
-  rate: z.number(),
-  payment_data: z.union([z.strictObject({ name: z.string(), number: z.string(), bank_name: z.string(), url: z.string() }), z.strictObject({ url: z.string() })]),
+  ...tradeFields,
+  payment_data: z.union([fullPaymentData, urlPaymentData]),
 });
 export type Trade = z.infer<typeof tradeSchema>;
 
-const tradeFields = {
-  id: z.string(),
-  order: z.string(),
-  merchant: z.string(),
-  state: tradeStateSchema,
-  amount_cents: z.number().int(),
-  amount_currency: z.literal('RUB'),
-  rate: z.number(),
-};
 /** The answer of P2P create and of every get (ecom trades included): payment_data has all four fields. */
-export const p2pTradeSchema = z.strictObject({ ...tradeFields, payment_data: z.strictObject({ name: z.string(), number: z.string(), bank_name: z.string(), url: z.string() }) });
+export const p2pTradeSchema = z.strictObject({ ...tradeFields, payment_data: fullPaymentData });
 /** The answer of ecom create (build): payment_data has only the payment page url. */
-export const ecomTradeSchema = z.strictObject({ ...tradeFields, payment_data: z.strictObject({ url: z.string() }) });
+export const ecomTradeSchema = z.strictObject({ ...tradeFields, payment_data: urlPaymentData });
 
 /** Which response a Trade is rendered for: ecom create carries only `url` in payment_data. */
 export type TradeView = 'create' | 'build' | 'get';
