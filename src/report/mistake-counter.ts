@@ -21,8 +21,15 @@ const bump = (map: Map<string, number>, key: string) => map.set(key, (map.get(ke
  */
 export class MistakeCounter {
   readonly #tallies = new Map<string, Tally>();
-  /** When each trade was last read, by trade id. */
-  readonly #lastRead = new Map<string, number>();
+  /**
+   * When trades were last read, by trade id, in two generations: reads since `#since`, and
+   * the generation before. Only a read less than POLL_INTERVAL_MS old matters, so a
+   * generation is dropped once it is that old: memory follows the trades read lately, not
+   * every trade ever read.
+   */
+  #lastRead = new Map<string, number>();
+  #readBefore = new Map<string, number>();
+  #since = Number.NEGATIVE_INFINITY;
 
   #tally(merchant: string): Tally {
     const id = merchant.slice(0, 100);
@@ -52,8 +59,14 @@ export class MistakeCounter {
 
   /** A successful read of a trade at `now` (ms of the sandbox clock). */
   read(merchant: string, trade: string, now: number): void {
+    if (now - this.#since >= POLL_INTERVAL_MS) {
+      // Every read in #readBefore is older than #since, so at least POLL_INTERVAL_MS old now.
+      this.#readBefore = this.#lastRead;
+      this.#lastRead = new Map();
+      this.#since = now;
+    }
     const key = trade.toLowerCase();
-    const last = this.#lastRead.get(key);
+    const last = this.#lastRead.get(key) ?? this.#readBefore.get(key);
     this.#lastRead.set(key, now);
     if (last !== undefined && now - last < POLL_INTERVAL_MS) this.#tally(merchant).fast_polls++;
   }
@@ -71,6 +84,7 @@ export class MistakeCounter {
   /** Forgets the last read time of every trade (after a reset of the sandbox's data). */
   forgetReads(): void {
     this.#lastRead.clear();
+    this.#readBefore.clear();
   }
 
   /** The report: merchants sorted by id, each with its counts. */

@@ -56,7 +56,7 @@ describe('JournalAdapter: writes and restarts', () => {
     expect(trades(again)).toEqual([trade(1), trade(2, { state: 'confirmed' })]);
     expect([...again.jobs.values()]).toEqual([]);
     expect(again.meta.get('clock')).toEqual({ id: 'clock', offset: 1500 });
-    expect(again.trades.findUnique(`6f1c2a9e-3b7d-4c52-9a1e-2d4b8f0c7e51\u0000order-2`)?.id).toBe(trade(2).id);
+    expect(again.trades.findUnique('6f1c2a9e-3b7d-4c52-9a1e-2d4b8f0c7e51', 'order-2')?.id).toBe(trade(2).id);
     expect(notes).toEqual([]);
   });
 

@@ -68,8 +68,8 @@ describe('Store: a failed write undoes its changes', () => {
     await expect(a).rejects.toBeInstanceOf(StorageError);
     await expect(b).rejects.toMatchObject({ kind: 'full', folder: '/data' });
     expect([...store.trades.values()]).toEqual([trade(1)]);
-    expect(store.trades.findUnique('m\u0000order-2')).toBeUndefined();
-    expect(store.trades.findUnique('m\u0000order-1')).toEqual(trade(1));
+    expect(store.trades.findUnique('m', 'order-2')).toBeUndefined();
+    expect(store.trades.findUnique('m', 'order-1')).toEqual(trade(1));
     expect(store.meta.size).toBe(0);
     expect(store.failing?.kind).toBe('full');
     expect(warnings).toHaveLength(1);

@@ -14,9 +14,6 @@ export { StorageError } from './storage-error.js';
 /** setImmediate as it was at start-up: a test's fake timers must not stall the store. */
 const nextTurn: (callback: () => void) => unknown = setImmediate;
 
-/** The key of a trade in `store.trades.findUnique`: its merchant (any case) and order. */
-export const orderKey = (merchant: string, order: string): string => `${merchant.toLowerCase()}\u0000${order}`;
-
 /**
  * All sandbox state, in memory, with indexes; persisted through an adapter.
  * Writes are synchronous on the tables (so checks and inserts cannot interleave) and

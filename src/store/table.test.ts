@@ -17,7 +17,7 @@ function table() {
   return { items, changes };
 }
 
-const key = (owner: string, name: string) => `${owner.toLowerCase()}\u0000${name}`;
+const key = (owner: string, name: string) => [owner.toLowerCase(), name] as const;
 
 describe('Table', () => {
   it('finds rows by id and by their unique key, and records every write', () => {
@@ -25,10 +25,10 @@ describe('Table', () => {
     items.put({ id: '1', owner: 'AB', name: 'x' });
     items.put({ id: '2', owner: 'ab', name: 'y\u0000z' });
     expect(items.get('1')?.name).toBe('x');
-    expect(items.findUnique(key('Ab', 'x'))?.id).toBe('1');
-    expect(items.findUnique(key('ab', 'y\u0000z'))?.id).toBe('2');
-    expect(items.findUnique(key('ab', 'y'))).toBeUndefined();
-    expect(items.findUnique('no separator')).toBeUndefined();
+    expect(items.findUnique(...key('Ab', 'x'))?.id).toBe('1');
+    expect(items.findUnique(...key('ab', 'y\u0000z'))?.id).toBe('2');
+    expect(items.findUnique(...key('ab', 'y'))).toBeUndefined();
+    expect(items.findUnique('ab', 'y\u0000')).toBeUndefined();
     expect(changes.map((change) => change.op)).toEqual(['put', 'put']);
   });
 
@@ -36,11 +36,11 @@ describe('Table', () => {
     const { items, changes } = table();
     items.put({ id: '1', owner: 'a', name: 'old' });
     items.put({ id: '1', owner: 'a', name: 'new' });
-    expect(items.findUnique(key('a', 'old'))).toBeUndefined();
-    expect(items.findUnique(key('a', 'new'))?.id).toBe('1');
+    expect(items.findUnique(...key('a', 'old'))).toBeUndefined();
+    expect(items.findUnique(...key('a', 'new'))?.id).toBe('1');
     items.delete('1');
     items.delete('missing');
-    expect(items.findUnique(key('a', 'new'))).toBeUndefined();
+    expect(items.findUnique(...key('a', 'new'))).toBeUndefined();
     expect(items.size).toBe(0);
     expect(changes.at(-1)).toEqual({ op: 'delete', table: 'items', id: '1' });
     expect(changes).toHaveLength(3);
@@ -52,10 +52,10 @@ describe('Table', () => {
     items.load({ id: '2', owner: 'a', name: 'y' });
     items.unload('1');
     expect([...items.values()].map((item) => item.id)).toEqual(['2']);
-    expect(items.findUnique(key('a', 'x'))).toBeUndefined();
+    expect(items.findUnique(...key('a', 'x'))).toBeUndefined();
     items.drop();
     expect(items.size).toBe(0);
-    expect(items.findUnique(key('a', 'y'))).toBeUndefined();
+    expect(items.findUnique(...key('a', 'y'))).toBeUndefined();
     expect(changes).toEqual([]);
   });
 });

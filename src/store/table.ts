@@ -8,13 +8,11 @@ export type Change = { op: 'put'; table: string; record: Row } | { op: 'delete';
 export type ChangeRecorder = (change: Change, undo: () => void) => void;
 
 /**
- * A unique secondary key in two parts (e.g. merchant and order), addressed as one string
- * `${first}\u0000${second}`; the first part must not contain \u0000. Kept as a map of maps,
- * which indexes a large table faster than one map of joined strings.
+ * A unique secondary key in two parts (e.g. merchant and order). Kept as a map of maps,
+ * which indexes a large table faster than one map of joined strings, and is looked up by
+ * its two parts, so a lookup builds no string.
  */
 export type UniqueKey<T> = (row: T) => readonly [string, string];
-
-const SEPARATOR = '\u0000';
 
 /**
  * An in-memory table keyed by `id`, with an optional unique secondary key.
@@ -45,11 +43,9 @@ export class Table<T extends Row> {
     return this.#rows.has(id);
   }
 
-  /** The row whose unique key is `key` (`${first}\u0000${second}`). */
-  findUnique(key: string): T | undefined {
-    const cut = key.indexOf(SEPARATOR);
-    if (cut < 0) return undefined;
-    const id = this.#unique.get(key.slice(0, cut))?.get(key.slice(cut + 1));
+  /** The row whose unique key is [first, second]. */
+  findUnique(first: string, second: string): T | undefined {
+    const id = this.#unique.get(first)?.get(second);
     return id === undefined ? undefined : this.#rows.get(id);
   }
 
@@ -60,7 +56,7 @@ export class Table<T extends Row> {
   /** Inserts or replaces a row (the caller passes a fresh object; rows are not mutated in place). */
   put(row: T): T {
     const previous = this.#rows.get(row.id);
-    this.#index(row);
+    this.#index(row, previous);
     this.#record({ op: 'put', table: this.name, record: row }, () => this.restore(row.id, previous));
     return row;
   }
@@ -74,7 +70,7 @@ export class Table<T extends Row> {
 
   /** Puts back the row `id` had before a change (none: removes it), without recording a change. */
   restore(id: string, previous: T | undefined): void {
-    if (previous) this.#index(previous);
+    if (previous) this.#index(previous, this.#rows.get(id));
     else this.unload(id);
   }
 
@@ -84,13 +80,13 @@ export class Table<T extends Row> {
     this.drop();
     return () => {
       this.drop();
-      for (const row of rows) this.#index(row);
+      for (const row of rows) this.#index(row, undefined);
     };
   }
 
   /** Loads a row from persisted data without recording a change. */
   load(row: T): void {
-    this.#index(row);
+    this.#index(row, this.#rows.get(row.id));
   }
 
   /** Removes a row while loading persisted data, without recording a change. */
@@ -107,8 +103,8 @@ export class Table<T extends Row> {
     this.#unique.clear();
   }
 
-  #index(row: T): void {
-    const previous = this.#rows.get(row.id);
+  /** Stores `row` in place of `previous` (the row stored under its id now, if any). */
+  #index(row: T, previous: T | undefined): void {
     if (previous) this.#unindex(previous);
     this.#rows.set(row.id, row);
     if (!this.#uniqueKey) return;

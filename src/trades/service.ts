@@ -1,7 +1,7 @@
 import type { Clock } from '../clock/clock.js';
 import type { MerchantDirectory } from '../merchants/fixtures.js';
 import { type Refusal, refuse } from '../refusals/refusal.js';
-import { orderKey, type Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
 import type { Random } from './random.js';
 import type { DepositRequest } from './requests.js';
 import { drawRequisites } from './requisites.js';
@@ -24,7 +24,7 @@ export function createTrade(deps: TradeServiceDeps, request: DepositRequest, sce
   const { store, merchants, random, clock } = deps;
   const merchant = merchants.get(request.merchant);
   if (!merchant) throw new Error(`createTrade: unknown merchant ${request.merchant}`);
-  const existing = store.trades.findUnique(orderKey(merchant.id, request.order));
+  const existing = store.trades.findUnique(merchant.id.toLowerCase(), request.order);
   if (existing) return duplicateOrder(request.order, merchant.id, existing.id);
   let id = random.uuid();
   while (store.trades.has(id)) id = random.uuid();

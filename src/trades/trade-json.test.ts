@@ -34,18 +34,43 @@ describe('tradeJson', () => {
     expect(JSON.parse(tradeJson(record, 'https://sandbox.example')).payment_data.url).toBe(`https://sandbox.example/pay/${record.id}`);
   });
 
-  it('serializes a record once while it is among the last ones serialized, and keeps no more than the bound', () => {
+  it('keeps the text of a trade read twice (a polled one) while it is among the last polled, and no more than the bound', () => {
     const url = 'http://127.0.0.1:4242';
     const first: TradeRecord = { ...record, id: '00000000-0000-4000-8000-000000000001' };
     const stringify = vi.spyOn(JSON, 'stringify');
     try {
       tradeJson(first, url);
       tradeJson(first, url);
-      expect(stringify).toHaveBeenCalledTimes(1);
-      for (let i = 0; i < TRADE_JSON_CACHE_SIZE; i++) tradeJson({ ...record, id: `other-${i}` }, url);
+      tradeJson(first, url);
+      tradeJson(first, url);
+      expect(stringify).toHaveBeenCalledTimes(2); // the first read notes it, the second keeps its text
+      for (let i = 0; i < TRADE_JSON_CACHE_SIZE; i++) {
+        const other = { ...record, id: `other-${i}` };
+        tradeJson(other, url);
+        tradeJson(other, url);
+      }
       stringify.mockClear();
-      tradeJson(first, url); // pushed out by the newer ones: made again
+      tradeJson(first, url); // pushed out by the newer polled ones: made again
       expect(stringify).toHaveBeenCalledTimes(1);
+    } finally {
+      stringify.mockRestore();
+    }
+  });
+
+  it('keeps no text for trades read once each, so a pass over many trades leaves nothing behind', () => {
+    const url = 'http://127.0.0.1:4242';
+    const once = Array.from({ length: 10 }, (_, i) => ({ ...record, id: `once-${i}` }));
+    for (const trade of once) tradeJson(trade, url);
+    for (let i = 0; i < TRADE_JSON_CACHE_SIZE; i++) tradeJson({ ...record, id: `pass-${i}` }, url);
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      // Their first reads were pushed out of the notes by the pass: each is a first read again.
+      for (const trade of once) tradeJson(trade, url);
+      tradeJson(once[0] as TradeRecord, url);
+      expect(stringify).toHaveBeenCalledTimes(11);
+      stringify.mockClear();
+      tradeJson(once[0] as TradeRecord, url);
+      expect(stringify).not.toHaveBeenCalled();
     } finally {
       stringify.mockRestore();
     }
