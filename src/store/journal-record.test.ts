@@ -1,3 +1,4 @@
+import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { decodeRecord, encodeRecord } from './journal-record.js';
 import type { Change } from './table.js';
@@ -13,6 +14,12 @@ describe('journal records', () => {
     expect(text.indexOf('\n')).toBe(text.length - 1);
     expect(JSON.parse(text)).toEqual({ len: expect.any(Number), crc: expect.stringMatching(/^[0-9a-f]{8}$/), changes });
     expect(decodeRecord(line(text))).toEqual({ ok: true, changes });
+  });
+
+  it('carry the byte length and CRC-32 of the changes JSON exactly as written (multi-byte text included)', () => {
+    const payload = Buffer.from(JSON.stringify(changes));
+    const crc = crc32(payload).toString(16).padStart(8, '0');
+    expect(encodeRecord(changes).equals(Buffer.from(`{"len":${payload.length},"crc":"${crc}","changes":${payload.toString()}}\n`))).toBe(true);
   });
 
   it('a record cut short anywhere is refused', () => {

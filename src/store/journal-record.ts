@@ -14,11 +14,18 @@ const NEWLINE = 0x0a;
  * written. Every line is also plain JSON, so `jq` reads a journal as it is.
  */
 export function encodeRecord(changes: readonly Change[]): Buffer {
-  const payload = Buffer.from(JSON.stringify(changes));
-  const head = `{"len":${payload.length},"crc":"${crc32(payload).toString(16).padStart(8, '0')}","changes":`;
-  const line = Buffer.allocUnsafe(head.length + payload.length + 2);
-  line.write(head, 0, 'latin1');
-  payload.copy(line, head.length);
+  const json = JSON.stringify(changes);
+  const length = Buffer.byteLength(json);
+  // The header's length is known before the CRC (always 8 hex digits), so the JSON is encoded
+  // once, straight into the line, and the CRC is taken over it there.
+  const before = `{"len":${length},"crc":"`;
+  const after = '","changes":';
+  const start = before.length + 8 + after.length;
+  const line = Buffer.allocUnsafe(start + length + 2);
+  line.write(before, 0, 'latin1');
+  line.write(json, start, 'utf8');
+  const crc = crc32(line.subarray(start, start + length)).toString(16).padStart(8, '0');
+  line.write(crc + after, before.length, 'latin1');
   line[line.length - 2] = CLOSE;
   line[line.length - 1] = NEWLINE;
   return line;
