@@ -13,6 +13,7 @@ export { StorageError } from './storage-error.js';
 
 /** setImmediate as it was at start-up: a test's fake timers must not stall the store. */
 const nextTurn: (callback: () => void) => unknown = setImmediate;
+const afterTurn = (): Promise<void> => new Promise<void>((resolve) => nextTurn(resolve));
 
 /**
  * All sandbox state, in memory, with indexes; persisted through an adapter.
@@ -115,12 +116,14 @@ export class Store {
    * Resolves once every change made so far is durable; rejects with a StorageError when
    * the write failed (those changes are undone). The write starts on the next turn of the
    * event loop (after every request that arrived with this one has made its changes), or
-   * once the write in flight is done, so concurrent callers share one write.
+   * on the turn after the write in flight is done, so concurrent callers share one write.
    */
   commit(): Promise<void> {
     if (this.#queued) return this.#queued;
     if (this.#pending.length === 0) return this.#writing ?? Promise.resolve();
-    const ahead = this.#writing ?? new Promise<void>((resolve) => nextTurn(resolve));
+    // Behind a write in flight, wait one more turn once it is done: its callers answer first,
+    // and the requests that arrive meanwhile join this write (fewer, larger writes).
+    const ahead = this.#writing ? this.#writing.then(afterTurn) : afterTurn();
     this.#queued = ahead.then(
       () => {
         this.#queued = undefined;
