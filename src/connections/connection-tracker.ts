@@ -17,6 +17,8 @@ interface SocketState {
   /** socket.bytesRead when its last request was answered (or 0). */
   readAtAnswer: number;
   closed: boolean;
+  /** Listens to 'close' of each of the socket's answers (one function per socket, not per request). */
+  answered: () => void;
 }
 
 /**
@@ -35,7 +37,19 @@ export class ConnectionTracker {
   constructor(server: Server) {
     this.#server = server;
     server.on('connection', (socket: Socket) => {
-      const state: SocketState = { active: 0, readAtAnswer: 0, closed: false };
+      const state: SocketState = {
+        active: 0,
+        readAtAnswer: 0,
+        closed: false,
+        answered: () => {
+          if (state.closed) return;
+          this.#requests--;
+          state.active--;
+          state.readAtAnswer = socket.bytesRead;
+          // While closing, a connection whose answer went out is idle now: end it.
+          if (this.#closing) setImmediate(() => this.#server.closeIdleConnections());
+        },
+      };
       this.#sockets.set(socket, state);
       socket.once('close', () => {
         // Requests still waiting on a closed connection (pipelined ones never get an
@@ -53,14 +67,8 @@ export class ConnectionTracker {
       this.#requests++;
       state.active++;
       if (this.#closing) res.setHeader('Connection', 'close');
-      res.once('close', () => {
-        if (state.closed) return;
-        this.#requests--;
-        state.active--;
-        state.readAtAnswer = req.socket.bytesRead;
-        // While closing, a connection whose answer went out is idle now: end it.
-        if (this.#closing) setImmediate(() => this.#server.closeIdleConnections());
-      });
+      // An answer closes once; it is dropped after, so its listener needs no removal.
+      res.on('close', state.answered);
     });
   }
 

@@ -22,6 +22,8 @@ export const DEFAULT_PIPELINING_LIMITS: PipeliningLimits = { active: 8, queued: 
 interface SocketQueue {
   active: number;
   waiting: Array<[IncomingMessage, ServerResponse]>;
+  /** Listens to 'close' of each of the socket's answers (one function per socket, not per request). */
+  done: () => void;
 }
 
 /**
@@ -38,25 +40,32 @@ export function limitPipelining(server: Server, limits: PipeliningLimits = DEFAU
 
   const start = (queue: SocketQueue, req: IncomingMessage, res: ServerResponse) => {
     queue.active++;
-    res.once('close', () => {
-      queue.active--;
-      if (req.socket.destroyed) {
-        queue.waiting.length = 0;
-        return;
-      }
-      const next = queue.waiting.shift();
-      if (next) start(queue, ...next);
-    });
+    // An answer closes once; it is dropped after, so its listener needs no removal.
+    res.on('close', queue.done);
     handle(req, res);
+  };
+
+  const queueOf = (socket: Socket): SocketQueue => {
+    const queue: SocketQueue = {
+      active: 0,
+      waiting: [],
+      done: () => {
+        queue.active--;
+        if (socket.destroyed) {
+          queue.waiting.length = 0;
+          return;
+        }
+        const next = queue.waiting.shift();
+        if (next) start(queue, ...next);
+      },
+    };
+    queues.set(socket, queue);
+    return queue;
   };
 
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const socket = req.socket;
-    let queue = queues.get(socket);
-    if (!queue) {
-      queue = { active: 0, waiting: [] };
-      queues.set(socket, queue);
-    }
+    const queue = queues.get(socket) ?? queueOf(socket);
     if (queue.active < limits.active) {
       start(queue, req, res);
       return;
