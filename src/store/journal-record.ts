@@ -24,7 +24,9 @@ export function encodeRecord(changes: readonly Change[]): Buffer {
   const line = Buffer.allocUnsafe(start + length + 2);
   line.write(before, 0, 'latin1');
   line.write(json, start, 'utf8');
-  const crc = crc32(line.subarray(start, start + length)).toString(16).padStart(8, '0');
+  const crc = crc32(line.subarray(start, start + length))
+    .toString(16)
+    .padStart(8, '0');
   line.write(crc + after, before.length, 'latin1');
   line[line.length - 2] = CLOSE;
   line[line.length - 1] = NEWLINE;
