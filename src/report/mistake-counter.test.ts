@@ -16,7 +16,7 @@ describe('MistakeCounter reads', () => {
     expect(fastPolls(counter)).toBe(2);
   });
 
-  it('forgets reads older than the interval, and all of them on forgetReads', () => {
+  it('a read long after the previous one is not a fast poll, and forgetReads forgets every read', () => {
     const counter = new MistakeCounter();
     counter.read(M, 'a', 0);
     counter.read(M, 'x', 5_000);

@@ -1,6 +1,6 @@
 import { toTrade, type TradeRecord } from './trade.js';
 
-/** How many trades' JSON is kept: the ones being polled or called back now, not a copy of the store. */
+/** How many polled trades' JSON is kept, and how many first reads are noted: the trades being polled now, not a copy of the store. */
 export const TRADE_JSON_CACHE_SIZE = 4096;
 
 /**
@@ -9,8 +9,8 @@ export const TRADE_JSON_CACHE_SIZE = 4096;
  * on its second read of the same record: the first read of a trade is only noted in `seen`
  * (its id and record, no text), so a pass over many trades read once each (a report, a
  * reconciliation) serializes each of them once and leaves no text behind to outlive the
- * request; measured in `npm run bench`, get at 100,000 trades, where a cache that kept the
- * text of every first read cost more than it saved.
+ * request. Under the load of the bench's get at 100,000 trades, a cache that kept the text
+ * of every first read cost more than it saved (docs/benchmarks.md).
  * Records are never changed in place (a change stores a new record), so an entry is valid
  * while its record is the one stored. Both maps are bounded: a store of 100,000 trades read
  * once each does not keep 100,000 strings alive.
