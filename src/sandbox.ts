@@ -38,8 +38,8 @@ export interface Sandbox {
   readonly callbacks: CallbackDispatcher;
   /** The lock on the data folder (none in memory or with a given adapter); told the URL once listening. */
   readonly dataFolder?: DataFolderLock;
-  /** Receives one line per notable event (a scenario taking a create); the CLI prints them. Silent by default. */
-  log: (line: string) => void;
+  /** Receives one line per notable event (a scenario taking a create); the CLI sets it to print them. None by default, so no line is built. */
+  log?: ((line: string) => void) | undefined;
   /** The merchant's mistakes seen so far (GET /_sandbox/report). */
   readonly report: MistakeCounter;
   /** Base of payment_data.url; set from --public-url, or from the address once listening. */
@@ -173,7 +173,6 @@ async function assemble(options: SandboxOptions, shared: SandboxShared, adapter:
     scenarios: restoreWorkspaceScenarios(store, shared.scenarios),
     callbacks,
     dataFolder,
-    log: () => {},
     report,
     // A workspace's is kept up to date by the registry on each request (see WorkspaceRegistry.ready).
     publicUrl: seat ? `${seat.rootUrl().replace(/\/+$/, '')}${basePath}` : (options.publicUrl ?? `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${options.port}`),

@@ -61,6 +61,7 @@ interface Harness {
   dir: string;
   post(path: string, body: unknown): Promise<Response>;
   get(path: string): Promise<Response>;
+  request(path: string, init: RequestInit): Promise<Response>;
 }
 
 async function harness(options: Record<string, unknown> = {}): Promise<Harness> {
@@ -80,6 +81,7 @@ async function harness(options: Record<string, unknown> = {}): Promise<Harness> 
     dir,
     post: async (path, body) => app.request(path, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Auth': DEMO.token }, body: JSON.stringify(body) }),
     get: async (path) => app.request(path, { headers: { 'X-Token': DEMO.token } }),
+    request: async (path, init) => app.request(path, init),
   };
 }
 
@@ -156,6 +158,26 @@ describe('a full disk, injected through the adapter', () => {
     const [first] = await receiver.waitFor(1);
     expect(JSON.parse(first?.body ?? '{}')).toMatchObject({ id: created.id, state: 'canceled' });
     expect(h.sandbox.store.callbacks.size).toBe(1);
+  });
+
+  it('a merchant or a scenario upload refused by a failed write takes no effect, and leaves no ghost', async () => {
+    const h = await harness();
+    const id = '0b7c4a2e-9d31-4f5a-8e6b-1c2d3e4f5a6b';
+    const merchant = { id, name: 'Refused shop', token: 'tok-refused', secret: 'sec-refused' };
+    const yaml = 'scenarios:\n  - name: refused-upload\n    description: Never saved.\n    match:\n      order: "^refused-"\n';
+    h.adapter.failing = 'ENOSPC';
+    expect((await h.post('/_sandbox/merchants', merchant)).status).toBe(507);
+    expect((await h.request('/_sandbox/scenarios', { method: 'PUT', headers: { 'Content-Type': 'application/yaml' }, body: yaml })).status).toBe(507);
+    expect(h.sandbox.merchants.get(id)).toBeUndefined();
+    expect(h.sandbox.scenarios.names()).not.toContain('refused-upload');
+    const asRefused = await h.request(create, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Auth': 'tok-refused' }, body: JSON.stringify({ ...p2pBody(), merchant: id }) });
+    expect(asRefused.status).toBe(401);
+
+    h.adapter.failing = undefined;
+    expect((await h.post('/_sandbox/merchants', merchant)).status).toBe(201);
+    expect(h.sandbox.merchants.get(id)?.token).toBe('tok-refused');
+    expect((await h.request('/_sandbox/scenarios', { method: 'PUT', headers: { 'Content-Type': 'application/yaml' }, body: yaml })).status).toBe(200);
+    expect(h.sandbox.scenarios.names()).toContain('refused-upload');
   });
 
   it('other write failures answer storage_error naming the folder, not "sandbox bug"', async () => {

@@ -52,9 +52,8 @@ export function workspaceMerchantRoutes(sandbox: Sandbox) {
 
   app.post('/', async (c) => {
     const input = await jsonObject(c, newMerchantSchema.strict(), '{"name": "Shop of worker 3"}');
-    const added = addWorkspaceMerchant(sandbox, input);
+    const added = await addWorkspaceMerchant(sandbox, input);
     if (!added.ok) throw errors.conflict('merchant_exists', `A merchant with id ${added.taken.id} (${added.taken.name}) already exists in this workspace. Leave "id" out to get a new one.`);
-    await sandbox.store.commit();
     return c.json({ merchant: added.merchant, workspace: sandbox.workspace }, 201);
   });
 
@@ -76,17 +75,15 @@ export function scenarioUploadRoutes(sandbox: Sandbox) {
   const app = new Hono();
   app.use(requireAdminToken(sandbox.options.adminToken));
   app.put('/', async (c) => {
-    const upload = setWorkspaceScenarios(sandbox, await bodyText(c));
+    const upload = await setWorkspaceScenarios(sandbox, await bodyText(c));
     if (!upload.ok) {
       const details = upload.error.problems.map((p) => ({ field: [p.line !== undefined ? `line ${p.line}` : '', p.path].filter(Boolean).join(' ') || 'body', message: p.message }));
       throw new SandboxError(422, 'invalid_scenarios', upload.error.message, { details });
     }
-    await sandbox.store.commit();
     return c.json({ workspace: sandbox.workspace, added: upload.entries.map((e) => e.scenario.name), scenarios: sandbox.scenarios.list() });
   });
   app.delete('/', async (c) => {
-    setWorkspaceScenarios(sandbox, null);
-    await sandbox.store.commit();
+    await setWorkspaceScenarios(sandbox, null);
     return c.json({ workspace: sandbox.workspace, scenarios: sandbox.scenarios.list() });
   });
   return app;

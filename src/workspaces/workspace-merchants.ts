@@ -23,9 +23,11 @@ export type AddMerchantResult = { ok: true; merchant: Merchant } | { ok: false; 
 
 /**
  * Adds a merchant to one sandbox (a workspace) and stores it, so it survives a restart and a
- * reset. Fields left out are generated; a taken id is refused.
+ * reset. Fields left out are generated; a taken id is refused (also one being saved now).
+ * Saved first: the merchant authenticates only once its row is written, and a failed write
+ * (a StorageError, rejected) leaves the workspace as it was.
  */
-export function addWorkspaceMerchant(parts: { store: Store; merchants: MerchantDirectory }, input: NewMerchant): AddMerchantResult {
+export async function addWorkspaceMerchant(parts: { store: Store; merchants: MerchantDirectory }, input: NewMerchant): Promise<AddMerchantResult> {
   const first = parts.merchants.list()[0];
   const merchant: Merchant = {
     id: input.id ?? randomUUID(),
@@ -34,9 +36,12 @@ export function addWorkspaceMerchant(parts: { store: Store; merchants: MerchantD
     secret: input.secret ?? `sec_${randomBytes(16).toString('hex')}`,
     rate: input.rate ?? first?.rate ?? 92.5,
   };
-  const taken = parts.merchants.get(merchant.id);
+  const row = `${ROW}${merchant.id.toLowerCase()}`;
+  const saving = merchantSchema.safeParse(parts.store.meta.get(row)?.['merchant']);
+  const taken = parts.merchants.get(merchant.id) ?? (saving.success ? saving.data : undefined);
   if (taken) return { ok: false, taken };
+  parts.store.meta.put({ id: row, merchant });
+  await parts.store.commit();
   parts.merchants.add(merchant);
-  parts.store.meta.put({ id: `${ROW}${merchant.id.toLowerCase()}`, merchant });
   return { ok: true, merchant };
 }

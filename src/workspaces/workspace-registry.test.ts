@@ -47,8 +47,8 @@ describe('WorkspaceRegistry', () => {
     trade(b, 'same');
     trade(b, 'other');
     a.clock.advance(3_600_000);
-    const merchant = addWorkspaceMerchant(a, {});
-    expect(setWorkspaceScenarios(a, 'scenarios:\n  - name: mine\n    description: Mine.\n    match:\n      order: "^mine-"\n').ok).toBe(true);
+    const merchant = await addWorkspaceMerchant(a, {});
+    expect((await setWorkspaceScenarios(a, 'scenarios:\n  - name: mine\n    description: Mine.\n    match:\n      order: "^mine-"\n')).ok).toBe(true);
     const aNow = a.clock.now();
     await first.close();
     expect(readdirSync(data).sort()).toContain('db.json');

@@ -50,10 +50,13 @@ export function restoreWorkspaceScenarios(store: Store, shared: readonly LoadedS
 /**
  * Replaces a sandbox's uploaded scenarios with those in `text` (or removes them, for null).
  * They go in front of the shared ones and are stored, so they survive a restart and a reset.
+ * Saved first: they take effect once written, and a failed write (a StorageError, rejected)
+ * leaves the workspace's scenarios as they were.
  */
-export function setWorkspaceScenarios(sandbox: { store: Store; scenarios: ScenarioEngine; shared: { scenarios: readonly LoadedScenario[] }; workspace: string }, text: string | null): ScenarioUpload {
+export async function setWorkspaceScenarios(sandbox: { store: Store; scenarios: ScenarioEngine; shared: { scenarios: readonly LoadedScenario[] }; workspace: string }, text: string | null): Promise<ScenarioUpload> {
   if (text === null) {
     sandbox.store.meta.delete(ROW);
+    await sandbox.store.commit();
     sandbox.scenarios = new ScenarioEngine(sandbox.shared.scenarios);
     return { ok: true, entries: [] };
   }
@@ -61,6 +64,7 @@ export function setWorkspaceScenarios(sandbox: { store: Store; scenarios: Scenar
   const upload = parseScenarioUpload(text, file, sandbox.shared.scenarios);
   if (!upload.ok) return upload;
   sandbox.store.meta.put({ id: ROW, file, yaml: text });
+  await sandbox.store.commit();
   sandbox.scenarios = new ScenarioEngine([...upload.entries, ...sandbox.shared.scenarios]);
   return upload;
 }
