@@ -48,6 +48,7 @@ describe('WorkspaceRegistry', () => {
     trade(b, 'other');
     a.clock.advance(3_600_000);
     const merchant = await addWorkspaceMerchant(a, {});
+    if (!merchant.ok) throw new Error(`the workspace merchant was refused: ${merchant.taken.id} is taken`);
     expect((await setWorkspaceScenarios(a, 'scenarios:\n  - name: mine\n    description: Mine.\n    match:\n      order: "^mine-"\n')).ok).toBe(true);
     const aNow = a.clock.now();
     await first.close();
@@ -67,8 +68,8 @@ describe('WorkspaceRegistry', () => {
     const a2 = await open(second, 'a');
     expect(a2.clock.now()).toBe(aNow);
     expect(a2.scenarios.names()[0]).toBe('mine');
-    expect(merchant.ok && a2.merchants.get(merchant.merchant.id)?.secret).toBe(merchant.ok && merchant.merchant.secret);
-    expect((await open(second, 'b')).merchants.get(merchant.ok ? merchant.merchant.id : '')).toBeUndefined();
+    expect(a2.merchants.get(merchant.merchant.id)?.secret).toBe(merchant.merchant.secret);
+    expect((await open(second, 'b')).merchants.get(merchant.merchant.id)).toBeUndefined();
   });
 
   it('expires workspaces unused for --workspace-ttl, with a log line, and removes their folder', async () => {

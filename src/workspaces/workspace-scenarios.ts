@@ -53,7 +53,10 @@ export function restoreWorkspaceScenarios(store: Store, shared: readonly LoadedS
  * Saved first: they take effect once written, and a failed write (a StorageError, rejected)
  * leaves the workspace's scenarios as they were.
  */
-export async function setWorkspaceScenarios(sandbox: { store: Store; scenarios: ScenarioEngine; shared: { scenarios: readonly LoadedScenario[] }; workspace: string }, text: string | null): Promise<ScenarioUpload> {
+export async function setWorkspaceScenarios(
+  sandbox: { store: Store; scenarios: ScenarioEngine; shared: { scenarios: readonly LoadedScenario[] }; workspace: string },
+  text: string | null,
+): Promise<ScenarioUpload> {
   if (text === null) {
     sandbox.store.meta.delete(ROW);
     await sandbox.store.commit();
