@@ -83,5 +83,3 @@ export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
 
   return app;
 }
-
-export type App = ReturnType<typeof createApp>;

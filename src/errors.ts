@@ -76,9 +76,6 @@ export const errors = {
   invalidJson(message: string): SandboxError {
     return new SandboxError(422, 'invalid_json', message, { details: [{ field: 'body', message }] });
   },
-  unauthorized(code: string, message: string, detail: ErrorDetail, extra: SandboxError['extra'] = {}): SandboxError {
-    return new SandboxError(401, code, message, { extra, details: [detail] });
-  },
   notFound(message: string): SandboxError {
     return new SandboxError(404, 'not_found', message);
   },

@@ -78,10 +78,6 @@ export class ConnectionTracker {
     return { requests: this.#requests, connections: this.#sockets.size, halfSent };
   }
 
-  get closing(): boolean {
-    return this.#closing !== undefined;
-  }
-
   /**
    * Stops accepting connections and closes idle ones at once; requests in flight may finish
    * (their connections close after the answer) for `timeoutMs`, then every connection is

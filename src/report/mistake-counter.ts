@@ -15,9 +15,9 @@ interface Tally {
 const bump = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
 
 /**
- * Counts the merchant's mistakes per merchant. Knows nothing of HTTP: it is fed by the
- * request hook (src/report/count-requests.ts) and the callback dispatcher's events
- * (src/report/watch-callbacks.ts). Kept in memory only.
+ * Counts the merchant's mistakes per merchant. Knows nothing of HTTP: it is fed by the read
+ * hook (src/report/count-reads.ts), the refusal hook (src/report/count-refusal.ts) and the
+ * callback dispatcher's events (src/report/watch-callbacks.ts). Kept in memory only.
  */
 export class MistakeCounter {
   readonly #tallies = new Map<string, Tally>();

@@ -21,7 +21,6 @@ export const workspacesAnswerSchema = z.object({ workspaces: z.array(workspaceSu
 export type WorkspacesAnswer = z.infer<typeof workspacesAnswerSchema>;
 
 /** DELETE /w/<name>/_sandbox */
-export const deleteWorkspaceAnswerSchema = z.object({ status: z.literal('deleted'), workspace: workspaceSummarySchema });
 
 /** POST /_sandbox/merchants: the only answer that shows the new merchant's token and secret. */
 export const addMerchantAnswerSchema = z.object({ merchant: merchantSchema, workspace: z.string() });
