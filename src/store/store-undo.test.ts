@@ -54,6 +54,8 @@ describe('Store: a failed write undoes its changes', () => {
     adapter.writes[0]?.settle();
     await first;
 
+    let reverts = 0;
+    store.onRevert(() => reverts++);
     // Batch A: an update and a new trade; batch B (made while A is written): builds on A.
     store.trades.put(trade(1, 'confirmed'));
     store.trades.put(trade(2));
@@ -73,6 +75,7 @@ describe('Store: a failed write undoes its changes', () => {
     expect(store.meta.size).toBe(0);
     expect(store.failing?.kind).toBe('full');
     expect(warnings).toHaveLength(1);
+    expect(reverts).toBe(1); // both batches were undone, and the listeners told once
 
     // Nothing of the undone batches is written later; the next change is written alone.
     store.trades.put(trade(3));

@@ -160,9 +160,8 @@ export class Store {
         () => this.#succeeded(),
         (error: unknown) => {
           const failure = StorageError.from(error, this.adapter.folder ?? this.adapter.location, this.adapter.location);
-          this.#revertPending();
-          for (let i = undo.length - 1; i >= 0; i--) undo[i]?.();
-          this.#notifyRevert();
+          // The changes made since (newest), then this batch's: memory is what is on disk again.
+          this.#rollBack(this.#takePending(), undo);
           this.#failed(failure);
           throw failure;
         },
@@ -176,15 +175,25 @@ export class Store {
 
   /** Undoes every change not yet handed to the adapter, newest first. */
   #revertPending(): void {
+    this.#rollBack(this.#takePending());
+  }
+
+  /** The undos of the changes not yet handed to the adapter; they are no longer pending. */
+  #takePending(): Array<() => void> {
     const undo = this.#undo;
     this.#pending = [];
     this.#undo = [];
-    for (let i = undo.length - 1; i >= 0; i--) undo[i]?.();
-    if (undo.length > 0) this.#notifyRevert();
+    return undo;
   }
 
-  #notifyRevert(): void {
-    for (const listener of this.#reverted) listener();
+  /** Runs each list of undos newest first, in the order given, then tells the listeners once. */
+  #rollBack(...lists: Array<Array<() => void>>): void {
+    let undone = 0;
+    for (const list of lists) {
+      for (let i = list.length - 1; i >= 0; i--) list[i]?.();
+      undone += list.length;
+    }
+    if (undone > 0) for (const listener of this.#reverted) listener();
   }
 
   #failed(failure: StorageError): void {
