@@ -112,6 +112,11 @@ describe('deposit-sandbox wait', () => {
     expect(result.stdout).toBe(`The sandbox at ${url} is healthy.\n`);
     // Already up: at once.
     expect((await cli(['wait'], { DEPOSIT_SANDBOX_URL: served.url })).code).toBe(0);
+    // --workspace asks that workspace's health (and so creates it, like any first use).
+    const inWorkspace = await cli(['wait', '--workspace', 'ci-1'], { DEPOSIT_SANDBOX_URL: served.url });
+    expect(inWorkspace.stdout).toBe(`The sandbox at ${served.url.replace(/\/+$/, '')} (workspace ci-1) is healthy.\n`);
+    const listed = (await (await fetch(`${served.url}/_sandbox/workspaces`)).json()) as { workspaces: Array<{ name: string }> };
+    expect(listed.workspaces.map((w) => w.name)).toContain('ci-1');
     await stop(served);
   });
 

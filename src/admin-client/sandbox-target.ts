@@ -24,10 +24,10 @@ export function describeTarget(target: SandboxTarget): string {
   return `${url} (the default; pass --url or set ${SANDBOX_URL_ENV} for another sandbox)`;
 }
 
-/** An admin client for the target (the default address when none was given). */
-export function clientFor(target: SandboxTarget): AdminClient {
+/** An admin client for the target (the default address when none was given), with its workspace. */
+export function clientFor(target: SandboxTarget, options: { timeoutMs?: number } = {}): AdminClient {
   try {
-    return new AdminClient({ url: workspaceUrl(target.url, target.workspace), ...(target.adminToken !== undefined ? { adminToken: target.adminToken } : {}) });
+    return new AdminClient({ url: workspaceUrl(target.url, target.workspace), ...(target.adminToken !== undefined ? { adminToken: target.adminToken } : {}), ...options });
   } catch (error) {
     throw withTarget(error, target);
   }

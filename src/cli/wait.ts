@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { AdminClient } from '../admin-client/admin-client.js';
-import { withTarget, type SandboxTarget } from '../admin-client/sandbox-target.js';
+import { clientFor, withTarget, type SandboxTarget } from '../admin-client/sandbox-target.js';
 import { waitHealthy } from '../admin-client/wait-healthy.js';
 import { DURATION_HINT, parseDuration } from '../clock/duration.js';
 import { addAdminOptions, adminTarget } from './admin-options.js';
@@ -19,12 +18,11 @@ export async function waitCommand(target: SandboxTarget, options: WaitOptions = 
   if (timeoutMs === undefined || timeoutMs <= 0) throw new Error(`--timeout must be ${DURATION_HINT}, longer than 0; got ${JSON.stringify(options.timeout)}.`);
   try {
     // One slow answer must not use up the whole wait.
-    const client = new AdminClient({ url: target.url, ...(target.adminToken !== undefined ? { adminToken: target.adminToken } : {}), timeoutMs: Math.min(timeoutMs, 5_000) });
-    await waitHealthy(client, { timeoutMs });
+    await waitHealthy(clientFor(target, { timeoutMs: Math.min(timeoutMs, 5_000) }), { timeoutMs });
   } catch (error) {
     throw withTarget(error, target);
   }
-  write(`The sandbox at ${target.url.replace(/\/+$/, '')} is healthy.\n`);
+  write(`The sandbox at ${target.url.replace(/\/+$/, '')}${target.workspace !== undefined ? ` (workspace ${target.workspace})` : ''} is healthy.\n`);
 }
 
 /** Registers `deposit-sandbox wait`. */
