@@ -17,7 +17,7 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { closedPort } from './callbacks-receiver.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -60,17 +60,6 @@ function examples(): Example[] {
 }
 
 const EXAMPLES = examples();
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 /** The environment without DEPOSIT_SANDBOX_*, PORT or proxies (curl must reach 127.0.0.1 directly). */
 function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
@@ -128,7 +117,7 @@ describe('every bash block of the docs runs', () => {
   it.each(EXAMPLES.map((example) => [`${example.fence.file}:${example.fence.line} (${example.fence.heading})`, example] as const))(
     '%s',
     async (_name, { fence, serve, documentedError }) => {
-      const [sandboxPort, receiverPort] = [await freePort(), await freePort()];
+      const [sandboxPort, receiverPort] = [await closedPort(), await closedPort()];
       const cwd = mkdtempSync(join(tmpdir(), 'docs-example-'));
       cpSync(join(ROOT, 'examples'), join(cwd, 'examples'), { recursive: true });
       const stop = serve ? await startSandbox(serve, sandboxPort, cwd) : undefined;

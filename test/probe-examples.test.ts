@@ -6,7 +6,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { closedPort } from './callbacks-receiver.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,14 +24,6 @@ afterEach(() => {
 afterAll(() => rmSync(goCache, { recursive: true, force: true }));
 
 const has = (command: string) => spawnSync(command, ['--version'], { stdio: 'ignore' }).status === 0 || spawnSync(command, ['version'], { stdio: 'ignore' }).status === 0;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Starts a probe and resolves with its URL once it prints "probe on <url>" (or, for PHP, once its server has started). */
 function start(command: string, args: string[], env: Record<string, string>, url?: string): Promise<string> {
@@ -62,7 +54,7 @@ const LANGUAGES: Array<[string, string, string, () => Promise<string>]> = [
     'php',
     'probe.php',
     async () => {
-      const port = await freePort();
+      const port = await closedPort();
       return start('php', ['-S', `127.0.0.1:${port}`, file('probe.php')], {}, `http://127.0.0.1:${port}/probe`);
     },
   ],
