@@ -2,11 +2,12 @@
  * Real `deposit-sandbox serve` processes on a data folder, for the tests of the lock and of
  * disk faults. Runs the build in dist/ (run `npm run build` before running these files alone).
  */
-import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { execFileSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawnProcess, startProcess } from './sandbox-process.js';
 import { DEMO, nextOrder } from './support.js';
 
-const BIN = fileURLToPath(new URL('../bin/deposit-sandbox.js', import.meta.url));
+/** Kills what a test left running (call in afterAll). */
+export { killAll } from './sandbox-process.js';
 
 export interface Serving {
   child: ChildProcessWithoutNullStreams;
@@ -19,39 +20,13 @@ export interface Serving {
   stop(): Promise<number | null>;
 }
 
-const children: ChildProcessWithoutNullStreams[] = [];
-
-/** Kills what a test left running (call in afterAll). */
-export function killAll(): void {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-}
-
-function spawnServe(data: string, extra: string[]): { child: ChildProcessWithoutNullStreams; out: () => string; err: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [BIN, '--port', '0', '--data', data, ...extra], { stdio: 'pipe' });
-  children.push(child);
-  let out = '';
-  let err = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
-  return { child, out: () => out, err: () => err, exited };
-}
-
 /** Starts `serve` on `data` and resolves once it prints its ready line. */
 export async function serve(data: string, extra: string[] = []): Promise<Serving> {
-  const { child, out, err, exited } = spawnServe(data, extra);
-  const url = await new Promise<string>((resolve, reject) => {
-    const look = () => {
-      const match = /^deposit-sandbox listening on (\S+)\n/m.exec(out());
-      if (match?.[1]) resolve(match[1]);
-    };
-    child.stdout.on('data', look);
-    void exited.then((code) => reject(new Error(`deposit-sandbox exited (${code}) before its ready line:\n${out()}\n${err()}`)));
-  });
+  const { child, url, stderr, exited } = await startProcess(['--port', '0', '--data', data, ...extra]);
   return {
     child,
     url,
-    stderr: err,
+    stderr,
     exited,
     stop: () => {
       child.kill('SIGTERM');
@@ -71,11 +46,11 @@ export interface Refused {
 /** Starts `serve` on `data` expecting it to refuse; resolves with how it exited. */
 export async function serveRefused(data: string, extra: string[] = []): Promise<Refused> {
   const started = Date.now();
-  const { child, out, err, exited } = spawnServe(data, extra);
+  const { child, stdout, stderr, exited } = spawnProcess(['--port', '0', '--data', data, ...extra]);
   const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
   const code = await exited;
   clearTimeout(timer);
-  return { code, stdout: out(), stderr: err(), ms: Date.now() - started };
+  return { code, stdout: stdout(), stderr: stderr(), ms: Date.now() - started };
 }
 
 /** POST create with the demo merchant's token; resolves with the status and parsed body. */

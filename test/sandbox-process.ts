@@ -38,8 +38,12 @@ export function tempDir(): string {
   return dir;
 }
 
-/** Starts `deposit-sandbox <args>` and resolves once its ready line is printed. */
-export async function startProcess(args: string[], extraEnv: Record<string, string> = {}): Promise<SandboxProcess> {
+/**
+ * Spawns `deposit-sandbox <args>` without waiting for anything, in this environment minus
+ * DEPOSIT_SANDBOX_* and PORT (so a developer's settings do not change what a test runs),
+ * plus `extraEnv`. `killAll()` ends it.
+ */
+export function spawnProcess(args: string[], extraEnv: Record<string, string> = {}): Pick<SandboxProcess, 'child' | 'stdout' | 'stderr' | 'exited'> {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('DEPOSIT_SANDBOX_') && name !== 'PORT'));
   const env = { ...clean, ...extraEnv };
   const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env, stdio: 'pipe' });
@@ -49,15 +53,21 @@ export async function startProcess(args: string[], extraEnv: Record<string, stri
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+  return { child, stdout: () => out, stderr: () => err, exited };
+}
+
+/** Starts `deposit-sandbox <args>` and resolves once its ready line is printed. */
+export async function startProcess(args: string[], extraEnv: Record<string, string> = {}): Promise<SandboxProcess> {
+  const { child, stdout, stderr, exited } = spawnProcess(args, extraEnv);
   const match = await new Promise<RegExpExecArray>((resolve, reject) => {
     const check = () => {
-      const found = READY.exec(out);
+      const found = READY.exec(stdout());
       if (found) resolve(found);
     };
     child.stdout.on('data', check);
-    void exited.then((code) => reject(new Error(`deposit-sandbox exited (${code}) before its ready line:\n${out}\n${err}`)));
+    void exited.then((code) => reject(new Error(`deposit-sandbox exited (${code}) before its ready line:\n${stdout()}\n${stderr()}`)));
   });
-  return { child, url: match[1]!, port: Number(match[2]), stdout: () => out, stderr: () => err, exited };
+  return { child, url: match[1]!, port: Number(match[2]), stdout, stderr, exited };
 }
 
 /** Resolves once `read()` contains `text` (checked on every output chunk); rejects if the process ends first. */
