@@ -5,48 +5,30 @@
  * started again on the same data folder, and every workspace is checked and driven further.
  * Runs the build in dist/ (run `npm run build` before running this file alone).
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resetCommand } from '../src/cli/reset.js';
 import { signCommand } from '../src/cli/sign.js';
 import { triggerCommand } from '../src/cli/trigger.js';
 import { startReceiver, type Receiver } from './callbacks-receiver.js';
+import { killAll, serve } from './data-folder-support.js';
 import { DEMO } from './support.js';
 
-const BIN = fileURLToPath(new URL('../bin/deposit-sandbox.js', import.meta.url));
 const WORKERS = 8;
 const ORDERS = ['same-1', 'same-2', 'same-3', 'same-4', 'same-5'];
 
-const children: ChildProcessWithoutNullStreams[] = [];
 const data = mkdtempSync(join(tmpdir(), 'deposit-sandbox-workspaces-'));
 let receiver: Receiver | undefined;
 afterAll(async () => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  killAll();
   await receiver?.close();
   rmSync(data, { recursive: true, force: true });
 });
 
-async function start(): Promise<{ child: ChildProcessWithoutNullStreams; url: string; exited: Promise<unknown> }> {
-  const child = spawn(process.execPath, [BIN, '--port', '0', '--data', data, '--clock', 'manual', '--public-url', 'http://sandbox.test'], { stdio: 'pipe' });
-  children.push(child);
-  const exited = new Promise((resolve) => child.once('close', resolve));
-  let out = '';
-  let err = '';
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk;
-      const match = /^deposit-sandbox listening on (\S+)\n/.exec(out);
-      if (match?.[1]) resolve(match[1]);
-    });
-    void exited.then(() => reject(new Error(`deposit-sandbox exited before its ready line:\n${out}\n${err}`)));
-  });
-  return { child, url, exited };
-}
+/** The sandbox on the shared data folder, with a manual clock and a fixed public URL. */
+const start = () => serve(data, ['--clock', 'manual', '--public-url', 'http://sandbox.test']);
 
 async function call<T = Record<string, unknown>>(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: T }> {
   const res = await fetch(url, {
