@@ -14,8 +14,8 @@ import { countRefusal } from './report/count-refusal.js';
 import { crossSiteGuard } from './security/cross-site-guard.js';
 import { hostGuard } from './security/host-guard.js';
 import type { Sandbox } from './sandbox.js';
-import { stripPrefix } from './workspaces/workspace-path.js';
-import { workspaceRoutes } from './workspaces/workspace-routes.js';
+import { type SandboxEnv, sandboxOf } from './workspaces/request-sandbox.js';
+import { selectWorkspace, serverWorkspaceRoutes, withoutWorkspacePrefix } from './workspaces/workspace-routes.js';
 
 const ROUTES =
   'POST /api/v1/trades/deposit/create, POST /api/v1/trades/deposit/build, GET /api/v1/trades/:merchant/:uuid, the payment page GET /pay/:id and its files under /assets, the dashboard GET /_sandbox/, the sandbox routes under /_sandbox, and their description GET /openapi.json';
@@ -23,40 +23,37 @@ const ROUTES =
 export interface AppOptions {
   /** Count the merchant's mistakes for the integration report (default true; off only for the bench's comparison). */
   countMistakes?: boolean;
-  /** A workspace's app gets its requests under this prefix (/w/<name>) and routes them without it. */
-  prefix?: string;
 }
 
-/** Builds the HTTP app over a sandbox. It never listens: the CLI and startSandbox() do. */
+/**
+ * Builds the HTTP app over a sandbox. It never listens: the CLI and startSandbox() do. One app
+ * serves the sandbox and all its workspaces: the first middleware sets the request's sandbox
+ * (`c.var.sandbox`, src/workspaces/request-sandbox.ts) and every route reads it from there.
+ */
 export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
-  const prefix = options.prefix ?? '';
-  const app = new Hono(prefix ? { getPath: stripPrefix(prefix) } : {});
+  const app = new Hono<SandboxEnv>(sandbox.workspaces ? { getPath: withoutWorkspacePrefix } : {});
 
   // Security and limits (README): DNS-rebinding host check, the CORS policy, no cross-site writes.
   app.use(hostGuard(sandbox));
+  // The default sandbox, or the workspace of /w/<name>/... (src/workspaces/).
+  app.use(selectWorkspace(sandbox));
   app.use('/openapi.json', corsPolicy('public'));
   // The integration report (src/report): successful reads of a trade here, refusals in onError.
   const counting = options.countMistakes !== false;
-  if (counting)
-    app.get(
-      '/api/v1/trades/:merchant/:uuid',
-      countReads(sandbox.report, () => sandbox.clock.now()),
-    );
+  if (counting) app.get('/api/v1/trades/:merchant/:uuid', countReads);
   app.use('/api/*', corsPolicy('provider'));
   app.use('/_sandbox/*', corsPolicy('admin'), crossSiteGuard);
   app.use('/pay/*', crossSiteGuard);
 
-  // /w/<name>/... goes to that workspace's own app (src/workspaces/).
-  if (sandbox.workspaces && !prefix) app.route('/', workspaceRoutes(sandbox.workspaces, sandbox.options, createApp));
-
-  app.route('/api/v1/trades', providerRoutes(sandbox));
-  app.route('/pay', paymentRoutes(sandbox));
+  app.route('/', serverWorkspaceRoutes(sandbox));
+  app.route('/api/v1/trades', providerRoutes());
+  app.route('/pay', paymentRoutes());
   app.route('/assets', assetRoutes());
   // The dashboard shell owns exactly GET /_sandbox/ (and its assets); mounted before the admin API.
-  app.get('/_sandbox', (c) => c.redirect(`${prefix}/_sandbox/`, 301));
-  app.route('/_sandbox/', dashboardRoutes({ base: prefix, workspace: sandbox.workspace }));
-  app.route('/_sandbox', adminRoutes(sandbox));
-  app.route('/openapi.json', openApiRoutes(sandbox));
+  app.get('/_sandbox', (c) => c.redirect(`${c.var.base}/_sandbox/`, 301));
+  app.route('/_sandbox/', dashboardRoutes());
+  app.route('/_sandbox', adminRoutes());
+  app.route('/openapi.json', openApiRoutes());
 
   app.notFound(() => {
     throw new SandboxError(404, 'not_found', `No route matches this method and path. The sandbox serves ${ROUTES}.`);
@@ -64,7 +61,7 @@ export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
 
   app.onError((error, c) => {
     if (error instanceof SandboxError) {
-      if (counting) countRefusal(sandbox.report, c, error);
+      if (counting) countRefusal((sandboxOf(c) ?? sandbox).report, c, error);
       return c.json(error.toJSON(), error.status as 400, error.headers);
     }
     if (error instanceof StorageError) {

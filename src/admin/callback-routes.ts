@@ -2,17 +2,20 @@ import { Hono } from 'hono';
 import { validate } from '../api/validation.js';
 import { callbackQuerySchema, listCallbacks } from '../callbacks/list-callbacks.js';
 import { errors } from '../errors.js';
-import type { Sandbox } from '../sandbox.js';
-import { requireAdminToken } from './admin-token.js';
+import { requireSandboxAdmin, type SandboxEnv } from '../workspaces/request-sandbox.js';
 
 /** /_sandbox/callbacks: the callback log and replays. */
-export function callbackRoutes(sandbox: Sandbox) {
-  const app = new Hono();
-  app.use(requireAdminToken(sandbox.options.adminToken));
+export function callbackRoutes() {
+  const app = new Hono<SandboxEnv>();
+  app.use(requireSandboxAdmin);
 
-  app.get('/', validate('query', callbackQuerySchema), (c) => c.json({ callbacks: listCallbacks(sandbox.store, c.req.valid('query')) }));
+  app.get('/', validate('query', callbackQuerySchema), (c) => {
+    const { sandbox } = c.var;
+    return c.json({ callbacks: listCallbacks(sandbox.store, c.req.valid('query')) });
+  });
 
   app.get('/:id', (c) => {
+    const { sandbox } = c.var;
     const id = c.req.param('id');
     const callback = sandbox.callbacks.get(id);
     if (!callback) throw errors.notFound(`No callback event ${JSON.stringify(id)}. List events with GET /_sandbox/callbacks.`);
@@ -20,6 +23,7 @@ export function callbackRoutes(sandbox: Sandbox) {
   });
 
   app.post('/:id/replay', async (c) => {
+    const { sandbox } = c.var;
     const id = c.req.param('id');
     const callback = sandbox.callbacks.replay(id);
     if (!callback) throw errors.notFound(`No callback event ${JSON.stringify(id)}. List events with GET /_sandbox/callbacks.`);

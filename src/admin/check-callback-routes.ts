@@ -4,9 +4,8 @@ import { jsonBody } from '../api/json-body.js';
 import { validate } from '../api/validation.js';
 import { checkCallbackReceiver } from '../check-callback/check-callback-receiver.js';
 import { errors } from '../errors.js';
-import type { Sandbox } from '../sandbox.js';
+import { requireSandboxAdmin, type SandboxEnv } from '../workspaces/request-sandbox.js';
 import { isHttpUrl, LIMITS } from '../trades/requests.js';
-import { requireAdminToken } from './admin-token.js';
 
 /** Body of POST /_sandbox/check-callback. */
 export const checkCallbackRequestSchema = z.object(
@@ -28,11 +27,12 @@ export const checkCallbackRequestSchema = z.object(
  * src/check-callback) signed with a fixtures merchant's secret, and answers the report.
  * Nothing is stored; the answer comes once every case has been answered or timed out.
  */
-export function checkCallbackRoutes(sandbox: Sandbox) {
-  const app = new Hono();
-  app.use(requireAdminToken(sandbox.options.adminToken));
+export function checkCallbackRoutes() {
+  const app = new Hono<SandboxEnv>();
+  app.use(requireSandboxAdmin);
 
   app.post('/', jsonBody(16 * 1024), validate('json', checkCallbackRequestSchema), async (c) => {
+    const { sandbox } = c.var;
     const { url, merchant: id, order } = c.req.valid('json');
     const merchant = id === undefined ? sandbox.merchants.list()[0] : sandbox.merchants.get(id);
     if (!merchant) {

@@ -3,8 +3,7 @@ import { z } from 'zod';
 import { jsonBody } from '../api/json-body.js';
 import { validate } from '../api/validation.js';
 import { DURATION_HINT, durationSchema } from '../clock/duration.js';
-import type { Sandbox } from '../sandbox.js';
-import { requireAdminToken } from './admin-token.js';
+import { requireSandboxAdmin, type SandboxEnv } from '../workspaces/request-sandbox.js';
 
 /** The furthest one advance may move the clock (keeps dates valid). */
 const MAX_ADVANCE = 10 * 365 * 24 * 3600 * 1000;
@@ -15,11 +14,12 @@ export const advanceSchema = z.object(
 );
 
 /** /_sandbox/clock: the sandbox time, and moving it forward. */
-export function clockRoutes(sandbox: Sandbox) {
-  const app = new Hono();
-  app.use(requireAdminToken(sandbox.options.adminToken));
+export function clockRoutes() {
+  const app = new Hono<SandboxEnv>();
+  app.use(requireSandboxAdmin);
 
   app.get('/', (c) => {
+    const { sandbox } = c.var;
     const pending = sandbox.scheduler.pending();
     const next = pending[0];
     return c.json({
@@ -31,6 +31,7 @@ export function clockRoutes(sandbox: Sandbox) {
   });
 
   app.post('/advance', jsonBody(16 * 1024), validate('json', advanceSchema), async (c) => {
+    const { sandbox } = c.var;
     const { now, ran } = await sandbox.scheduler.advance(c.req.valid('json').by);
     return c.json({ now: new Date(now).toISOString(), ran });
   });

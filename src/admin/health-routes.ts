@@ -1,10 +1,11 @@
 import { Hono } from 'hono';
-import type { Sandbox } from '../sandbox.js';
+import type { SandboxEnv } from '../workspaces/request-sandbox.js';
 import { hasAdminAccess } from './admin-token.js';
 
 /** GET /_sandbox/health: open to all; the details only with the admin token (when one is set). */
-export function healthRoutes(sandbox: Sandbox) {
-  return new Hono().get('/', (c) => {
+export function healthRoutes() {
+  return new Hono<SandboxEnv>().get('/', (c) => {
+    const { sandbox } = c.var;
     if (!hasAdminAccess(c, sandbox.options.adminToken)) return c.json({ status: 'ok' });
     return c.json({
       status: 'ok',

@@ -1,8 +1,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { AUTH_MODES } from '../auth/authenticate.js';
-import type { Sandbox } from '../sandbox.js';
-import { requireAdminToken } from './admin-token.js';
+import { requireSandboxAdmin, type SandboxEnv } from '../workspaces/request-sandbox.js';
 
 /**
  * GET /_sandbox/merchants: the merchants of this sandbox (workspace) and the `--auth` mode.
@@ -26,11 +25,12 @@ export const merchantsAnswerSchema = z.object({
 });
 export type MerchantsAnswer = z.infer<typeof merchantsAnswerSchema>;
 
-export function merchantRoutes(sandbox: Sandbox) {
-  const app = new Hono();
-  app.use(requireAdminToken(sandbox.options.adminToken));
-  const fixtures = new Set(sandbox.shared.fixtures.merchants.map((m) => m.id.toLowerCase()));
+export function merchantRoutes() {
+  const app = new Hono<SandboxEnv>();
+  app.use(requireSandboxAdmin);
   app.get('/', (c) => {
+    const { sandbox } = c.var;
+    const fixtures = new Set(sandbox.shared.fixtures.merchants.map((m) => m.id.toLowerCase()));
     const answer: MerchantsAnswer = {
       auth: sandbox.options.auth,
       merchants: sandbox.merchants

@@ -1,11 +1,13 @@
 import { Hono } from 'hono';
-import type { Sandbox } from '../sandbox.js';
-import { requireAdminToken } from './admin-token.js';
+import { requireSandboxAdmin, type SandboxEnv } from '../workspaces/request-sandbox.js';
 
 /** GET /_sandbox/report: the merchant's mistakes the sandbox counted (src/report), per merchant. */
-export function reportRoutes(sandbox: Sandbox) {
-  const app = new Hono();
-  app.use(requireAdminToken(sandbox.options.adminToken));
-  app.get('/', (c) => c.json(sandbox.report.report((id) => sandbox.merchants.get(id)?.name)));
+export function reportRoutes() {
+  const app = new Hono<SandboxEnv>();
+  app.use(requireSandboxAdmin);
+  app.get('/', (c) => {
+    const { sandbox } = c.var;
+    return c.json(sandbox.report.report((id) => sandbox.merchants.get(id)?.name));
+  });
   return app;
 }

@@ -1,13 +1,13 @@
 import { Hono } from 'hono';
-import type { Sandbox } from '../sandbox.js';
-import { requireAdminToken } from './admin-token.js';
+import { requireSandboxAdmin, type SandboxEnv } from '../workspaces/request-sandbox.js';
 import { resetSandbox } from './reset-sandbox.js';
 
 /** POST /_sandbox/reset: removes every trade, callback and pending job. */
-export function resetRoutes(sandbox: Sandbox) {
-  const app = new Hono();
-  app.use(requireAdminToken(sandbox.options.adminToken));
+export function resetRoutes() {
+  const app = new Hono<SandboxEnv>();
+  app.use(requireSandboxAdmin);
   app.post('/', async (c) => {
+    const { sandbox } = c.var;
     const result = resetSandbox(sandbox);
     await sandbox.store.commit();
     return c.json(result);

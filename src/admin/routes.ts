@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import type { Sandbox } from '../sandbox.js';
+import type { SandboxEnv } from '../workspaces/request-sandbox.js';
 import { callbackRoutes } from './callback-routes.js';
 import { checkCallbackRoutes } from './check-callback-routes.js';
 import { clockRoutes } from './clock-routes.js';
@@ -16,18 +16,18 @@ import { scenarioUploadRoutes, workspaceMerchantRoutes } from '../workspaces/wor
  * admin token (when set); health is open, and so is anything else mounted here (the
  * dashboard shell holds no data).
  */
-export function adminRoutes(sandbox: Sandbox) {
-  const app = new Hono();
-  app.route('/health', healthRoutes(sandbox));
-  app.route('/trades', tradeRoutes(sandbox));
-  app.route('/callbacks', callbackRoutes(sandbox));
-  app.route('/clock', clockRoutes(sandbox));
-  app.route('/reset', resetRoutes(sandbox));
-  app.route('/scenarios', scenarioRoutes(sandbox));
-  app.route('/scenarios', scenarioUploadRoutes(sandbox));
-  app.route('/merchants', merchantRoutes(sandbox));
-  app.route('/merchants', workspaceMerchantRoutes(sandbox));
-  app.route('/check-callback', checkCallbackRoutes(sandbox));
-  app.route('/report', reportRoutes(sandbox));
+export function adminRoutes() {
+  const app = new Hono<SandboxEnv>();
+  app.route('/health', healthRoutes());
+  app.route('/trades', tradeRoutes());
+  app.route('/callbacks', callbackRoutes());
+  app.route('/clock', clockRoutes());
+  app.route('/reset', resetRoutes());
+  app.route('/scenarios', scenarioRoutes());
+  app.route('/scenarios', scenarioUploadRoutes());
+  app.route('/merchants', merchantRoutes());
+  app.route('/merchants', workspaceMerchantRoutes());
+  app.route('/check-callback', checkCallbackRoutes());
+  app.route('/report', reportRoutes());
   return app;
 }

@@ -1,11 +1,13 @@
 import { Hono } from 'hono';
-import type { Sandbox } from '../sandbox.js';
-import { requireAdminToken } from './admin-token.js';
+import { requireSandboxAdmin, type SandboxEnv } from '../workspaces/request-sandbox.js';
 
 /** GET /_sandbox/scenarios: the loaded scenarios, in match order. */
-export function scenarioRoutes(sandbox: Sandbox) {
-  const app = new Hono();
-  app.use(requireAdminToken(sandbox.options.adminToken));
-  app.get('/', (c) => c.json({ scenarios: sandbox.scenarios.list() }));
+export function scenarioRoutes() {
+  const app = new Hono<SandboxEnv>();
+  app.use(requireSandboxAdmin);
+  app.get('/', (c) => {
+    const { sandbox } = c.var;
+    return c.json({ scenarios: sandbox.scenarios.list() });
+  });
   return app;
 }

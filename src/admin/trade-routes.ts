@@ -5,8 +5,8 @@ import { orRefuse } from '../api/refusal-error.js';
 import { validate } from '../api/validation.js';
 import { errors } from '../errors.js';
 import type { Sandbox } from '../sandbox.js';
+import { requireSandboxAdmin, type SandboxEnv } from '../workspaces/request-sandbox.js';
 import { TRADE_STATES } from '../trades/trade.js';
-import { requireAdminToken } from './admin-token.js';
 import { toAdminTrade } from './admin-trade.js';
 import { listTrades, tradeQuerySchema } from './list-trades.js';
 
@@ -16,23 +16,25 @@ export const transitionSchema = z.object({
 });
 
 /** /_sandbox/trades: list, one trade with its history and callbacks, and forced transitions. */
-export function tradeRoutes(sandbox: Sandbox) {
-  const app = new Hono();
-  app.use(requireAdminToken(sandbox.options.adminToken));
+export function tradeRoutes() {
+  const app = new Hono<SandboxEnv>();
+  app.use(requireSandboxAdmin);
 
-  const find = (id: string) => {
+  const find = (sandbox: Sandbox, id: string) => {
     const trade = sandbox.store.trades.get(id) ?? sandbox.store.trades.get(id.toLowerCase());
     if (!trade) throw errors.notFound(`No trade with id ${JSON.stringify(id)}. List trades with GET /_sandbox/trades.`);
     return trade;
   };
 
   app.get('/', validate('query', tradeQuerySchema), (c) => {
+    const { sandbox } = c.var;
     const { trades, total } = listTrades(sandbox.store, c.req.valid('query'));
     return c.json({ trades: trades.map((trade) => toAdminTrade(trade, sandbox.publicUrl)), total });
   });
 
   app.get('/:id', (c) => {
-    const trade = find(c.req.param('id'));
+    const { sandbox } = c.var;
+    const trade = find(sandbox, c.req.param('id'));
     return c.json({
       trade: toAdminTrade(trade, sandbox.publicUrl),
       history: trade.history,
@@ -42,8 +44,9 @@ export function tradeRoutes(sandbox: Sandbox) {
   });
 
   app.post('/:id/transition', jsonBody(16 * 1024), validate('json', transitionSchema), async (c) => {
+    const { sandbox } = c.var;
     const { state, note } = c.req.valid('json');
-    const trade = orRefuse(sandbox.lifecycle.transition(find(c.req.param('id')).id, state, 'admin', note));
+    const trade = orRefuse(sandbox.lifecycle.transition(find(sandbox, c.req.param('id')).id, state, 'admin', note));
     await sandbox.store.commit();
     return c.json({ trade: toAdminTrade(trade, sandbox.publicUrl) });
   });

@@ -1,7 +1,7 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { authenticate } from '../auth/authenticate.js';
 import { errors } from '../errors.js';
-import type { Sandbox } from '../sandbox.js';
+import type { SandboxEnv } from '../workspaces/request-sandbox.js';
 import { buildRequestSchema, createRequestSchema, LIMITS } from '../trades/requests.js';
 import { createWithScenario } from '../scenarios/create-with-scenario.js';
 import { SCENARIO_HEADER } from '../scenarios/scenario.js';
@@ -15,13 +15,14 @@ import { validate } from './validation.js';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The three endpoints of the interface document, mounted at /api/v1/trades. */
-export function providerRoutes(sandbox: Sandbox) {
-  const app = new Hono();
+export function providerRoutes() {
+  const app = new Hono<SandboxEnv>();
 
   const body = jsonBody(LIMITS.maxBodyBytes);
   const authenticateBody =
-    (endpoint: 'create' | 'build'): MiddlewareHandler =>
+    (endpoint: 'create' | 'build'): MiddlewareHandler<SandboxEnv> =>
     (c, next) => {
+      const { sandbox } = c.var;
       const body = c.get(JSON_BODY);
       orRefuse(
         authenticate(sandbox.merchants, {
@@ -36,6 +37,7 @@ export function providerRoutes(sandbox: Sandbox) {
     };
 
   app.post('/deposit/create', body, authenticateBody('create'), validate('json', createRequestSchema), async (c) => {
+    const { sandbox } = c.var;
     const { trade, scenario } = orRefuse(await createWithScenario(sandbox, c.req.valid('json'), c.req.header(SCENARIO_HEADER)));
     await sandbox.store.commit();
     if (scenario) c.header(SCENARIO_HEADER, scenario.name);
@@ -43,6 +45,7 @@ export function providerRoutes(sandbox: Sandbox) {
   });
 
   app.post('/deposit/build', body, authenticateBody('build'), validate('json', buildRequestSchema), async (c) => {
+    const { sandbox } = c.var;
     const { trade, scenario } = orRefuse(await createWithScenario(sandbox, c.req.valid('json'), c.req.header(SCENARIO_HEADER)));
     await sandbox.store.commit();
     if (scenario) c.header(SCENARIO_HEADER, scenario.name);
@@ -50,6 +53,7 @@ export function providerRoutes(sandbox: Sandbox) {
   });
 
   app.get('/:merchant/:uuid', (c) => {
+    const { sandbox } = c.var;
     const { merchant, uuid } = c.req.param();
     if (merchant === 'deposit' && (uuid === 'create' || uuid === 'build')) {
       throw errors.notFound(`/api/v1/trades/deposit/${uuid} takes POST with a JSON body, not GET.`);

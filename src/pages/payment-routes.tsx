@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { refusalError } from '../api/refusal-error.js';
 import { Refusal } from '../refusals/refusal.js';
 import { errors } from '../errors.js';
-import type { Sandbox } from '../sandbox.js';
+import type { SandboxEnv } from '../workspaces/request-sandbox.js';
 import type { TradeState } from '../trades/trade.js';
 import type { CardFormState } from './components/card-form.js';
 import { ChallengePage, NotFoundPage, PaymentPage, ResultPage } from './components/pages.js';
@@ -25,8 +25,8 @@ export const challengeFormSchema = z.object({
 });
 
 /** The hosted payment page (payment_data.url), mounted at /pay. */
-export function paymentRoutes(sandbox: Sandbox) {
-  const app = new Hono();
+export function paymentRoutes() {
+  const app = new Hono<SandboxEnv>();
   app.use('*', securityHeaders);
   // The card form is three short fields: a larger body is refused (413) before it is read whole.
   app.use(
@@ -39,16 +39,17 @@ export function paymentRoutes(sandbox: Sandbox) {
     }),
   );
 
-  const ctxOf = (c: Context): PageContext => pageContext(c, sandbox.options.pageLang, sandbox.basePath);
-  const notFound = (c: Context, id: string) => page(c, <NotFoundPage id={id.slice(0, 100)} ctx={ctxOf(c)} />, 404);
-  const showForm = (c: Context, view: PaymentView, card: CardFormState, status: 200 | 422) => page(c, <PaymentPage view={view} ctx={ctxOf(c)} card={card} />, status);
-  const alreadyFinal = (c: Context, view: PaymentView) => {
+  const ctxOf = (c: Context<SandboxEnv>): PageContext => pageContext(c, c.var.sandbox.options.pageLang, c.var.sandbox.basePath);
+  const notFound = (c: Context<SandboxEnv>, id: string) => page(c, <NotFoundPage id={id.slice(0, 100)} ctx={ctxOf(c)} />, 404);
+  const showForm = (c: Context<SandboxEnv>, view: PaymentView, card: CardFormState, status: 200 | 422) => page(c, <PaymentPage view={view} ctx={ctxOf(c)} card={card} />, status);
+  const alreadyFinal = (c: Context<SandboxEnv>, view: PaymentView) => {
     const ctx = ctxOf(c);
     return page(c, <PaymentPage view={view} ctx={ctx} message={ctx.t('notice.alreadyFinal', { state: view.trade.state })} />, 409);
   };
 
   /** Moves the trade through the lifecycle (history cause "page"), then sends the payer on. */
-  const settle = async (c: Context, view: PaymentView, to: TradeState, note: string) => {
+  const settle = async (c: Context<SandboxEnv>, view: PaymentView, to: TradeState, note: string) => {
+    const { sandbox } = c.var;
     const moved = sandbox.lifecycle.transition(view.trade.id, to, 'page', note);
     if (moved instanceof Refusal) {
       const now = moved.kind === 'conflict' ? paymentView(sandbox, view.trade.id) : undefined;
@@ -61,6 +62,7 @@ export function paymentRoutes(sandbox: Sandbox) {
   };
 
   app.get('/:id', (c) => {
+    const { sandbox } = c.var;
     const id = c.req.param('id');
     const view = paymentView(sandbox, id);
     if (!view) return notFound(c, id);
@@ -68,6 +70,7 @@ export function paymentRoutes(sandbox: Sandbox) {
   });
 
   app.get('/:id/result', (c) => {
+    const { sandbox } = c.var;
     const id = c.req.param('id');
     const view = paymentView(sandbox, id);
     if (!view) return notFound(c, id);
@@ -76,6 +79,7 @@ export function paymentRoutes(sandbox: Sandbox) {
 
   /** What pay.js polls to keep the deadline true and to show the result once the trade is final. */
   app.get('/:id/status', (c) => {
+    const { sandbox } = c.var;
     const view = paymentView(sandbox, c.req.param('id'));
     if (!view) throw errors.notFound(`No trade with id "${c.req.param('id').slice(0, 100)}". Open the payment_data.url returned when the trade was created.`);
     return c.json({ state: view.trade.state, final: view.final, remaining_ms: view.expiresInMs ?? null, clock: view.clockMode });
@@ -84,6 +88,7 @@ export function paymentRoutes(sandbox: Sandbox) {
   /** A form the validator could not read: the trade's page again, saying so (or its 404 / 409). */
   const unreadableForm = (result: { success: boolean }, c: Context) => {
     if (result.success) return;
+    const sandbox = (c as Context<SandboxEnv>).var.sandbox;
     const id = c.req.param('id') ?? '';
     const view = paymentView(sandbox, id);
     if (!view) return notFound(c, id);
@@ -92,6 +97,7 @@ export function paymentRoutes(sandbox: Sandbox) {
   };
 
   app.post('/:id/pay', zValidator('form', cardFormSchema, unreadableForm), async (c) => {
+    const { sandbox } = c.var;
     const id = c.req.param('id');
     const view = paymentView(sandbox, id);
     if (!view) return notFound(c, id);
@@ -111,6 +117,7 @@ export function paymentRoutes(sandbox: Sandbox) {
   });
 
   app.post('/:id/3ds', zValidator('form', challengeFormSchema, unreadableForm), async (c) => {
+    const { sandbox } = c.var;
     const id = c.req.param('id');
     const view = paymentView(sandbox, id);
     if (!view) return notFound(c, id);
@@ -127,6 +134,7 @@ export function paymentRoutes(sandbox: Sandbox) {
   });
 
   app.post('/:id/cancel', async (c) => {
+    const { sandbox } = c.var;
     const id = c.req.param('id');
     const view = paymentView(sandbox, id);
     if (!view) return notFound(c, id);

@@ -1,11 +1,10 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import type { z } from 'zod';
-import { requireAdminToken } from '../admin/admin-token.js';
 import { SIGNATURE_ALGORITHM, sign } from '../auth/signature.js';
 import { formatPath } from '../config/issues.js';
 import { errors, SandboxError } from '../errors.js';
-import type { Sandbox } from '../sandbox.js';
+import { requireSandboxAdmin, type SandboxEnv } from './request-sandbox.js';
 import { signRequestSchema } from './workspace-answers.js';
 import { addWorkspaceMerchant, newMerchantSchema } from './workspace-merchants.js';
 import { setWorkspaceScenarios } from './workspace-scenarios.js';
@@ -46,11 +45,12 @@ async function jsonObject<T extends z.ZodType>(c: Context, schema: T, example: s
  * (GET is src/admin/merchant-routes.ts). POST /_sandbox/merchants/:id/sign signs with a
  * merchant's secret without showing it.
  */
-export function workspaceMerchantRoutes(sandbox: Sandbox) {
-  const app = new Hono();
-  app.use(requireAdminToken(sandbox.options.adminToken));
+export function workspaceMerchantRoutes() {
+  const app = new Hono<SandboxEnv>();
+  app.use(requireSandboxAdmin);
 
   app.post('/', async (c) => {
+    const { sandbox } = c.var;
     const input = await jsonObject(c, newMerchantSchema.strict(), '{"name": "Shop of worker 3"}');
     const added = await addWorkspaceMerchant(sandbox, input);
     if (!added.ok) throw errors.conflict('merchant_exists', `A merchant with id ${added.taken.id} (${added.taken.name}) already exists in this workspace. Leave "id" out to get a new one.`);
@@ -59,6 +59,7 @@ export function workspaceMerchantRoutes(sandbox: Sandbox) {
 
   // For `deposit-sandbox sign --workspace`: signs with a workspace merchant's secret without showing it.
   app.post('/:id/sign', async (c) => {
+    const { sandbox } = c.var;
     const merchant = sandbox.merchants.get(c.req.param('id'));
     if (!merchant) throw errors.notFound(`No merchant ${JSON.stringify(c.req.param('id'))} in workspace ${sandbox.workspace}. GET /_sandbox/merchants lists them.`);
     const { string_to_sign } = await jsonObject(c, signRequestSchema, '{"string_to_sign": "..."}');
@@ -71,10 +72,11 @@ export function workspaceMerchantRoutes(sandbox: Sandbox) {
  * PUT /_sandbox/scenarios (a YAML body, like a scenario file) sets this workspace's own
  * scenarios, matched before the shared ones; DELETE removes them.
  */
-export function scenarioUploadRoutes(sandbox: Sandbox) {
-  const app = new Hono();
-  app.use(requireAdminToken(sandbox.options.adminToken));
+export function scenarioUploadRoutes() {
+  const app = new Hono<SandboxEnv>();
+  app.use(requireSandboxAdmin);
   app.put('/', async (c) => {
+    const { sandbox } = c.var;
     const upload = await setWorkspaceScenarios(sandbox, await bodyText(c));
     if (!upload.ok) {
       const details = upload.error.problems.map((p) => ({ field: [p.line !== undefined ? `line ${p.line}` : '', p.path].filter(Boolean).join(' ') || 'body', message: p.message }));
@@ -83,6 +85,7 @@ export function scenarioUploadRoutes(sandbox: Sandbox) {
     return c.json({ workspace: sandbox.workspace, added: upload.entries.map((e) => e.scenario.name), scenarios: sandbox.scenarios.list() });
   });
   app.delete('/', async (c) => {
+    const { sandbox } = c.var;
     await setWorkspaceScenarios(sandbox, null);
     return c.json({ workspace: sandbox.workspace, scenarios: sandbox.scenarios.list() });
   });

@@ -1,5 +1,3 @@
-import { getPath } from 'hono/utils/url';
-
 /** The path of a request as sent (percent-escapes kept), without query or fragment. */
 export function rawPath(url: string): string {
   const start = url.indexOf('/', url.indexOf(':') + 3);
@@ -20,12 +18,4 @@ export function splitWorkspacePath(path: string): { name: string; rest: string }
   if (!path.startsWith('/w/')) return undefined;
   const slash = path.indexOf('/', 3);
   return slash === -1 ? { name: path.slice(3), rest: '/' } : { name: path.slice(3, slash), rest: path.slice(slash) };
-}
-
-/**
- * Hono's `getPath` for a workspace's app: the request's path with the `/w/<name>` prefix
- * taken off, so the workspace's routes are the same routes as the default sandbox's.
- */
-export function stripPrefix(prefix: string): (request: Request) => string {
-  return (request) => getPath(request).slice(prefix.length) || '/';
 }

@@ -1,55 +1,43 @@
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
+import { getPath } from 'hono/utils/url';
 import { requireAdminToken } from '../admin/admin-token.js';
 import { SandboxError } from '../errors.js';
 import { crossSiteGuard } from '../security/cross-site-guard.js';
 import type { Sandbox } from '../sandbox.js';
+import type { SandboxEnv } from './request-sandbox.js';
 import { DEFAULT_WORKSPACE, workspaceNameProblem } from './workspace-name.js';
 import { rawPath, splitWorkspacePath } from './workspace-path.js';
 import type { WorkspaceRegistry } from './workspace-registry.js';
 
-/** Builds the HTTP app of one workspace whose requests arrive under `prefix` (src/app.ts). */
-export type WorkspaceAppFactory = (sandbox: Sandbox, options: { prefix: string }) => { fetch(request: Request, env?: unknown): Response | Promise<Response> };
-
 /**
- * The server-level routes of workspaces, mounted on the default sandbox's app:
- * - `/w/<name>/...`: hands the request, as it is, to the app of workspace `name` (created on
- *   first use), whose routes see the path without the prefix;
- * - `DELETE /w/<name>/_sandbox`: removes a workspace;
- * - `GET /_sandbox/workspaces`: lists them.
+ * Chooses the sandbox of each request, before any route runs (src/app.ts), and sets it as
+ * `c.var.sandbox` (request-sandbox.ts):
+ * - an unprefixed path: the default sandbox;
+ * - `/w/<name>/...`: the workspace `name`, created (or loaded) on first use; the routes see the
+ *   path without the prefix (the app's `getPath` is `withoutWorkspacePrefix`);
+ * - `DELETE /w/<name>/_sandbox`: removes a workspace, here, without opening it.
+ * Without a registry (a sandbox that is itself a workspace) every request gets `root`.
  */
-export function workspaceRoutes(registry: WorkspaceRegistry, options: { adminToken?: string | undefined; maxWorkspaces: number }, appFor: WorkspaceAppFactory) {
-  const apps = new WeakMap<Sandbox, ReturnType<WorkspaceAppFactory>>();
-  let defaultApp: ReturnType<WorkspaceAppFactory> | undefined;
-  const admin = requireAdminToken(options.adminToken);
-  const app = new Hono();
-
-  app.get('/_sandbox/workspaces', admin, async (c) => c.json({ workspaces: await registry.list(), limit: options.maxWorkspaces }));
-
-  app.delete('/_sandbox', admin, () => {
-    throw new SandboxError(
-      409,
-      'default_workspace',
-      'The workspace default (the unprefixed paths) cannot be removed. Empty it with POST /_sandbox/reset, or remove a named one with DELETE /w/<name>/_sandbox.',
-    );
-  });
-
-  app.all('/w/*', async (c, next) => {
-    const parts = splitWorkspacePath(rawPath(c.req.url));
-    if (parts === undefined) return next();
+export function selectWorkspace(root: Sandbox): MiddlewareHandler<SandboxEnv> {
+  const registry = root.workspaces;
+  const admin = requireAdminToken(root.options.adminToken);
+  return async (c, next) => {
+    const parts = registry === undefined ? undefined : splitWorkspacePath(rawPath(c.req.url));
+    if (parts === undefined || registry === undefined) {
+      c.set('sandbox', root);
+      c.set('base', '');
+      return next();
+    }
     const { name, rest } = parts;
     if (c.req.method === 'DELETE' && (rest === '/_sandbox' || rest === '/_sandbox/')) {
       // The same protections as every other admin write: no cross-site request, the admin token.
+      c.set('sandbox', root);
+      c.set('base', '');
       await crossSiteGuard(c, async () => undefined);
-      return admin(c, async () => {
-        if (name === DEFAULT_WORKSPACE) throw new SandboxError(409, 'default_workspace', 'The workspace default cannot be removed. Empty it with POST /_sandbox/reset.');
-        const problem = workspaceNameProblem(name);
-        if (problem !== undefined) throw invalidName(problem);
-        const removed = await registry.delete(name);
-        if (removed === undefined) {
-          throw new SandboxError(404, 'workspace_not_found', `There is no workspace ${JSON.stringify(name)}; nothing was removed. GET /_sandbox/workspaces lists them.`);
-        }
-        c.res = c.json({ status: 'deleted', workspace: removed });
-      }).then(() => c.res);
+      await admin(c, async () => {
+        c.res = c.json({ status: 'deleted', workspace: await removeWorkspace(registry, name) });
+      });
+      return c.res;
     }
     let sandbox = registry.ready(name);
     if (sandbox === undefined) {
@@ -63,16 +51,57 @@ export function workspaceRoutes(registry: WorkspaceRegistry, options: { adminTok
       }
       sandbox = opened.sandbox;
     }
-    let target = sandbox.workspace === DEFAULT_WORKSPACE ? defaultApp : apps.get(sandbox);
-    if (target === undefined) {
-      target = appFor(sandbox, { prefix: `/w/${name}` });
-      if (sandbox.workspace === DEFAULT_WORKSPACE) defaultApp = target;
-      else apps.set(sandbox, target);
-    }
-    return target.fetch(c.req.raw, c.env);
-  });
+    c.set('sandbox', sandbox);
+    c.set('base', `/w/${name}`);
+    return next();
+  };
+}
 
+/**
+ * Hono's `getPath` of the app when it serves workspaces: the path without its `/w/<name>`
+ * prefix, so a workspace's routes are the default sandbox's routes.
+ */
+export function withoutWorkspacePrefix(request: Request): string {
+  const path = getPath(request);
+  return splitWorkspacePath(path)?.rest ?? path;
+}
+
+/**
+ * The routes of the server as a whole, answered on unprefixed paths only (a prefixed request
+ * falls through to the 404 of an unknown route, as a workspace has no such routes):
+ * `GET /_sandbox/workspaces` lists them; `DELETE /_sandbox` explains that default stays.
+ */
+export function serverWorkspaceRoutes(root: Sandbox) {
+  const registry = root.workspaces;
+  const app = new Hono<SandboxEnv>();
+  if (registry === undefined) return app;
+  const admin = requireAdminToken(root.options.adminToken);
+  const unprefixedOnly: MiddlewareHandler<SandboxEnv> = async (c, next) => {
+    if (c.var.base !== '') return c.notFound();
+    await next();
+  };
+
+  app.get('/_sandbox/workspaces', unprefixedOnly, admin, async (c) => c.json({ workspaces: await registry.list(), limit: root.options.maxWorkspaces }));
+
+  app.delete('/_sandbox', unprefixedOnly, admin, () => {
+    throw new SandboxError(
+      409,
+      'default_workspace',
+      'The workspace default (the unprefixed paths) cannot be removed. Empty it with POST /_sandbox/reset, or remove a named one with DELETE /w/<name>/_sandbox.',
+    );
+  });
   return app;
+}
+
+async function removeWorkspace(registry: WorkspaceRegistry, name: string) {
+  if (name === DEFAULT_WORKSPACE) throw new SandboxError(409, 'default_workspace', 'The workspace default cannot be removed. Empty it with POST /_sandbox/reset.');
+  const problem = workspaceNameProblem(name);
+  if (problem !== undefined) throw invalidName(problem);
+  const removed = await registry.delete(name);
+  if (removed === undefined) {
+    throw new SandboxError(404, 'workspace_not_found', `There is no workspace ${JSON.stringify(name)}; nothing was removed. GET /_sandbox/workspaces lists them.`);
+  }
+  return removed;
 }
 
 function invalidName(message: string): SandboxError {

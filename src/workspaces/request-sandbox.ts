@@ -1,0 +1,25 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { requireAdminToken } from '../admin/admin-token.js';
+import type { Sandbox } from '../sandbox.js';
+
+/**
+ * The sandbox that serves a request, set once per request by the workspace selection
+ * (workspace-routes.ts) before any route runs: the default sandbox for unprefixed paths, the
+ * workspace `name` for `/w/<name>/...`. Every route reads it from here (`c.var.sandbox`), so
+ * one app with one set of routes serves every workspace.
+ */
+export interface SandboxEnv {
+  Variables: {
+    sandbox: Sandbox;
+    /** The path prefix the request came with: '' or '/w/<name>'. */
+    base: string;
+  };
+}
+
+/** The admin-token check (src/admin/admin-token.ts) with the token of the request's sandbox. */
+export const requireSandboxAdmin: MiddlewareHandler<SandboxEnv> = (c, next) => requireAdminToken(c.var.sandbox.options.adminToken)(c, next);
+
+/** The request's sandbox, or undefined when the request failed before one was chosen. */
+export function sandboxOf(c: Context): Sandbox | undefined {
+  return (c as Context<SandboxEnv>).get('sandbox') as Sandbox | undefined;
+}
