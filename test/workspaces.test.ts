@@ -214,3 +214,37 @@ describe('pages under the prefix', () => {
     expect(await (await t.app.request('/_sandbox/')).text()).toContain('data-workspace="default"');
   });
 });
+
+describe('one app for every workspace', () => {
+  it('the workspace listing and DELETE /_sandbox are the server root only; under a prefix they are unknown routes', async () => {
+    t = await makeSandbox();
+    await t.post('/w/alpha/api/v1/trades/deposit/create', p2pBody());
+    expect((await t.app.request('/_sandbox/workspaces')).status).toBe(200);
+    const prefixed = await t.app.request('/w/alpha/_sandbox/workspaces');
+    expect(prefixed.status).toBe(404);
+    expect((await errorOf(prefixed)).code).toBe('not_found');
+    expect((await errorOf(await admin('DELETE', '/_sandbox'))).code).toBe('default_workspace');
+    // Removing an unknown workspace creates nothing.
+    expect((await errorOf(await admin('DELETE', '/w/ghost/_sandbox'))).code).toBe('workspace_not_found');
+    const names = (await json<{ workspaces: Array<{ name: string }> }>(t.app.request('/_sandbox/workspaces'))).workspaces.map((w) => w.name);
+    expect(names).toEqual(['default', 'alpha']);
+  });
+
+  it('GET /openapi.json names the server of the sandbox it was asked of, and the default one again after a workspace', async () => {
+    t = await makeSandbox({ publicUrl: 'http://sandbox.test:4242' });
+    const server = async (path: string) => (await json<{ servers: Array<{ url: string }> }>(t.app.request(path))).servers[0]?.url;
+    expect(await server('/openapi.json')).toBe('http://sandbox.test:4242');
+    expect(await server('/w/alpha/openapi.json')).toBe('http://sandbox.test:4242/w/alpha');
+    expect(await server('/w/beta/openapi.json')).toBe('http://sandbox.test:4242/w/beta');
+    expect(await server('/openapi.json')).toBe('http://sandbox.test:4242');
+  });
+
+  it('the dashboard and its redirect carry the prefix the request came with', async () => {
+    t = await makeSandbox();
+    const redirect = await t.app.request('/w/alpha/_sandbox');
+    expect(redirect.status).toBe(301);
+    expect(redirect.headers.get('Location')).toBe('/w/alpha/_sandbox/');
+    expect(await (await t.app.request('/w/alpha/_sandbox/')).text()).toContain('/w/alpha/_sandbox/assets/dashboard.js');
+    expect((await t.app.request('/_sandbox')).headers.get('Location')).toBe('/_sandbox/');
+  });
+});
