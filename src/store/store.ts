@@ -13,7 +13,18 @@ export { StorageError } from './storage-error.js';
 
 /** setImmediate as it was at start-up: a test's fake timers must not stall the store. */
 const nextTurn: (callback: () => void) => unknown = setImmediate;
-const afterTurn = (): Promise<void> => new Promise<void>((resolve) => nextTurn(resolve));
+let turn: Promise<void> | undefined;
+/**
+ * Resolves on the next turn of the event loop. Every store that asks during one turn gets the
+ * same promise (one setImmediate), so 64 busy workspaces cost one wake-up per turn, not 64.
+ */
+const afterTurn = (): Promise<void> =>
+  (turn ??= new Promise<void>((resolve) =>
+    nextTurn(() => {
+      turn = undefined;
+      resolve();
+    }),
+  ));
 
 /**
  * All sandbox state, in memory, with indexes; persisted through an adapter.
