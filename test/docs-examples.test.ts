@@ -122,7 +122,8 @@ describe('every bash block of the docs runs', () => {
       cpSync(join(ROOT, 'examples'), join(cwd, 'examples'), { recursive: true });
       const stop = serve ? await startSandbox(serve, sandboxPort, cwd) : undefined;
       try {
-        const code = fence.code.replaceAll('127.0.0.1:4242', `127.0.0.1:${sandboxPort}`).replaceAll('4243', String(receiverPort));
+        // One pass: a sandbox port that contains "4243" (34243) must not be replaced again.
+        const code = fence.code.replace(/127\.0\.0\.1:4242|4243/g, (found) => (found === '4243' ? String(receiverPort) : `127.0.0.1:${sandboxPort}`));
         const run = await bash(PRELUDE(sandboxPort) + code, cwd);
         const context = `${fence.file}:${fence.line} printed:\n${run.stdout}\n${run.stderr}`;
         expect(run.code, context).toBe(0);
