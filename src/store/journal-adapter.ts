@@ -1,4 +1,4 @@
-import { closeSync, constants, fdatasync, fsyncSync, ftruncate, ftruncateSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, write } from 'node:fs';
+import { closeSync, constants, fsyncSync, ftruncate, ftruncateSync, mkdirSync, openSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StoreAdapter, StoreSink } from './adapter.js';
 import { DocumentSink } from './document-sink.js';
@@ -9,6 +9,7 @@ import { assertWritable, notWritable, StorageError } from './storage-error.js';
 import { journalName, matchJournals } from './journal-generations.js';
 import { StoreError } from './store-loader.js';
 import type { Change } from './table.js';
+import { type JournalWriter, journalWriter } from './journal-writer.js';
 
 export interface JournalAdapterOptions {
   /** fdatasync the journal after every group commit (survives a power cut; slower). Default false. */
@@ -17,6 +18,8 @@ export interface JournalAdapterOptions {
   compactBytes?: number;
   /** Where recovery notes go (a dropped torn record, damaged records). Default: stderr. */
   warn?: (message: string) => void;
+  /** What appends the records (journal-writer.ts). Default: the one writer of this process. */
+  writer?: JournalWriter;
 }
 
 const JOURNAL = /^journal\.(\d+)\.ndjson$/;
@@ -47,6 +50,7 @@ export class JournalAdapter implements StoreAdapter {
     return this.dir;
   }
   readonly #fsync: boolean;
+  readonly #writer: JournalWriter;
   readonly #compactBytes: number;
   readonly #warn: (message: string) => void;
   /** Generation of the journal new changes are appended to. */
@@ -77,6 +81,7 @@ export class JournalAdapter implements StoreAdapter {
     this.dir = dir;
     this.location = join(dir, 'db.json');
     this.#fsync = options.fsync ?? false;
+    this.#writer = options.writer ?? journalWriter;
     this.#compactBytes = options.compactBytes ?? 64 * 1024 * 1024;
     this.#warn = options.warn ?? ((message) => process.stderr.write(`deposit-sandbox: ${message}\n`));
   }
@@ -198,27 +203,19 @@ export class JournalAdapter implements StoreAdapter {
 
   /**
    * Writes one record at the end of the valid part of the journal, off the event loop (the
-   * thread pool), so a slow or frozen disk never stalls reads; with fsync, fdatasync follows.
-   * The store sends one write at a time (group commit). A failed write leaves #size where it
-   * was and cuts off what it left behind: the next record goes there.
+   * journal writer's thread, journal-writer.ts), so a slow or frozen disk never stalls reads;
+   * with fsync, fdatasync follows. The store sends one write at a time (group commit). A failed
+   * write leaves #size where it was and cuts off what it left behind: the next record goes there.
    */
   #append(fd: number, line: Buffer): Promise<void> {
     const position = this.#size;
-    const path = join(this.dir, journalName(this.#generation));
-    return new Promise<void>((resolve, reject) => {
-      let done = 0;
-      const fail = (error: NodeJS.ErrnoException) => ftruncate(fd, position, () => reject(StorageError.from(error, this.dir, path)));
-      const next = (error: NodeJS.ErrnoException | null, written: number) => {
-        if (error) return fail(error);
-        done += written;
-        if (done < line.length) write(fd, line, done, line.length - done, position + done, next);
-        else if (this.#fsync) fdatasync(fd, (syncError) => (syncError ? fail(syncError) : resolve()));
-        else resolve();
-      };
-      write(fd, line, 0, line.length, position, next);
-    }).then(() => {
-      this.#size = position + line.length;
-    });
+    const generation = this.#generation;
+    return this.#writer.append(fd, line, position, this.#fsync).then(
+      () => {
+        this.#size = position + line.length;
+      },
+      (error: NodeJS.ErrnoException) => new Promise<never>((_, reject) => ftruncate(fd, position, () => reject(StorageError.from(error, this.dir, join(this.dir, journalName(generation)))))),
+    );
   }
 
   /**

@@ -1,0 +1,60 @@
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { JournalWriter } from './journal-writer.js';
+
+const cleanup: Array<() => void> = [];
+afterEach(() => {
+  for (const step of cleanup.splice(0).reverse()) step();
+});
+
+function tempFile(name: string): { path: string; fd: number } {
+  const dir = mkdtempSync(join(tmpdir(), 'deposit-sandbox-writer-'));
+  const path = join(dir, name);
+  const fd = openSync(path, 'w+');
+  cleanup.push(() => {
+    closeSync(fd);
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return { path, fd };
+}
+
+describe('JournalWriter', () => {
+  it('writes the records of many files asked for in one turn, each at its position, and the next turn after them', async () => {
+    const writer = new JournalWriter();
+    const files = Array.from({ length: 20 }, (_, i) => tempFile(`journal-${i}.ndjson`));
+    await Promise.all(files.map(({ fd }, i) => writer.append(fd, Buffer.from(`first ${i} сделка\n`), 0, false)));
+    await Promise.all(files.map(({ fd }, i) => writer.append(fd, Buffer.from(`second ${i}\n`), Buffer.byteLength(`first ${i} сделка\n`), i % 2 === 0)));
+    files.forEach(({ path }, i) => expect(readFileSync(path, 'utf8')).toBe(`first ${i} сделка\nsecond ${i}\n`));
+  });
+
+  it('refuses only the record whose write failed, with the system error code; the others of its batch are written', async () => {
+    const writer = new JournalWriter();
+    const good = tempFile('good.ndjson');
+    const closed = tempFile('closed.ndjson');
+    const readOnly = openSync(closed.path, 'r');
+    cleanup.push(() => closeSync(readOnly));
+    const [ok, refused] = await Promise.allSettled([writer.append(good.fd, Buffer.from('kept\n'), 0, false), writer.append(readOnly, Buffer.from('lost\n'), 0, false)]);
+    expect(ok.status).toBe('fulfilled');
+    expect(refused.status).toBe('rejected');
+    expect((refused as PromiseRejectedResult).reason).toMatchObject({ code: 'EBADF', syscall: 'write' });
+    expect(readFileSync(good.path, 'utf8')).toBe('kept\n');
+    expect(readFileSync(closed.path, 'utf8')).toBe('');
+  });
+
+  it('does not keep the process alive once its records are written (a child process exits by itself)', async () => {
+    const { path } = tempFile('exit.ndjson');
+    const { spawnSync } = await import('node:child_process');
+    const script = `
+      import { openSync } from 'node:fs';
+      import { JournalWriter } from ${JSON.stringify(new URL('../../dist/store/journal-writer.js', import.meta.url).pathname)};
+      await new JournalWriter().append(openSync(${JSON.stringify(path)}, 'r+'), Buffer.from('done\\n'), 0, false);
+    `;
+    // The built module (npm test builds first), as the CLI runs it.
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { timeout: 10_000, encoding: 'utf8' });
+    expect(run.error).toBeUndefined();
+    expect(run.status).toBe(0);
+    expect(readFileSync(path, 'utf8')).toBe('done\n');
+  });
+});
