@@ -312,7 +312,7 @@ async function main() {
     [...load_('bare node:http, POST', barePost, barePost), '', '', ''],
     [...load_('bare node:http, GET', bareGet, bareGet), '', '', ''],
     [...load_('create, --in-memory (no writes)', inMemory, barePost), `${fixed(ratio(inMemory, barePost))} x bare${clean(inMemory)}`, '', ''],
-    [...load_('create, fresh store', empty.create, barePost), `${fixed(createRatio)} x bare${clean(empty.create)}`, '>= 0.45 x bare', verdict(createRatio >= 0.45 && empty.create.failures === 0)],
+    [...load_('create, fresh store', empty.create, barePost), `${fixed(createRatio, 3)} x bare${clean(empty.create)}`, '>= 0.45 x bare', verdict(createRatio >= 0.45 && empty.create.failures === 0)],
     [
       ...load_(`create, ${k} trades stored`, fullRuns.create, barePost),
       `${fixed(flatRatio)} x fresh${clean(fullRuns.create)}`,

@@ -211,7 +211,7 @@ async function main() {
   const row = (run, figure, goal, result) => [run.name, int(run.rps), run.p50, run.p99, int(run.cpuUs), figure, goal, result];
   const rows = [
     row(solo, `${fixed(solo.rps / plain.rps)} x default${solo.failures ? ` (${int(solo.failures)} failed)` : ''}`, '', ''),
-    row(many, `${fixed(createRatio)} x one workspace${many.failures ? ` (${int(many.failures)} failed)` : ''}`, '>= 0.90 x one', verdict(createRatio >= 0.9 && many.failures === 0)),
+    row(many, `${fixed(createRatio, 3)} x one workspace${many.failures ? ` (${int(many.failures)} failed)` : ''}`, '>= 0.90 x one', verdict(createRatio >= 0.9 && many.failures === 0)),
     row(plain, '', '', ''),
     ['clock/advance (100 steps), nothing pending elsewhere', '', '', '', '', ms(adv.quiet), '', ''],
     [
