@@ -26,7 +26,7 @@ describe('JournalWriter', () => {
     const files = Array.from({ length: 20 }, (_, i) => tempFile(`journal-${i}.ndjson`));
     await Promise.all(files.map(({ fd }, i) => writer.append(fd, Buffer.from(`first ${i} сделка\n`), 0, false)));
     await Promise.all(files.map(({ fd }, i) => writer.append(fd, Buffer.from(`second ${i}\n`), Buffer.byteLength(`first ${i} сделка\n`), i % 2 === 0)));
-    files.forEach(({ path }, i) => expect(readFileSync(path, 'utf8')).toBe(`first ${i} сделка\nsecond ${i}\n`));
+    for (const [i, { path }] of files.entries()) expect(readFileSync(path, 'utf8')).toBe(`first ${i} сделка\nsecond ${i}\n`);
   });
 
   it('refuses only the record whose write failed, with the system error code; the others of its batch are written', async () => {
