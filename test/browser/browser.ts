@@ -66,8 +66,19 @@ export async function openPage(browser: Browser, options: BrowserContextOptions)
     const type = response.request().resourceType();
     if (response.status() >= 400 && ['stylesheet', 'script', 'image', 'font'].includes(type)) problems.push(`${type} ${response.url()} answered ${response.status()}`);
   });
+  // A request still under way when the test navigates the page elsewhere (a dashboard poll at
+  // page.goto) is aborted by the browser: that is leaving the page, not a failure of it.
+  // Counted when the navigation request leaves, which is before the old page's requests are cut.
+  let navigations = 0;
+  const issuedAt = new WeakMap<object, number>();
+  page.on('request', (request) => {
+    if (request.isNavigationRequest() && request.frame() === page.mainFrame()) navigations++;
+    issuedAt.set(request, navigations);
+  });
   page.on('requestfailed', (request) => {
-    if (request.resourceType() !== 'document') problems.push(`${request.resourceType()} ${request.url()} failed: ${request.failure()?.errorText ?? ''}`);
+    const error = request.failure()?.errorText ?? '';
+    if (error === 'net::ERR_ABORTED' && (issuedAt.get(request) ?? navigations) < navigations) return;
+    if (request.resourceType() !== 'document') problems.push(`${request.resourceType()} ${request.url()} failed: ${error}`);
   });
   return { page, context, problems };
 }
