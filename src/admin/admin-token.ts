@@ -25,16 +25,21 @@ export function hasAdminAccess(c: Context, token: string | undefined): boolean {
   return adminTokenProblem(token, c.req.header('Authorization')) === undefined;
 }
 
+/** Throws 401 `admin_token_required` unless the request may use the admin API (see adminTokenProblem). */
+export function assertAdminAccess(c: Context, token: string | undefined): void {
+  const problem = adminTokenProblem(token, c.req.header('Authorization'));
+  if (problem !== undefined) {
+    throw new SandboxError(401, 'admin_token_required', problem, {
+      details: [{ field: 'Authorization', message: 'must be "Bearer <admin token>"' }],
+      headers: { 'WWW-Authenticate': 'Bearer realm="deposit-sandbox admin"' },
+    });
+  }
+}
+
 /** Middleware: with --admin-token set, answers 401 `admin_token_required` unless the Bearer token matches. */
 export function requireAdminToken(token: string | undefined): MiddlewareHandler {
   return async (c, next) => {
-    const problem = adminTokenProblem(token, c.req.header('Authorization'));
-    if (problem !== undefined) {
-      throw new SandboxError(401, 'admin_token_required', problem, {
-        details: [{ field: 'Authorization', message: 'must be "Bearer <admin token>"' }],
-        headers: { 'WWW-Authenticate': 'Bearer realm="deposit-sandbox admin"' },
-      });
-    }
+    assertAdminAccess(c, token);
     await next();
   };
 }

@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { requireAdminToken } from '../admin/admin-token.js';
+import { assertAdminAccess } from '../admin/admin-token.js';
 import type { Sandbox } from '../sandbox.js';
 
 /**
@@ -17,7 +17,10 @@ export interface SandboxEnv {
 }
 
 /** The admin-token check (src/admin/admin-token.ts) with the token of the request's sandbox. */
-export const requireSandboxAdmin: MiddlewareHandler<SandboxEnv> = (c, next) => requireAdminToken(c.var.sandbox.options.adminToken)(c, next);
+export const requireSandboxAdmin: MiddlewareHandler<SandboxEnv> = async (c, next) => {
+  assertAdminAccess(c, c.var.sandbox.options.adminToken);
+  await next();
+};
 
 /** The request's sandbox, or undefined when the request failed before one was chosen. */
 export function sandboxOf(c: Context): Sandbox | undefined {
