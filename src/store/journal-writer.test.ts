@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,7 +46,6 @@ describe('JournalWriter', () => {
 
   it('does not keep the process alive once its records are written (a child process exits by itself)', async () => {
     const { path } = tempFile('exit.ndjson');
-    const { spawnSync } = await import('node:child_process');
     const script = `
       import { openSync } from 'node:fs';
       import { JournalWriter } from ${JSON.stringify(new URL('../../dist/store/journal-writer.js', import.meta.url).pathname)};

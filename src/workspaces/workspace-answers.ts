@@ -20,8 +20,6 @@ export type WorkspaceSummary = z.infer<typeof workspaceSummarySchema>;
 export const workspacesAnswerSchema = z.object({ workspaces: z.array(workspaceSummarySchema), limit: z.number().int() });
 export type WorkspacesAnswer = z.infer<typeof workspacesAnswerSchema>;
 
-/** DELETE /w/<name>/_sandbox */
-
 /** POST /_sandbox/merchants: the only answer that shows the new merchant's token and secret. */
 export const addMerchantAnswerSchema = z.object({ merchant: merchantSchema, workspace: z.string() });
 export type AddMerchantAnswer = z.infer<typeof addMerchantAnswerSchema>;
