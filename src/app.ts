@@ -28,7 +28,7 @@ export interface AppOptions {
 /**
  * Builds the HTTP app over a sandbox. It never listens: the CLI and startSandbox() do. One app
  * serves the sandbox and all its workspaces: the first middleware sets the request's sandbox
- * (`c.var.sandbox`, src/workspaces/request-sandbox.ts) and every route reads it from there.
+ * (`c.get('sandbox')`, src/workspaces/request-sandbox.ts) and every route reads it from there.
  */
 export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
   const app = new Hono<SandboxEnv>(sandbox.workspaces ? { getPath: withoutWorkspacePrefix } : {});
@@ -50,7 +50,7 @@ export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
   app.route('/pay', paymentRoutes());
   app.route('/assets', assetRoutes());
   // The dashboard shell owns exactly GET /_sandbox/ (and its assets); mounted before the admin API.
-  app.get('/_sandbox', (c) => c.redirect(`${c.var.base}/_sandbox/`, 301));
+  app.get('/_sandbox', (c) => c.redirect(`${c.get('base')}/_sandbox/`, 301));
   app.route('/_sandbox/', dashboardRoutes());
   app.route('/_sandbox', adminRoutes());
   app.route('/openapi.json', openApiRoutes());

@@ -10,12 +10,12 @@ export function callbackRoutes() {
   app.use(requireSandboxAdmin);
 
   app.get('/', validate('query', callbackQuerySchema), (c) => {
-    const { sandbox } = c.var;
+    const sandbox = c.get('sandbox');
     return c.json({ callbacks: listCallbacks(sandbox.store, c.req.valid('query')) });
   });
 
   app.get('/:id', (c) => {
-    const { sandbox } = c.var;
+    const sandbox = c.get('sandbox');
     const id = c.req.param('id');
     const callback = sandbox.callbacks.get(id);
     if (!callback) throw errors.notFound(`No callback event ${JSON.stringify(id)}. List events with GET /_sandbox/callbacks.`);
@@ -23,7 +23,7 @@ export function callbackRoutes() {
   });
 
   app.post('/:id/replay', async (c) => {
-    const { sandbox } = c.var;
+    const sandbox = c.get('sandbox');
     const id = c.req.param('id');
     const callback = sandbox.callbacks.replay(id);
     if (!callback) throw errors.notFound(`No callback event ${JSON.stringify(id)}. List events with GET /_sandbox/callbacks.`);

@@ -32,7 +32,7 @@ export function checkCallbackRoutes() {
   app.use(requireSandboxAdmin);
 
   app.post('/', jsonBody(16 * 1024), validate('json', checkCallbackRequestSchema), async (c) => {
-    const { sandbox } = c.var;
+    const sandbox = c.get('sandbox');
     const { url, merchant: id, order } = c.req.valid('json');
     const merchant = id === undefined ? sandbox.merchants.list()[0] : sandbox.merchants.get(id);
     if (!merchant) {

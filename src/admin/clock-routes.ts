@@ -19,7 +19,7 @@ export function clockRoutes() {
   app.use(requireSandboxAdmin);
 
   app.get('/', (c) => {
-    const { sandbox } = c.var;
+    const sandbox = c.get('sandbox');
     const pending = sandbox.scheduler.pending();
     const next = pending[0];
     return c.json({
@@ -31,7 +31,7 @@ export function clockRoutes() {
   });
 
   app.post('/advance', jsonBody(16 * 1024), validate('json', advanceSchema), async (c) => {
-    const { sandbox } = c.var;
+    const sandbox = c.get('sandbox');
     const { now, ran } = await sandbox.scheduler.advance(c.req.valid('json').by);
     return c.json({ now: new Date(now).toISOString(), ran });
   });

@@ -5,7 +5,7 @@ import { hasAdminAccess } from './admin-token.js';
 /** GET /_sandbox/health: open to all; the details only with the admin token (when one is set). */
 export function healthRoutes() {
   return new Hono<SandboxEnv>().get('/', (c) => {
-    const { sandbox } = c.var;
+    const sandbox = c.get('sandbox');
     if (!hasAdminAccess(c, sandbox.options.adminToken)) return c.json({ status: 'ok' });
     return c.json({
       status: 'ok',

@@ -29,7 +29,7 @@ export function merchantRoutes() {
   const app = new Hono<SandboxEnv>();
   app.use(requireSandboxAdmin);
   app.get('/', (c) => {
-    const { sandbox } = c.var;
+    const sandbox = c.get('sandbox');
     const fixtures = new Set(sandbox.shared.fixtures.merchants.map((m) => m.id.toLowerCase()));
     const answer: MerchantsAnswer = {
       auth: sandbox.options.auth,

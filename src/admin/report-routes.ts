@@ -6,7 +6,7 @@ export function reportRoutes() {
   const app = new Hono<SandboxEnv>();
   app.use(requireSandboxAdmin);
   app.get('/', (c) => {
-    const { sandbox } = c.var;
+    const sandbox = c.get('sandbox');
     return c.json(sandbox.report.report((id) => sandbox.merchants.get(id)?.name));
   });
   return app;

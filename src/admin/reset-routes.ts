@@ -7,7 +7,7 @@ export function resetRoutes() {
   const app = new Hono<SandboxEnv>();
   app.use(requireSandboxAdmin);
   app.post('/', async (c) => {
-    const { sandbox } = c.var;
+    const sandbox = c.get('sandbox');
     const result = resetSandbox(sandbox);
     await sandbox.store.commit();
     return c.json(result);

@@ -6,7 +6,7 @@ export function scenarioRoutes() {
   const app = new Hono<SandboxEnv>();
   app.use(requireSandboxAdmin);
   app.get('/', (c) => {
-    const { sandbox } = c.var;
+    const sandbox = c.get('sandbox');
     return c.json({ scenarios: sandbox.scenarios.list() });
   });
   return app;

@@ -27,13 +27,13 @@ export function tradeRoutes() {
   };
 
   app.get('/', validate('query', tradeQuerySchema), (c) => {
-    const { sandbox } = c.var;
+    const sandbox = c.get('sandbox');
     const { trades, total } = listTrades(sandbox.store, c.req.valid('query'));
     return c.json({ trades: trades.map((trade) => toAdminTrade(trade, sandbox.publicUrl)), total });
   });
 
   app.get('/:id', (c) => {
-    const { sandbox } = c.var;
+    const sandbox = c.get('sandbox');
     const trade = find(sandbox, c.req.param('id'));
     return c.json({
       trade: toAdminTrade(trade, sandbox.publicUrl),
@@ -44,7 +44,7 @@ export function tradeRoutes() {
   });
 
   app.post('/:id/transition', jsonBody(16 * 1024), validate('json', transitionSchema), async (c) => {
-    const { sandbox } = c.var;
+    const sandbox = c.get('sandbox');
     const { state, note } = c.req.valid('json');
     const trade = orRefuse(sandbox.lifecycle.transition(find(sandbox, c.req.param('id')).id, state, 'admin', note));
     await sandbox.store.commit();

@@ -22,7 +22,7 @@ export function providerRoutes() {
   const authenticateBody =
     (endpoint: 'create' | 'build'): MiddlewareHandler<SandboxEnv> =>
     (c, next) => {
-      const { sandbox } = c.var;
+      const sandbox = c.get('sandbox');
       const body = c.get(JSON_BODY);
       orRefuse(
         authenticate(sandbox.merchants, {
@@ -37,7 +37,7 @@ export function providerRoutes() {
     };
 
   app.post('/deposit/create', body, authenticateBody('create'), validate('json', createRequestSchema), async (c) => {
-    const { sandbox } = c.var;
+    const sandbox = c.get('sandbox');
     const { trade, scenario } = orRefuse(await createWithScenario(sandbox, c.req.valid('json'), c.req.header(SCENARIO_HEADER)));
     await sandbox.store.commit();
     if (scenario) c.header(SCENARIO_HEADER, scenario.name);
@@ -45,7 +45,7 @@ export function providerRoutes() {
   });
 
   app.post('/deposit/build', body, authenticateBody('build'), validate('json', buildRequestSchema), async (c) => {
-    const { sandbox } = c.var;
+    const sandbox = c.get('sandbox');
     const { trade, scenario } = orRefuse(await createWithScenario(sandbox, c.req.valid('json'), c.req.header(SCENARIO_HEADER)));
     await sandbox.store.commit();
     if (scenario) c.header(SCENARIO_HEADER, scenario.name);
@@ -53,7 +53,7 @@ export function providerRoutes() {
   });
 
   app.get('/:merchant/:uuid', (c) => {
-    const { sandbox } = c.var;
+    const sandbox = c.get('sandbox');
     const { merchant, uuid } = c.req.param();
     if (merchant === 'deposit' && (uuid === 'create' || uuid === 'build')) {
       throw errors.notFound(`/api/v1/trades/deposit/${uuid} takes POST with a JSON body, not GET.`);

@@ -13,7 +13,7 @@ const KEPT = 64;
 export function openApiRoutes() {
   const built = new Map<string, string>();
   return new Hono<SandboxEnv>().get('/', (c) => {
-    const url = c.var.sandbox.publicUrl;
+    const url = c.get('sandbox').publicUrl;
     let text = built.get(url);
     if (text === undefined) {
       if (built.size >= KEPT) built.clear();

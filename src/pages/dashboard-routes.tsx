@@ -13,7 +13,7 @@ import type { SandboxEnv } from '../workspaces/request-sandbox.js';
 export function dashboardRoutes() {
   const app = new Hono<SandboxEnv>();
   // Per route, not app.use('*'): a wildcard here would also wrap the admin API's routes.
-  app.get('/', securityHeaders, (c) => page(c, <DashboardPage lang={c.req.query('lang') === 'ru' ? 'ru' : 'en'} base={c.var.base} workspace={c.var.sandbox.workspace} />));
+  app.get('/', securityHeaders, (c) => page(c, <DashboardPage lang={c.req.query('lang') === 'ru' ? 'ru' : 'en'} base={c.get('base')} workspace={c.get('sandbox').workspace} />));
   app.get('/assets/dashboard.css', securityHeaders, (c) => asset(c, DASHBOARD_CSS, 'text/css'));
   app.get('/assets/dashboard.js', securityHeaders, (c) => asset(c, clientBundle('dashboard.js'), 'text/javascript'));
   return app;

@@ -39,7 +39,7 @@ export function paymentRoutes() {
     }),
   );
 
-  const ctxOf = (c: Context<SandboxEnv>): PageContext => pageContext(c, c.var.sandbox.options.pageLang, c.var.sandbox.basePath);
+  const ctxOf = (c: Context<SandboxEnv>): PageContext => pageContext(c, c.get('sandbox').options.pageLang, c.get('sandbox').basePath);
   const notFound = (c: Context<SandboxEnv>, id: string) => page(c, <NotFoundPage id={id.slice(0, 100)} ctx={ctxOf(c)} />, 404);
   const showForm = (c: Context<SandboxEnv>, view: PaymentView, card: CardFormState, status: 200 | 422) => page(c, <PaymentPage view={view} ctx={ctxOf(c)} card={card} />, status);
   const alreadyFinal = (c: Context<SandboxEnv>, view: PaymentView) => {
@@ -49,7 +49,7 @@ export function paymentRoutes() {
 
   /** Moves the trade through the lifecycle (history cause "page"), then sends the payer on. */
   const settle = async (c: Context<SandboxEnv>, view: PaymentView, to: TradeState, note: string) => {
-    const { sandbox } = c.var;
+    const sandbox = c.get('sandbox');
     const moved = sandbox.lifecycle.transition(view.trade.id, to, 'page', note);
     if (moved instanceof Refusal) {
       const now = moved.kind === 'conflict' ? paymentView(sandbox, view.trade.id) : undefined;
@@ -62,7 +62,7 @@ export function paymentRoutes() {
   };
 
   app.get('/:id', (c) => {
-    const { sandbox } = c.var;
+    const sandbox = c.get('sandbox');
     const id = c.req.param('id');
     const view = paymentView(sandbox, id);
     if (!view) return notFound(c, id);
@@ -70,7 +70,7 @@ export function paymentRoutes() {
   });
 
   app.get('/:id/result', (c) => {
-    const { sandbox } = c.var;
+    const sandbox = c.get('sandbox');
     const id = c.req.param('id');
     const view = paymentView(sandbox, id);
     if (!view) return notFound(c, id);
@@ -79,7 +79,7 @@ export function paymentRoutes() {
 
   /** What pay.js polls to keep the deadline true and to show the result once the trade is final. */
   app.get('/:id/status', (c) => {
-    const { sandbox } = c.var;
+    const sandbox = c.get('sandbox');
     const view = paymentView(sandbox, c.req.param('id'));
     if (!view) throw errors.notFound(`No trade with id "${c.req.param('id').slice(0, 100)}". Open the payment_data.url returned when the trade was created.`);
     return c.json({ state: view.trade.state, final: view.final, remaining_ms: view.expiresInMs ?? null, clock: view.clockMode });
@@ -97,7 +97,7 @@ export function paymentRoutes() {
   };
 
   app.post('/:id/pay', zValidator('form', cardFormSchema, unreadableForm), async (c) => {
-    const { sandbox } = c.var;
+    const sandbox = c.get('sandbox');
     const id = c.req.param('id');
     const view = paymentView(sandbox, id);
     if (!view) return notFound(c, id);
@@ -117,7 +117,7 @@ export function paymentRoutes() {
   });
 
   app.post('/:id/3ds', zValidator('form', challengeFormSchema, unreadableForm), async (c) => {
-    const { sandbox } = c.var;
+    const sandbox = c.get('sandbox');
     const id = c.req.param('id');
     const view = paymentView(sandbox, id);
     if (!view) return notFound(c, id);
@@ -134,7 +134,7 @@ export function paymentRoutes() {
   });
 
   app.post('/:id/cancel', async (c) => {
-    const { sandbox } = c.var;
+    const sandbox = c.get('sandbox');
     const id = c.req.param('id');
     const view = paymentView(sandbox, id);
     if (!view) return notFound(c, id);

@@ -10,6 +10,6 @@ export const countReads: MiddlewareHandler<SandboxEnv> = async (c, next) => {
   await next();
   if (c.res.status !== 200) return;
   const { merchant, uuid } = c.req.param() as { merchant?: string; uuid?: string };
-  const sandbox = c.var.sandbox;
+  const sandbox = c.get('sandbox');
   if (merchant !== undefined && uuid !== undefined) sandbox.report.read(merchant, uuid, sandbox.clock.now());
 };

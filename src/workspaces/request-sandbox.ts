@@ -5,8 +5,9 @@ import type { Sandbox } from '../sandbox.js';
 /**
  * The sandbox that serves a request, set once per request by the workspace selection
  * (workspace-routes.ts) before any route runs: the default sandbox for unprefixed paths, the
- * workspace `name` for `/w/<name>/...`. Every route reads it from here (`c.var.sandbox`), so
- * one app with one set of routes serves every workspace.
+ * workspace `name` for `/w/<name>/...`. Every route reads it from here (`c.get('sandbox')`), so
+ * one app with one set of routes serves every workspace. Read it with `c.get`, not `c.var`: Hono
+ * builds `c.var` anew, an object of every variable, on each read.
  */
 export interface SandboxEnv {
   Variables: {
@@ -18,7 +19,7 @@ export interface SandboxEnv {
 
 /** The admin-token check (src/admin/admin-token.ts) with the token of the request's sandbox. */
 export const requireSandboxAdmin: MiddlewareHandler<SandboxEnv> = async (c, next) => {
-  assertAdminAccess(c, c.var.sandbox.options.adminToken);
+  assertAdminAccess(c, c.get('sandbox').options.adminToken);
   await next();
 };
 

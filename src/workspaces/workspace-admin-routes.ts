@@ -50,7 +50,7 @@ export function workspaceMerchantRoutes() {
   app.use(requireSandboxAdmin);
 
   app.post('/', async (c) => {
-    const { sandbox } = c.var;
+    const sandbox = c.get('sandbox');
     const input = await jsonObject(c, newMerchantSchema.strict(), '{"name": "Shop of worker 3"}');
     const added = await addWorkspaceMerchant(sandbox, input);
     if (!added.ok) throw errors.conflict('merchant_exists', `A merchant with id ${added.taken.id} (${added.taken.name}) already exists in this workspace. Leave "id" out to get a new one.`);
@@ -59,7 +59,7 @@ export function workspaceMerchantRoutes() {
 
   // For `deposit-sandbox sign --workspace`: signs with a workspace merchant's secret without showing it.
   app.post('/:id/sign', async (c) => {
-    const { sandbox } = c.var;
+    const sandbox = c.get('sandbox');
     const merchant = sandbox.merchants.get(c.req.param('id'));
     if (!merchant) throw errors.notFound(`No merchant ${JSON.stringify(c.req.param('id'))} in workspace ${sandbox.workspace}. GET /_sandbox/merchants lists them.`);
     const { string_to_sign } = await jsonObject(c, signRequestSchema, '{"string_to_sign": "..."}');
@@ -76,7 +76,7 @@ export function scenarioUploadRoutes() {
   const app = new Hono<SandboxEnv>();
   app.use(requireSandboxAdmin);
   app.put('/', async (c) => {
-    const { sandbox } = c.var;
+    const sandbox = c.get('sandbox');
     const upload = await setWorkspaceScenarios(sandbox, await bodyText(c));
     if (!upload.ok) {
       const details = upload.error.problems.map((p) => ({ field: [p.line !== undefined ? `line ${p.line}` : '', p.path].filter(Boolean).join(' ') || 'body', message: p.message }));
@@ -85,7 +85,7 @@ export function scenarioUploadRoutes() {
     return c.json({ workspace: sandbox.workspace, added: upload.entries.map((e) => e.scenario.name), scenarios: sandbox.scenarios.list() });
   });
   app.delete('/', async (c) => {
-    const { sandbox } = c.var;
+    const sandbox = c.get('sandbox');
     await setWorkspaceScenarios(sandbox, null);
     return c.json({ workspace: sandbox.workspace, scenarios: sandbox.scenarios.list() });
   });
