@@ -1,4 +1,4 @@
-import { Hono, type MiddlewareHandler } from 'hono';
+import { type Context, Hono, type MiddlewareHandler, type Next } from 'hono';
 import { getPath } from 'hono/utils/url';
 import { requireAdminToken } from '../admin/admin-token.js';
 import { SandboxError } from '../errors.js';
@@ -6,12 +6,12 @@ import { crossSiteGuard } from '../security/cross-site-guard.js';
 import type { Sandbox } from '../sandbox.js';
 import type { SandboxEnv } from './request-sandbox.js';
 import { DEFAULT_WORKSPACE, workspaceNameProblem } from './workspace-name.js';
-import { rawPath, splitWorkspacePath } from './workspace-path.js';
+import { rawPath, splitWorkspacePath, type WorkspacePath } from './workspace-path.js';
 import type { WorkspaceRegistry } from './workspace-registry.js';
 
 /**
  * Chooses the sandbox of each request, before any route runs (src/app.ts), and sets it as
- * `c.var.sandbox` (request-sandbox.ts):
+ * `c.get('sandbox')` (request-sandbox.ts):
  * - an unprefixed path: the default sandbox;
  * - `/w/<name>/...`: the workspace `name`, created (or loaded) on first use; the routes see the
  *   path without the prefix (the app's `getPath` is `withoutWorkspacePrefix`);
@@ -21,14 +21,23 @@ import type { WorkspaceRegistry } from './workspace-registry.js';
 export function selectWorkspace(root: Sandbox): MiddlewareHandler<SandboxEnv> {
   const registry = root.workspaces;
   const admin = requireAdminToken(root.options.adminToken);
-  return async (c, next) => {
+  // Not async: a request of the default sandbox or of a workspace already open costs no promise here.
+  return (c, next) => {
     const parts = registry === undefined ? undefined : splitWorkspacePath(rawPath(c.req.url));
     if (parts === undefined || registry === undefined) {
       c.set('sandbox', root);
       c.set('base', '');
       return next();
     }
-    const { name, rest } = parts;
+    const ready = c.req.method === 'DELETE' ? undefined : registry.ready(parts.name);
+    if (ready === undefined) return openOrRemove(c, next, registry, parts);
+    c.set('sandbox', ready);
+    c.set('base', `/w/${parts.name}`);
+    return next();
+  };
+
+  /** A request of a workspace that is not open yet (opened here), or a DELETE (which may remove it). */
+  async function openOrRemove(c: Context<SandboxEnv>, next: Next, registry: WorkspaceRegistry, { name, rest }: WorkspacePath): Promise<Response | undefined> {
     if (c.req.method === 'DELETE' && (rest === '/_sandbox' || rest === '/_sandbox/')) {
       // The same protections as every other admin write: no cross-site request, the admin token.
       c.set('sandbox', root);
@@ -53,8 +62,9 @@ export function selectWorkspace(root: Sandbox): MiddlewareHandler<SandboxEnv> {
     }
     c.set('sandbox', sandbox);
     c.set('base', `/w/${name}`);
-    return next();
-  };
+    await next();
+    return undefined;
+  }
 }
 
 /**
@@ -77,7 +87,7 @@ export function serverWorkspaceRoutes(root: Sandbox) {
   if (registry === undefined) return app;
   const admin = requireAdminToken(root.options.adminToken);
   const unprefixedOnly: MiddlewareHandler<SandboxEnv> = async (c, next) => {
-    if (c.var.base !== '') return c.notFound();
+    if (c.get('base') !== '') return c.notFound();
     await next();
   };
 
