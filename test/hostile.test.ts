@@ -106,9 +106,15 @@ describe('field values', () => {
     await suite.refused(CREATE, body.replace('{', '{"amount_cents":"312",'), { ...invalidJson(/names the field "amount_cents" more than once/), field: 'amount_cents' });
     await suite.refused(CREATE, body.replace('{', `{"merchant":"${DEMO.id}",`), { ...invalidJson(/"merchant" more than once/), field: 'merchant' });
     await suite.refused(CREATE, body.replace('{', '{"\\u006frder":"other",'), { ...invalidJson(/"order" more than once/), field: 'order' });
+    await suite.refused(CREATE, body.replace('{', '{"meta":[{"k":1},{"k":1,"k":2}],'), { ...invalidJson(/"k" more than once/), field: 'k' });
+    // A key ending in a backslash: its closing quote is not escaped.
+    await suite.refused(CREATE, body.replace('{', '{"x\\\\":1,"x\\\\":2,'), { ...invalidJson(/"x\\\\" more than once/), field: 'x\\' });
     // The same key in different objects is not a duplicate.
     const ok = await suite.t.post(CREATE, body.replace('{', '{"meta":{"order":1,"x":{"order":2}},'));
     expect(ok.status).toBe(201);
+    // Quotes, colons and backslashes inside values are not keys.
+    const quoted = await suite.t.post(CREATE, p2pBody({ order: nextOrder('say "order": \\'), customer: '"order":"customer":' }));
+    expect(quoted.status).toBe(201);
   });
 
   it('NUL, control characters and lone surrogates in text fields', async () => {

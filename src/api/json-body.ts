@@ -84,10 +84,12 @@ async function readJson(c: Context): Promise<unknown> {
   } catch (error) {
     throw errors.invalidJson(`The request body is not valid JSON (${(error as Error).message}). Check quotes, commas and brackets.`);
   }
-  if (nestedDeeperThan(body, MAX_JSON_DEPTH)) {
+  const keys = countKeys(body, MAX_JSON_DEPTH);
+  if (keys === undefined) {
     throw errors.invalidJson(`The request body nests arrays or objects more than ${MAX_JSON_DEPTH} levels deep. Send a flat JSON object of strings and numbers.`);
   }
-  const twice = duplicateKey(text);
+  // JSON.parse keeps one copy of a key written twice in one object: fewer keys parsed than written means a duplicate.
+  const twice = keys === keysWritten(text) ? undefined : duplicateKey(text);
   if (twice !== undefined) {
     const message = `The request body names the field ${JSON.stringify(twice)} more than once. Send each field once: JSON parsers disagree on which copy wins, so the sandbox does not guess.`;
     throw new SandboxError(422, 'invalid_json', message, { details: [{ field: twice, message: 'appears more than once' }] });
@@ -124,16 +126,44 @@ function duplicateKey(json: string): string | undefined {
   return undefined;
 }
 
-/** True when `value` has arrays or objects nested more than `limit` levels deep (checked without recursion). */
-function nestedDeeperThan(value: unknown, limit: number): boolean {
+/**
+ * The keys of every object in `value` (parsed JSON), or undefined when arrays or objects nest
+ * more than `limit` levels deep (checked without recursion).
+ */
+function countKeys(value: unknown, limit: number): number | undefined {
+  let keys = 0;
   const stack: Array<[unknown, number]> = [[value, 1]];
   for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
     const [node, depth] = item;
     if (node === null || typeof node !== 'object') continue;
-    if (depth > limit) return true;
-    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+    if (depth > limit) return undefined;
+    const children = Array.isArray(node) ? node : Object.values(node);
+    if (!Array.isArray(node)) keys += children.length;
+    for (const child of children) {
       if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
     }
   }
-  return false;
+  return keys;
+}
+
+/** How many keys `json` (valid JSON text) writes: strings followed by a colon. */
+function keysWritten(json: string): number {
+  let keys = 0;
+  for (let open = json.indexOf('"'); open !== -1; open = json.indexOf('"', open + 1)) {
+    let close = json.indexOf('"', open + 1);
+    while (close !== -1 && escaped(json, close)) close = json.indexOf('"', close + 1);
+    if (close === -1) break;
+    let next = close + 1;
+    while (json[next] === ' ' || json[next] === '\t' || json[next] === '\n' || json[next] === '\r') next++;
+    if (json[next] === ':') keys++;
+    open = close;
+  }
+  return keys;
+}
+
+/** True when the quote at `index` is escaped: an odd number of backslashes before it. */
+function escaped(json: string, index: number): boolean {
+  let backslashes = 0;
+  for (let i = index - 1; json[i] === '\\'; i--) backslashes++;
+  return backslashes % 2 === 1;
 }
