@@ -32,7 +32,11 @@ export interface StoreAdapter {
   read(): Promise<unknown>;
   /** Streams the persisted data into `sink`; resolves false when there is none (first run). */
   load?(sink: StoreSink): Promise<boolean>;
-  write(changes: readonly Change[], snapshot: () => unknown): Promise<void>;
+  /**
+   * Persists one group commit. `snapshot` gives the whole data of this moment (for adapters
+   * that rewrite it); `liveRows` counts the rows the tables hold with these changes made.
+   */
+  write(changes: readonly Change[], snapshot: () => unknown, liveRows?: number): Promise<void>;
   close?(snapshot: () => unknown): Promise<void>;
 }
 

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { JSONFile } from 'lowdb/node';
@@ -104,19 +104,41 @@ describe('JournalAdapter: writes and restarts', () => {
     expect(trades((await open(dir)).store)).toEqual([trade(2)]);
   });
 
-  it('compacts in the background past the size threshold while writes go on, losing none', async () => {
+  it('compacts in the background once rows written again pass the threshold, while writes go on, losing none', async () => {
     const dir = tempDir();
     const { store } = await open(dir, { compactBytes: 2_000 });
+    const generation = () => Number(/journal\.(\d+)/.exec(files(dir).find((name) => name.startsWith('journal.')) ?? '')?.[1]);
     for (let n = 0; n < 60; n++) {
-      store.trades.put(trade(n));
+      store.trades.put(trade(n % 5, { amount_cents: 100 + n }));
       await store.commit();
     }
+    await (store.adapter as JournalAdapter).settled();
+    // Five live rows, 55 superseded copies: compacted more than once while writing.
+    expect(generation()).toBeGreaterThanOrEqual(3);
+    expect(files(dir)).toContain('db.json');
     await store.close();
-    const generations = files(dir).filter((name) => name.startsWith('journal.'));
-    expect(generations).toHaveLength(1);
-    // At least one compaction ran while writing (close() adds the last one).
-    expect(Number(/journal\.(\d+)/.exec(generations[0]!)?.[1])).toBeGreaterThanOrEqual(2);
-    expect(trades((await open(dir)).store)).toEqual(Array.from({ length: 60 }, (_, n) => trade(n)));
+    expect(trades((await open(dir)).store)).toEqual(Array.from({ length: 5 }, (_, n) => trade(n, { amount_cents: 155 + n })));
+  });
+
+  it('leaves a journal of new rows alone until it reaches four times the threshold', async () => {
+    const dir = tempDir();
+    const { store } = await open(dir, { compactBytes: 2_000 });
+    let n = 0;
+    const write = async (until: number) => {
+      // Until the first journal holds `until` bytes, or is gone (compacted away).
+      for (let size = 0; size < until; size = statSync(journal(dir, 0), { throwIfNoEntry: false })?.size ?? until) {
+        store.trades.put(trade(n++));
+        await store.commit();
+      }
+      await (store.adapter as JournalAdapter).settled();
+    };
+    await write(7_000);
+    // Past the threshold (and the snapshot, none) but all rows are live: nothing was compacted.
+    expect(files(dir)).toEqual(['journal.0.ndjson']);
+    await write(8_000);
+    expect(files(dir)).toEqual(['db.json', 'journal.1.ndjson']);
+    await store.close();
+    expect(trades((await open(dir)).store)).toEqual(Array.from({ length: n }, (_, k) => trade(k)));
   });
 
   it('clear() is persisted, compacted at once, and later writes stay', async () => {

@@ -6,6 +6,7 @@ import { replayJournals } from './journal-replay.js';
 import { encodeRecord } from './journal-record.js';
 import { loadSnapshotFile, writeSnapshotFile } from './snapshot-file.js';
 import { assertWritable, notWritable, StorageError } from './storage-error.js';
+import { shouldCompact } from './compaction-policy.js';
 import { journalName, matchJournals } from './journal-generations.js';
 import { StoreError } from './store-loader.js';
 import type { Change } from './table.js';
@@ -14,7 +15,10 @@ import { type JournalWriter, journalWriter } from './journal-writer.js';
 export interface JournalAdapterOptions {
   /** fdatasync the journal after every group commit (survives a power cut; slower). Default false. */
   fsync?: boolean;
-  /** Compact once the journal reaches this many bytes, or the snapshot's size if larger. Default 64 MiB. */
+  /**
+   * The compaction threshold (compaction-policy.ts): compact once this many bytes of what start-up
+   * reads are superseded (and at least as much as is live). Default 64 MiB.
+   */
   compactBytes?: number;
   /** Where recovery notes go (a dropped torn record, damaged records). Default: stderr. */
   warn?: (message: string) => void;
@@ -35,7 +39,8 @@ export { journalName } from './journal-generations.js';
  *   it resolves once the OS has the bytes (they survive the process being killed).
  * - read: the snapshot, then every journal of its generation and later, in order; a record
  *   cut short at the end is dropped, a damaged one in the middle skipped.
- * - compaction (past a size threshold, after a reset, on close): new changes switch to the
+ * - compaction (once enough of the data is superseded, see compaction-policy.ts; after a
+ *   reset; on close): new changes switch to the
  *   next journal generation, the snapshot of that moment is written atomically (temp file,
  *   fsync, rename) with the new generation, and only then are older journals removed. A
  *   crash at any point leaves files that load to the same data.
@@ -67,6 +72,8 @@ export class JournalAdapter implements StoreAdapter {
   /** Bytes on disk of the active journal when it was read (more than #size after a torn write). */
   #fileBytes = 0;
   #snapshotBytes = 0;
+  /** Rows in the snapshot plus changes in the journals: what start-up would load and replay. */
+  #entries = 0;
   /** Whether the journals hold changes the snapshot does not. */
   #dirty = false;
   #compacting: Promise<void> | undefined;
@@ -96,18 +103,24 @@ export class JournalAdapter implements StoreAdapter {
   /** Streams db.json, then every journal from its generation on, into `sink`. */
   async load(sink: StoreSink): Promise<boolean> {
     let base: unknown = 0;
+    let entries = 0;
     const snapshotBytes = await loadSnapshotFile(this.location, {
       member: (name, value) => {
         if (name === 'generation') base = value;
         sink.member(name, value);
       },
-      row: (table, row) => sink.row(table, row),
+      row: (table, row) => {
+        entries++;
+        sink.row(table, row);
+      },
       document: (value) => {
         base = (typeof value === 'object' && value !== null && (value as Record<string, unknown>)['generation']) || 0;
+        entries = countRows(value);
         sink.document(value);
       },
       reset: () => {
         base = 0;
+        entries = 0;
         sink.reset();
       },
     });
@@ -115,6 +128,7 @@ export class JournalAdapter implements StoreAdapter {
       throw new Error(`"generation" in db.json must be a whole number of 0 or more, not ${JSON.stringify(base)}`);
     }
     this.#snapshotBytes = snapshotBytes ?? 0;
+    this.#entries = entries;
 
     const found = this.#listJournals();
     const { live, older } = matchJournals(found, base, snapshotBytes !== null);
@@ -128,7 +142,10 @@ export class JournalAdapter implements StoreAdapter {
 
     const replay = await replayJournals(
       live.map((generation) => ({ generation, path: join(this.dir, journalName(generation)) })),
-      (change) => sink.change(change),
+      (change) => {
+        this.#entries++;
+        sink.change(change);
+      },
     );
     for (const note of replay.notes) this.#warn(note);
     for (const generation of replay.damaged) this.#damaged.add(generation);
@@ -139,7 +156,11 @@ export class JournalAdapter implements StoreAdapter {
     return snapshotBytes !== null || replay.records > 0;
   }
 
-  write(changes: readonly Change[], snapshot: () => unknown): Promise<void> {
+  /**
+   * Appends `changes` as one record. `liveRows`, the rows in memory with these changes made,
+   * lets the compaction policy tell superseded data from live data (compaction-policy.ts).
+   */
+  write(changes: readonly Change[], snapshot: () => unknown, liveRows?: number): Promise<void> {
     if (changes.length === 0) return Promise.resolve();
     let fd: number;
     try {
@@ -148,13 +169,14 @@ export class JournalAdapter implements StoreAdapter {
       return Promise.reject(StorageError.from(error, this.dir, join(this.dir, journalName(this.#generation))));
     }
     const line = encodeRecord(changes);
-    const threshold = Math.max(this.#compactBytes, this.#snapshotBytes);
-    const compact = this.#size + line.length >= threshold || changes.some((change) => change.op === 'clear');
+    const state = { snapshotBytes: this.#snapshotBytes, journalBytes: this.#size + line.length, entries: this.#entries + changes.length, liveRows };
+    const compact = shouldCompact(state, this.#compactBytes) || changes.some((change) => change.op === 'clear');
     // The snapshot of this moment, when memory holds exactly what this write makes durable
     // (later changes are still the store's, and undone if their own write fails).
     const data = compact && !this.#compacting && Date.now() >= this.#retryAfter ? snapshot() : undefined;
     return this.#append(fd, line).then(() => {
       this.#dirty = true;
+      this.#entries += changes.length;
       if (data !== undefined) this.#compactInBackground(() => data);
     });
   }
@@ -260,6 +282,7 @@ export class JournalAdapter implements StoreAdapter {
     this.#journals.add(next);
     this.#size = 0;
     this.#fileBytes = 0;
+    this.#entries = countRows(tables);
     this.#dirty = false;
     try {
       this.#snapshotBytes = await writeSnapshotFile(this.location, { version, generation: next, ...tables }, { fsync: true });
@@ -278,6 +301,14 @@ export class JournalAdapter implements StoreAdapter {
       this.#journals.delete(generation);
     }
   }
+}
+
+/** The rows of a snapshot document: the items of its arrays (its tables). */
+function countRows(document: unknown): number {
+  if (typeof document !== 'object' || document === null) return 0;
+  let rows = 0;
+  for (const value of Object.values(document)) if (Array.isArray(value)) rows += value.length;
+  return rows;
 }
 
 /** Makes a file's creation in `folder` durable (where folders can be opened; not on Windows). */

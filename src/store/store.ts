@@ -166,7 +166,7 @@ export class Store {
     this.#undo = [];
     if (changes.length === 0) return Promise.resolve();
     const writing = this.adapter
-      .write(changes, () => this.snapshot())
+      .write(changes, () => this.snapshot(), this.trades.size + this.jobs.size + this.callbacks.size + this.meta.size)
       .then(
         () => this.#succeeded(),
         (error: unknown) => {
