@@ -23,8 +23,8 @@ const ENDPOINT_LABEL: Record<SignedEndpoint, string> = {
 
 const HEX_SHA256 = /^[0-9a-fA-F]{64}$/;
 
-/** The body field `merchant`, parsed as `z.compile` builds it (as the validator does, src/api/validation.ts). */
-const merchantShape = z.compile(merchantField);
+/** The body field `merchant`, parsed as `z.compile` builds it (as the validator does, src/api/validation.ts), on first use. */
+let merchantShape: typeof merchantField | undefined;
 
 export interface AuthRequest {
   mode: AuthMode;
@@ -137,7 +137,7 @@ function missingHeader(request: AuthRequest, headerName: 'X-Auth' | 'X-Token'): 
  */
 function knownMerchant(merchants: MerchantDirectory, endpoint: SignedEndpoint, merchantId: unknown): Merchant | Refusal {
   if (endpoint !== 'get') {
-    const shape = merchantShape.safeParse(merchantId);
+    const shape = (merchantShape ??= z.compile(merchantField)).safeParse(merchantId);
     if (!shape.success) {
       const message = shape.error.issues[0]?.message ?? 'merchant must be your merchant UUID.';
       return refuse.invalid('validation_failed', message, [{ field: 'merchant', message }]);
