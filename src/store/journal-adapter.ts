@@ -174,7 +174,7 @@ export class JournalAdapter implements StoreAdapter {
     // The snapshot of this moment, when memory holds exactly what this write makes durable
     // (later changes are still the store's, and undone if their own write fails).
     const data = compact && !this.#compacting && Date.now() >= this.#retryAfter ? snapshot() : undefined;
-    return this.#append(fd, line).then(() => {
+    return this.#append(fd, line, () => {
       this.#dirty = true;
       this.#entries += changes.length;
       if (data !== undefined) this.#compactInBackground(() => data);
@@ -229,12 +229,13 @@ export class JournalAdapter implements StoreAdapter {
    * with fsync, fdatasync follows. The store sends one write at a time (group commit). A failed
    * write leaves #size where it was and cuts off what it left behind: the next record goes there.
    */
-  #append(fd: number, line: Buffer): Promise<void> {
+  #append(fd: number, line: Buffer, written: () => void): Promise<void> {
     const position = this.#size;
     const generation = this.#generation;
     return this.#writer.append(fd, line, position, this.#fsync).then(
       () => {
         this.#size = position + line.length;
+        written();
       },
       (error: NodeJS.ErrnoException) => new Promise<never>((_, reject) => ftruncate(fd, position, () => reject(StorageError.from(error, this.dir, join(this.dir, journalName(generation)))))),
     );

@@ -165,21 +165,26 @@ export class Store {
     this.#pending = [];
     this.#undo = [];
     if (changes.length === 0) return Promise.resolve();
-    const writing = this.adapter
+    // Each outcome ends by clearing #writing (in the handlers: one promise fewer per write than a finally).
+    const done = () => {
+      if (this.#writing === writing) this.#writing = undefined;
+    };
+    const writing: Promise<void> = this.adapter
       .write(changes, () => this.snapshot(), this.trades.size + this.jobs.size + this.callbacks.size + this.meta.size)
       .then(
-        () => this.#succeeded(),
+        () => {
+          this.#succeeded();
+          done();
+        },
         (error: unknown) => {
           const failure = StorageError.from(error, this.adapter.folder ?? this.adapter.location, this.adapter.location);
           // The changes made since (newest), then this batch's: memory is what is on disk again.
           this.#rollBack(this.#takePending(), undo);
           this.#failed(failure);
+          done();
           throw failure;
         },
-      )
-      .finally(() => {
-        if (this.#writing === writing) this.#writing = undefined;
-      });
+      );
     this.#writing = writing;
     return writing;
   }
