@@ -25,6 +25,10 @@ export function validationError(error: { issues: readonly z.core.$ZodIssue[] }):
 export function validate<T extends z.ZodType, Target extends keyof ValidationTargets>(target: Target, schema: T) {
   // Compiled on the first request it checks, not at start-up (generating every parser up front cost start-up time).
   let compiled: T | undefined;
+  const parser = (): T => {
+    compiled ??= z.compile(schema);
+    return compiled;
+  };
   return zValidator(
     target,
     schema,
@@ -32,6 +36,6 @@ export function validate<T extends z.ZodType, Target extends keyof ValidationTar
       if (!result.success) throw validationError(result.error);
     },
     // `as never`: the option's result type is conditional on T, which TypeScript cannot resolve here.
-    { validationFunction: (_parser, value) => (compiled ??= z.compile(schema)).safeParse(value) as never },
+    { validationFunction: (_schema, value) => parser().safeParse(value) as never },
   );
 }

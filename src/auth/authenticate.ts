@@ -24,7 +24,11 @@ const ENDPOINT_LABEL: Record<SignedEndpoint, string> = {
 const HEX_SHA256 = /^[0-9a-fA-F]{64}$/;
 
 /** The body field `merchant`, parsed as `z.compile` builds it (as the validator does, src/api/validation.ts), on first use. */
-let merchantShape: typeof merchantField | undefined;
+let compiledMerchant: typeof merchantField | undefined;
+const merchantShape = (): typeof merchantField => {
+  compiledMerchant ??= z.compile(merchantField);
+  return compiledMerchant;
+};
 
 export interface AuthRequest {
   mode: AuthMode;
@@ -137,7 +141,7 @@ function missingHeader(request: AuthRequest, headerName: 'X-Auth' | 'X-Token'): 
  */
 function knownMerchant(merchants: MerchantDirectory, endpoint: SignedEndpoint, merchantId: unknown): Merchant | Refusal {
   if (endpoint !== 'get') {
-    const shape = (merchantShape ??= z.compile(merchantField)).safeParse(merchantId);
+    const shape = merchantShape().safeParse(merchantId);
     if (!shape.success) {
       const message = shape.error.issues[0]?.message ?? 'merchant must be your merchant UUID.';
       return refuse.invalid('validation_failed', message, [{ field: 'merchant', message }]);
