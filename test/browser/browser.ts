@@ -69,6 +69,10 @@ export async function openPage(browser: Browser, options: BrowserContextOptions)
   // A request still under way when the test navigates the page elsewhere (a dashboard poll at
   // page.goto) is aborted by the browser: that is leaving the page, not a failure of it.
   // Counted when the navigation request leaves, which is before the old page's requests are cut.
+  // A fetch the browser reports as ERR_ABORTED was cancelled by the browser itself (the pages
+  // never abort one): the event of a poll sent just before a navigation can arrive after the
+  // navigation's, so fetches are not held to that order. A server that drops the connection
+  // gives another error (ERR_EMPTY_RESPONSE, ERR_CONNECTION_RESET), which still counts.
   let navigations = 0;
   const issuedAt = new WeakMap<object, number>();
   page.on('request', (request) => {
@@ -77,7 +81,7 @@ export async function openPage(browser: Browser, options: BrowserContextOptions)
   });
   page.on('requestfailed', (request) => {
     const error = request.failure()?.errorText ?? '';
-    if (error === 'net::ERR_ABORTED' && (issuedAt.get(request) ?? navigations) < navigations) return;
+    if (error === 'net::ERR_ABORTED' && (request.resourceType() === 'fetch' || (issuedAt.get(request) ?? navigations) < navigations)) return;
     if (request.resourceType() !== 'document') problems.push(`${request.resourceType()} ${request.url()} failed: ${error}`);
   });
   return { page, context, problems };
