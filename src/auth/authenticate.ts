@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { Merchant, MerchantDirectory } from '../merchants/fixtures.js';
 import { merchantField } from '../trades/requests.js';
 import { amountWrittenAsFloat } from './amount-written-as-float.js';
@@ -22,13 +21,6 @@ const ENDPOINT_LABEL: Record<SignedEndpoint, string> = {
 };
 
 const HEX_SHA256 = /^[0-9a-fA-F]{64}$/;
-
-/** The body field `merchant`, parsed as `z.compile` builds it (as the validator does, src/api/validation.ts), on first use. */
-let compiledMerchant: typeof merchantField | undefined;
-const merchantShape = (): typeof merchantField => {
-  compiledMerchant ??= z.compile(merchantField);
-  return compiledMerchant;
-};
 
 export interface AuthRequest {
   mode: AuthMode;
@@ -141,7 +133,7 @@ function missingHeader(request: AuthRequest, headerName: 'X-Auth' | 'X-Token'): 
  */
 function knownMerchant(merchants: MerchantDirectory, endpoint: SignedEndpoint, merchantId: unknown): Merchant | Refusal {
   if (endpoint !== 'get') {
-    const shape = merchantShape().safeParse(merchantId);
+    const shape = merchantField.safeParse(merchantId);
     if (!shape.success) {
       const message = shape.error.issues[0]?.message ?? 'merchant must be your merchant UUID.';
       return refuse.invalid('validation_failed', message, [{ field: 'merchant', message }]);
