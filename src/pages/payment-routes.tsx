@@ -39,7 +39,10 @@ export function paymentRoutes() {
     }),
   );
 
-  const ctxOf = (c: Context<SandboxEnv>): PageContext => pageContext(c, c.get('sandbox').options.pageLang, c.get('sandbox').basePath);
+  const ctxOf = (c: Context<SandboxEnv>): PageContext => {
+    const sandbox = c.get('sandbox');
+    return pageContext(c, sandbox.options.pageLang, sandbox.basePath);
+  };
   const notFound = (c: Context<SandboxEnv>, id: string) => page(c, <NotFoundPage id={id.slice(0, 100)} ctx={ctxOf(c)} />, 404);
   const showForm = (c: Context<SandboxEnv>, view: PaymentView, card: CardFormState, status: 200 | 422) => page(c, <PaymentPage view={view} ctx={ctxOf(c)} card={card} />, status);
   const alreadyFinal = (c: Context<SandboxEnv>, view: PaymentView) => {
@@ -88,7 +91,7 @@ export function paymentRoutes() {
   /** A form the validator could not read: the trade's page again, saying so (or its 404 / 409). */
   const unreadableForm = (result: { success: boolean }, c: Context) => {
     if (result.success) return;
-    const sandbox = (c as Context<SandboxEnv>).var.sandbox;
+    const sandbox = (c as Context<SandboxEnv>).get('sandbox');
     const id = c.req.param('id') ?? '';
     const view = paymentView(sandbox, id);
     if (!view) return notFound(c, id);
