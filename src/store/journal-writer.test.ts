@@ -44,6 +44,40 @@ describe('JournalWriter', () => {
     expect(readFileSync(closed.path, 'utf8')).toBe('');
   });
 
+  it('writes a record asked for alone (the thread-pool way), at its position and with fdatasync when asked', async () => {
+    const writer = new JournalWriter();
+    const { path, fd } = tempFile('alone.ndjson');
+    await writer.append(fd, Buffer.from('первая\n'), 0, false);
+    await writer.append(fd, Buffer.from('second\n'), Buffer.byteLength('первая\n'), true);
+    expect(readFileSync(path, 'utf8')).toBe('первая\nsecond\n');
+  });
+
+  it('refuses a record asked for alone with the system error code, and writes the next one', async () => {
+    const writer = new JournalWriter();
+    const { path } = tempFile('alone-refused.ndjson');
+    const readOnly = openSync(path, 'r');
+    cleanup.push(() => closeSync(readOnly));
+    await expect(writer.append(readOnly, Buffer.from('lost\n'), 0, false)).rejects.toMatchObject({ code: 'EBADF', syscall: 'write' });
+    const good = tempFile('after.ndjson');
+    await writer.append(good.fd, Buffer.from('kept\n'), 0, false);
+    expect(readFileSync(path, 'utf8')).toBe('');
+    expect(readFileSync(good.path, 'utf8')).toBe('kept\n');
+  });
+
+  it('writes lone records of two journals asked for in two turns, the first perhaps still under way, each at its position', async () => {
+    const writer = new JournalWriter();
+    const a = tempFile('a.ndjson');
+    const b = tempFile('b.ndjson');
+    const first = writer.append(a.fd, Buffer.from('a1\n'), 0, false);
+    // The next turn: the first record may still be in the pool.
+    await new Promise((resolve) => setImmediate(resolve));
+    const second = writer.append(b.fd, Buffer.from('b1\n'), 0, false);
+    await Promise.all([first, second]);
+    await writer.append(a.fd, Buffer.from('a2\n'), 3, false);
+    expect(readFileSync(a.path, 'utf8')).toBe('a1\na2\n');
+    expect(readFileSync(b.path, 'utf8')).toBe('b1\n');
+  });
+
   it('does not keep the process alive once its records are written (a child process exits by itself)', async () => {
     const { path } = tempFile('exit.ndjson');
     const script = `
