@@ -4,7 +4,7 @@
 // autocannon over 127.0.0.1 in the same run, and prints one table with every goal of the
 // store and its PASS/FAIL. Everything is bounded in time, stops by itself and removes its
 // temp folders.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -213,26 +213,15 @@ async function main() {
   const upFull = await startups(config.startups, seeded);
 
   log('load: bare node:http, sandbox --in-memory, sandbox on a fresh store, sandbox on the seeded store');
+  // The get rows read stores of the sizes they name: the create slices add 200,000 or more
+  // trades, so the reads run on servers started after them, one on a copy of the seeded folder
+  // taken before any create (the copy is taken now, before the create servers start).
+  const seededForGets = freshDir();
+  cpSync(seeded, seededForGets, { recursive: true });
   const bare = await start(BARE_SERVER, []);
   const memory = await start(SANDBOX_BIN, ['--port', '0', '--in-memory', '--auth', 'token']);
   const fresh = await start(SANDBOX_BIN, sandboxArgs(freshDir()));
   const full = await start(SANDBOX_BIN, sandboxArgs(seeded));
-  const freshIds = await createTrades(fresh.url, 500);
-  // Reads first: each store then holds what its row says (500 and the seeded trades). Measured
-  // after the creates, it held the 200,000 or more trades the create slices add as well.
-  for (const [server, ids] of [
-    [bare, ['x']],
-    [fresh, freshIds],
-    [full, seededIds],
-  ]) {
-    await warm(server, getRequests(ids), config.warm);
-    await settle(server.child.pid);
-  }
-  const [bareGet, freshGet, fullGet] = await interleave([
-    { server: bare, requests: () => getRequests(['x']) },
-    { server: fresh, requests: () => getRequests(freshIds) },
-    { server: full, requests: () => getRequests(seededIds) },
-  ]);
   for (const server of [bare, memory, fresh, full]) {
     await warm(server, createRequests(), config.warm);
     await settle(server.child.pid);
@@ -243,9 +232,29 @@ async function main() {
     { server: fresh, requests: () => createRequests() },
     { server: full, requests: () => createRequests() },
   ]);
-  await bare.stop();
   await memory.stop();
   for (const sandbox of [fresh, full]) {
+    const code = await sandbox.stop();
+    if (code !== 0) throw new Error(`the sandbox exited with ${code} on SIGTERM:\n${sandbox.stderr()}`);
+  }
+  const freshReads = await start(SANDBOX_BIN, sandboxArgs(freshDir()));
+  const fullReads = await start(SANDBOX_BIN, sandboxArgs(seededForGets));
+  const freshIds = await createTrades(freshReads.url, 500);
+  for (const [server, ids] of [
+    [bare, ['x']],
+    [freshReads, freshIds],
+    [fullReads, seededIds],
+  ]) {
+    await warm(server, getRequests(ids), config.warm);
+    await settle(server.child.pid);
+  }
+  const [bareGet, freshGet, fullGet] = await interleave([
+    { server: bare, requests: () => getRequests(['x']) },
+    { server: freshReads, requests: () => getRequests(freshIds) },
+    { server: fullReads, requests: () => getRequests(seededIds) },
+  ]);
+  await bare.stop();
+  for (const sandbox of [freshReads, fullReads]) {
     const code = await sandbox.stop();
     if (code !== 0) throw new Error(`the sandbox exited with ${code} on SIGTERM:\n${sandbox.stderr()}`);
   }
@@ -409,7 +418,7 @@ async function main() {
     formatTable(['measure', 'req/s', 'p50 ms', 'p99 ms', 'x bare', 'CPU us/req', 'figure', 'goal', 'result'], rows),
     '',
     `Seeded ${int(config.trades)} trades by writing the store files with the sandbox's own code (bench/seed.js, ${fixed(seedSeconds, 1)} s), not over HTTP.`,
-    'Load: the servers run side by side and are loaded in turn, in slices, rotating the order each round, so other load on the machine hits them alike; req/s is over all slices of a server, p50 and p99 are medians over its slices. The get rows run before the create rows, so the stores hold the trades their rows name (the creates add about 200,000).',
+    'Load: the servers run side by side and are loaded in turn, in slices, rotating the order each round, so other load on the machine hits them alike; req/s is over all slices of a server, p50 and p99 are medians over its slices. The get rows run on servers started after the create slices (which add 200,000 or more trades), one of them on a copy of the seeded folder taken before any create, so each store holds the trades its row names.',
     `Start-up: median of ${config.startups} spawns from process spawn to the ready line; RSS is the largest peak (VmHWM) seen.`,
     'CPU us/req: CPU time (user + system) the server process used per request, during its slices and until it went idle after each (compactions included); the load generator shares the 2 cores.',
     `Callbacks: transitions sent ${BATCH} every ${BATCH_EVERY_MS} ms; time from the first one to the receiver answering the last callback. GET latency: a separate process sends one GET trade request every 2 ms (open loop; ms, exact), idle, during the same transitions on trades without callback_url, and during the fan-out. The fan-out is measured after ${config.warm} warm-up fan-out(s) of 1,000 (as the load rows are after warm-up); the first one after start-up, on cold code in every process of the run, is shown as it came, for the record.`,
