@@ -215,7 +215,7 @@ async function main() {
   log('load: bare node:http, sandbox --in-memory, sandbox on a fresh store, sandbox on the seeded store');
   // The get rows read stores of the sizes they name: the create slices add 200,000 or more
   // trades, so the reads run on servers started after them, one on a copy of the seeded folder
-  // taken before any create (the copy is taken now, before the create servers start).
+  // taken before any create.
   const seededForGets = freshDir();
   cpSync(seeded, seededForGets, { recursive: true });
   const bare = await start(BARE_SERVER, []);

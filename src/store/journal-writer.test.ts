@@ -44,7 +44,7 @@ describe('JournalWriter', () => {
     expect(readFileSync(closed.path, 'utf8')).toBe('');
   });
 
-  it('writes a record asked for alone (the thread-pool way), at its position and with fdatasync when asked', async () => {
+  it('writes a record asked for alone at its position, and with fdatasync when asked', async () => {
     const writer = new JournalWriter();
     const { path, fd } = tempFile('alone.ndjson');
     await writer.append(fd, Buffer.from('первая\n'), 0, false);

@@ -51,10 +51,10 @@ Promise.all([import('node:worker_threads'), import('node:fs')]).then(([{ parentP
  *
  * - **One record** (one sandbox at work, the usual case): one `fs.write` in Node's thread pool.
  *   Handing a record to the pool costs less than a message to a thread that runs JavaScript
- *   (measured in a loop, one 7 KB write each: about 45 against 90 µs of CPU; loading the sandbox
- *   side by side, four runs, 2 to 16% more creates per second). At most one such write is under
- *   way: the pool also serves file reads and DNS lookups, and a frozen disk may hold only one of
- *   its threads.
+ *   (measured in a loop, one 7 KB write each, two passes: 43 and 56 against 90 and 96 µs of
+ *   CPU; loading the sandbox side by side, four runs, 2 to 16% more creates per second). At most
+ *   one such write is under way: the pool also serves file reads and DNS lookups, and a frozen
+ *   disk may hold only one of its threads.
  * - **Several records** (busy workspaces, each with its own journal), or one while the pool write
  *   is under way: one message to the writer thread, which writes them one after another and
  *   answers in one message. A turn costs two wake-ups between threads however many journals it
