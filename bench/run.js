@@ -57,6 +57,14 @@ let dirs = 0;
 const freshDir = () => join(root, `data-${++dirs}`);
 const sandboxArgs = (dir) => ['--port', '0', '--data', dir, '--auth', 'token'];
 
+/** Stops sandboxes that keep a store with SIGTERM; a stop that does not exit 0 (the store not saved) ends the run. */
+async function stopSaving(...sandboxes) {
+  for (const sandbox of sandboxes) {
+    const code = await sandbox.stop();
+    if (code !== 0) throw new Error(`the sandbox exited with ${code} on SIGTERM:\n${sandbox.stderr()}`);
+  }
+}
+
 /** Spawns the sandbox `count` times on `dir` (or a fresh folder each time): ready ms and peak RSS. */
 async function startups(count, dir) {
   const ready = [];
@@ -233,10 +241,7 @@ async function main() {
     { server: full, requests: () => createRequests() },
   ]);
   await memory.stop();
-  for (const sandbox of [fresh, full]) {
-    const code = await sandbox.stop();
-    if (code !== 0) throw new Error(`the sandbox exited with ${code} on SIGTERM:\n${sandbox.stderr()}`);
-  }
+  await stopSaving(fresh, full);
   const freshReads = await start(SANDBOX_BIN, sandboxArgs(freshDir()));
   const fullReads = await start(SANDBOX_BIN, sandboxArgs(seededForGets));
   const freshIds = await createTrades(freshReads.url, 500);
@@ -254,10 +259,7 @@ async function main() {
     { server: fullReads, requests: () => getRequests(seededIds) },
   ]);
   await bare.stop();
-  for (const sandbox of [freshReads, fullReads]) {
-    const code = await sandbox.stop();
-    if (code !== 0) throw new Error(`the sandbox exited with ${code} on SIGTERM:\n${sandbox.stderr()}`);
-  }
+  await stopSaving(freshReads, fullReads);
   const empty = { create: freshCreate, get: freshGet };
   const fullRuns = { create: fullCreate, get: fullGet };
 
