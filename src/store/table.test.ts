@@ -46,6 +46,15 @@ describe('Table', () => {
     expect(changes).toHaveLength(3);
   });
 
+  it('insert adds a row under a new id only, and records it like put', () => {
+    const { items, changes } = table();
+    expect(items.insert({ id: '1', owner: 'a', name: 'x' })).toBe(true);
+    expect(items.insert({ id: '1', owner: 'a', name: 'y' })).toBe(false);
+    expect(items.get('1')?.name).toBe('x');
+    expect(items.findUnique(...key('a', 'y'))).toBeUndefined();
+    expect(changes).toEqual([{ op: 'put', table: 'items', record: { id: '1', owner: 'a', name: 'x' } }]);
+  });
+
   it('load, unload and drop change the rows and indexes without recording anything', () => {
     const { items, changes } = table();
     items.load({ id: '1', owner: 'a', name: 'x' });

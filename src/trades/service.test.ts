@@ -74,6 +74,19 @@ describe('createTrade', () => {
     };
     expect(await draw()).toEqual(await draw());
   });
+
+  it('with a seed, a restart on the same data draws past the ids already stored', async () => {
+    const data = tempDir();
+    const first = await createSandbox({ data, seed: 7 });
+    const before = createTrade(first, request());
+    await first.close();
+    const again = await sandbox({ data, seed: 7 });
+    const after = createTrade(again, request({ order: 'order-2' }));
+    expect(after.id).not.toBe(before.id);
+    expect(again.store.trades.size).toBe(2);
+    expect(findTrade(again.store, DEMO.id, before.id)?.order).toBe('order-1');
+    expect(findTrade(again.store, DEMO.id, after.id)?.order).toBe('order-2');
+  });
 });
 
 describe('findTrade', () => {

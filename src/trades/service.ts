@@ -26,13 +26,11 @@ export function createTrade(deps: TradeServiceDeps, request: DepositRequest, sce
   if (!merchant) throw new Error(`createTrade: unknown merchant ${request.merchant}`);
   const existing = store.trades.findUnique(merchant.id.toLowerCase(), request.order);
   if (existing) return duplicateOrder(request.order, merchant.id, existing.id);
-  let id = random.uuid();
-  while (store.trades.has(id)) id = random.uuid();
   const now = clock.nowIso();
   const state = request.type === 'ecom' ? 'ecom' : 'created';
   const customer = request.customer ?? request.cusotmer;
-  const record: TradeRecord = {
-    id,
+  let record: TradeRecord = {
+    id: random.uuid(),
     order: request.order,
     merchant: merchant.id,
     state,
@@ -49,7 +47,9 @@ export function createTrade(deps: TradeServiceDeps, request: DepositRequest, sce
     updated_at: now,
     history: [{ from: null, to: state, at: now, cause: 'create' }],
   };
-  return store.trades.put(record);
+  // A random id is taken only in a store made with the same --seed before: draw another.
+  while (!store.trades.insert(record)) record = { ...record, id: random.uuid() };
+  return record;
 }
 
 function duplicateOrder(order: string, merchant: string, existingId: string): Refusal {
