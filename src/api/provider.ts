@@ -1,8 +1,8 @@
-import { type Context, Hono, type MiddlewareHandler } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { authenticate } from '../auth/authenticate.js';
 import { errors } from '../errors.js';
 import type { SandboxEnv } from '../workspaces/request-sandbox.js';
-import { buildRequestSchema, createRequestSchema, type DepositRequest, LIMITS } from '../trades/requests.js';
+import { buildRequestSchema, createRequestSchema, LIMITS } from '../trades/requests.js';
 import { createWithScenario } from '../scenarios/create-with-scenario.js';
 import { SCENARIO_HEADER } from '../scenarios/scenario.js';
 import { findTrade } from '../trades/service.js';
@@ -36,22 +36,21 @@ export function providerRoutes() {
       return next();
     };
 
-  /** Answers 201 with the trade a create made, once it is saved (or the refusal instead). */
-  const answerCreated = async (c: Context<SandboxEnv>, view: 'create' | 'build', result: Awaited<ReturnType<typeof createWithScenario>>) => {
+  app.post('/deposit/create', body, authenticateBody('create'), validate('json', createRequestSchema), async (c) => {
     const sandbox = c.get('sandbox');
-    const { trade, scenario } = orRefuse(result);
+    const { trade, scenario } = orRefuse(await createWithScenario(sandbox, c.req.valid('json'), c.req.header(SCENARIO_HEADER)));
     await sandbox.store.commit();
     if (scenario) c.header(SCENARIO_HEADER, scenario.name);
-    return c.json(toTrade(trade, view, sandbox.publicUrl), 201);
-  };
-  // Awaited only when a scenario's response delay made it a promise: one wait fewer per create.
-  const create = (c: Context<SandboxEnv>, view: 'create' | 'build', request: DepositRequest) => {
-    const result = createWithScenario(c.get('sandbox'), request, c.req.header(SCENARIO_HEADER));
-    return result instanceof Promise ? result.then((settled) => answerCreated(c, view, settled)) : answerCreated(c, view, result);
-  };
+    return c.json(toTrade(trade, 'create', sandbox.publicUrl), 201);
+  });
 
-  app.post('/deposit/create', body, authenticateBody('create'), validate('json', createRequestSchema), (c) => create(c, 'create', c.req.valid('json')));
-  app.post('/deposit/build', body, authenticateBody('build'), validate('json', buildRequestSchema), (c) => create(c, 'build', c.req.valid('json')));
+  app.post('/deposit/build', body, authenticateBody('build'), validate('json', buildRequestSchema), async (c) => {
+    const sandbox = c.get('sandbox');
+    const { trade, scenario } = orRefuse(await createWithScenario(sandbox, c.req.valid('json'), c.req.header(SCENARIO_HEADER)));
+    await sandbox.store.commit();
+    if (scenario) c.header(SCENARIO_HEADER, scenario.name);
+    return c.json(toTrade(trade, 'build', sandbox.publicUrl), 201);
+  });
 
   app.get('/:merchant/:uuid', (c) => {
     const sandbox = c.get('sandbox');

@@ -46,27 +46,18 @@ export function scheduleTimeline(scheduler: Scheduler, trade: TradeRecord, scena
   }
 }
 
-/** A trade a create request made, and the scenario that took the request (if any). */
-export type Created = { trade: TradeRecord; scenario: Scenario | undefined };
-
 /**
  * A create request with scenarios applied, for a validated and authenticated request:
  * pick the scenario (header, else first match), wait its response delay, return its forced
  * answer as a refusal (nothing stored), or create the trade with the scenario's name and
  * schedule its timeline. A refusal (an unknown scenario name, a duplicate order) stores
  * nothing. The caller commits the store and answers 201.
- * Only a scenario's response delay makes the answer a promise: a create without one costs
- * no promise here (the create endpoints' hottest path).
  */
-export function createWithScenario(deps: ScenarioCreateDeps, request: DepositRequest, header: string | undefined): Created | Refusal | Promise<Created | Refusal> {
+export async function createWithScenario(deps: ScenarioCreateDeps, request: DepositRequest, header: string | undefined): Promise<{ trade: TradeRecord; scenario: Scenario | undefined } | Refusal> {
   const scenario = deps.scenarios.select(request, header);
   if (scenario instanceof Refusal) return scenario;
   if (scenario && deps.log) deps.log(scenarioLogLine(deps.scenarios, scenario, request, Boolean(header?.trim())));
-  if (scenario?.delay) return deps.scenarios.wait(scenario.delay).then(() => createNow(deps, request, scenario));
-  return createNow(deps, request, scenario);
-}
-
-function createNow(deps: ScenarioCreateDeps, request: DepositRequest, scenario: Scenario | undefined): Created | Refusal {
+  if (scenario?.delay) await deps.scenarios.wait(scenario.delay);
   const forced = scenario && forcedRefusal(scenario);
   if (forced) return forced;
   const trade = createTrade(deps, request, scenario?.name);
