@@ -55,9 +55,7 @@ export class Table<T extends Row> {
 
   /** Inserts or replaces a row (the caller passes a fresh object; rows are not mutated in place). */
   put(row: T): T {
-    const previous = this.#rows.get(row.id);
-    this.#index(row, previous);
-    this.#record({ op: 'put', table: this.name, record: row }, () => this.restore(row.id, previous));
+    this.#put(row, this.#rows.get(row.id));
     return row;
   }
 
@@ -67,9 +65,14 @@ export class Table<T extends Row> {
    */
   insert(row: T): boolean {
     if (this.#rows.has(row.id)) return false;
-    this.#index(row, undefined);
-    this.#record({ op: 'put', table: this.name, record: row }, () => this.restore(row.id, undefined));
+    this.#put(row, undefined);
     return true;
+  }
+
+  /** Stores `row` in place of `previous` and records the change, with the undo that puts `previous` back. */
+  #put(row: T, previous: T | undefined): void {
+    this.#index(row, previous);
+    this.#record({ op: 'put', table: this.name, record: row }, () => this.restore(row.id, previous));
   }
 
   delete(id: string): void {
