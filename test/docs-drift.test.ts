@@ -9,8 +9,11 @@
  *   of that command; every `--flag` of inline code that starts with a command name
  *   (`serve --report <file>`) is one of that command; every `--flag` of inline code that starts with
  *   `--` is a flag of some command, or of another tool listed in OTHER_TOOLS_FLAGS with the reason.
+ * - every route of the admin API is named (`POST /_sandbox/merchants`) somewhere in the docs;
+ * - what docs/admin-api.md says of request bodies is what the app does.
  * The flags come from the commander program (src/cli/program.ts), the routes from the Hono app
- * (src/app.ts), so a flag or route renamed in the code fails here until the docs follow.
+ * (src/app.ts), so a flag or route renamed in the code fails here until the docs follow. The
+ * generated tables (flags, routes) are checked by test/docs.test.ts (`npm run docs`).
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import { listFlags } from '../src/cli/list-flags.js';
 import { createProgram } from '../src/cli/program.js';
-import { type AppRoute, listRoutes } from '../src/openapi/list-routes.js';
+import { type AppRoute, isAdminRoute, listRoutes } from '../src/openapi/list-routes.js';
 import { createSandbox, type Sandbox } from '../src/sandbox.js';
 import { fences, inlineCode, markdownFiles, readDoc, ROOT } from './docs/markdown.js';
 
@@ -190,6 +193,27 @@ describe('what the docs name exists', () => {
     expect(wrong, `the app has no such route (its routes: ${routes.map((r) => `${r.method} ${r.path}`).join(', ')})`).toEqual([]);
   });
 
+  it('every route of the admin API is named in the docs, with its method', () => {
+    const shape = (method: string, path: string) =>
+      `${method} ${path
+        .replace(/^\/w\/[^/]+(?=\/)/, '')
+        .split('/')
+        .map((s) => (URL_PLACEHOLDER.test(s) ? ':' : s))
+        .join('/')}`;
+    const named = new Set<string>();
+    for (const file of FILES) {
+      for (const { code } of inlineCode(readDoc(file))) {
+        const match = /^(GET|POST|PUT|DELETE|PATCH) (\/\S*)/.exec(code);
+        if (match) named.add(shape(match[1]!, match[2]!.replace(/[?#].*$/, '')));
+      }
+    }
+    const unnamed = routes.filter(isAdminRoute).filter((r) => !named.has(shape(r.method, r.path)));
+    expect(
+      unnamed.map((r) => `${r.method} ${r.path}`),
+      'describe these routes in docs/admin-api.md (a heading such as ## `POST /_sandbox/merchants`), then run `npm run docs`',
+    ).toEqual([]);
+  });
+
   it('every --flag is a flag of the command it is written with', () => {
     const wrong: string[] = [];
     for (const use of flagUses()) {
@@ -215,6 +239,31 @@ describe('what the docs name exists', () => {
     expect(uses.filter((u) => u.command === 'serve').length).toBeGreaterThan(20);
     expect(uses.filter((u) => u.command === 'wait').length).toBeGreaterThan(0);
     expect(uses.filter((u) => u.command === undefined).length).toBeGreaterThan(20);
+  });
+});
+
+describe('what docs/admin-api.md says of request bodies', () => {
+  const send = (method: string, path: string, body: string, type: string) => createApp(sandbox).request(path, { method, body, headers: { 'Content-Type': type } });
+
+  it('transition, clock advance and check-callback take JSON sent as application/json only', async () => {
+    for (const path of ['/_sandbox/trades/00000000-0000-4000-8000-000000000000/transition', '/_sandbox/clock/advance', '/_sandbox/check-callback']) {
+      const res = await send('POST', path, '{}', 'text/plain');
+      expect(res.status, path).toBe(422);
+      expect(((await res.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: 'invalid_json', message: expect.stringMatching(/application\/json/) });
+    }
+  });
+
+  it('merchants and their sign route read JSON whatever the Content-Type; scenarios take YAML', async () => {
+    const added = await send('POST', '/_sandbox/merchants', '{"name":"Shop of the docs"}', 'text/plain');
+    expect(added.status).toBe(201);
+    const { merchant } = (await added.json()) as { merchant: { id: string } };
+    const signed = await send('POST', `/_sandbox/merchants/${merchant.id}/sign`, '{"string_to_sign":"x"}', 'application/x-www-form-urlencoded');
+    expect(signed.status).toBe(200);
+    const yaml =
+      'scenarios:\n  - name: docs-upload\n    description: Orders starting with docs- are paid after two minutes.\n    match:\n      order: "^docs-"\n    timeline:\n      - after: 2m\n        state: confirmed\n';
+    const uploaded = await send('PUT', '/_sandbox/scenarios', yaml, 'text/plain');
+    expect(uploaded.status, await uploaded.clone().text()).toBe(200);
+    expect(((await uploaded.json()) as { added: string[] }).added).toEqual(['docs-upload']);
   });
 });
 

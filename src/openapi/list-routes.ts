@@ -29,3 +29,13 @@ export function listRoutes<E extends Env>(app: Hono<E>): AppRoute[] {
   }
   return routes;
 }
+
+/**
+ * The admin API: the routes under `/_sandbox`, but for the dashboard's page and its files
+ * (`GET /_sandbox`, `GET /_sandbox/`, `GET /_sandbox/assets/...`), which are pages, not API.
+ */
+export function isAdminRoute(route: AppRoute): boolean {
+  if (route.path !== '/_sandbox' && !route.path.startsWith('/_sandbox/')) return false;
+  if (route.method !== 'GET') return true;
+  return route.path !== '/_sandbox' && route.path !== '/_sandbox/' && !route.path.startsWith('/_sandbox/assets/');
+}
