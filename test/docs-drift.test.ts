@@ -153,7 +153,9 @@ function routeProblem(code: string, routes: AppRoute[]): string | undefined {
   path = path.replace(/^\/w\/[^/]+/, '');
   if (path === '') return undefined;
   const documented = path.split('/');
-  const found = routes.some((route) => (method === undefined || route.method === method || (method === 'HEAD' && route.method === 'GET')) && segmentsMatch(documented, route.path.split('/'), prefix));
+  const found = routes.some(
+    (route) => (method === undefined || route.method === method || route.method === 'ALL' || (method === 'HEAD' && route.method === 'GET')) && segmentsMatch(documented, route.path.split('/'), prefix),
+  );
   return found ? undefined : `no route ${method ? `${method} ` : ''}${path}${prefix && method === undefined ? ' (nor one that starts with it)' : ''}`;
 }
 
