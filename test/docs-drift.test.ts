@@ -10,12 +10,14 @@
  *   (`serve --report <file>`) is one of that command; every `--flag` of inline code that starts with
  *   `--` is a flag of some command, or of another tool listed in OTHER_TOOLS_FLAGS with the reason.
  * - every route of the admin API is named (`POST /_sandbox/merchants`) somewhere in the docs;
+ * - every `DEPOSIT_SANDBOX_*` variable the docs name is read by a flag or by the code, the
+ *   examples or the scripts (or listed in READER_VARIABLES with the reason);
  * - what docs/admin-api.md says of request bodies is what the app does.
  * The flags come from the commander program (src/cli/program.ts), the routes from the Hono app
  * (src/app.ts), so a flag or route renamed in the code fails here until the docs follow. The
  * generated tables (flags, routes) are checked by test/docs.test.ts (`npm run docs`).
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
@@ -37,6 +39,11 @@ const OTHER_TOOLS_FLAGS: Record<string, string> = {
   '--user': "podman/docker run's (docs/containers.md: a data volume owned by you)",
   '--runtime': "podman's (docs/containers.md: how the container suite runs podman)",
   '--cgroup-manager': "podman's (docs/containers.md: how the container suite runs podman)",
+};
+
+/** `DEPOSIT_SANDBOX_*` names the docs use that no code reads, with why they are there. */
+const READER_VARIABLES: Record<string, string> = {
+  DEPOSIT_SANDBOX_REPO: "docs/installing.md: the reader's own variable holding the repository URL to clone",
 };
 
 // ---- the CLI --------------------------------------------------------------------------------
@@ -241,6 +248,34 @@ describe('what the docs name exists', () => {
     expect(uses.filter((u) => u.command === 'serve').length).toBeGreaterThan(20);
     expect(uses.filter((u) => u.command === 'wait').length).toBeGreaterThan(0);
     expect(uses.filter((u) => u.command === undefined).length).toBeGreaterThan(20);
+  });
+});
+
+/** The text of the checkout's code, examples and scripts (not docs/, dist/ or dependencies). */
+function codeText(): string {
+  const skip = /(^|\/)(node_modules|dist|docs|\.git|test-artifacts|coverage)(\/|$)|\.(md|png|jpg|ico|woff2?)$/;
+  const texts: string[] = [];
+  for (const entry of readdirSync(ROOT, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    if (skip.test(path.slice(ROOT.length))) continue;
+    texts.push(readFileSync(path, 'utf8'));
+  }
+  return texts.join('\n');
+}
+
+describe('environment variables', () => {
+  it('every DEPOSIT_SANDBOX_* the docs name is read by a flag or by the code', () => {
+    const flagEnvs = new Set(PROGRAM_FLAGS.flatMap((f) => (f.env ? [f.env] : [])));
+    const code = codeText();
+    const unread: string[] = [];
+    for (const file of FILES) {
+      for (const name of new Set(readDoc(file).match(/DEPOSIT_SANDBOX_[A-Z0-9_]+/g) ?? [])) {
+        if (flagEnvs.has(name) || name in READER_VARIABLES || new RegExp(`\\b${name}\\b`).test(code)) continue;
+        unread.push(`${file}: ${name}`);
+      }
+    }
+    expect(unread, 'nothing reads these variables: correct the page, or add a variable of the reader to READER_VARIABLES with the reason').toEqual([]);
   });
 });
 
