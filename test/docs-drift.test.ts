@@ -253,7 +253,7 @@ describe('what the docs name exists', () => {
 
 /** The text of the checkout's code, examples and scripts (not docs/, dist/ or dependencies). */
 function codeText(): string {
-  const skip = /(^|\/)(node_modules|dist|docs|\.git|test-artifacts|coverage)(\/|$)|\.(md|png|jpg|ico|woff2?)$/;
+  const skip = /(^|\/)(node_modules|dist|docs|\.git|\.venv|vendor|__pycache__|test-artifacts|coverage)(\/|$)|\.(md|png|jpg|ico|woff2?)$/;
   const texts: string[] = [];
   for (const entry of readdirSync(ROOT, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue;
