@@ -2,6 +2,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isMap, isSeq, LineCounter, parseDocument } from 'yaml';
+import { formatPath } from '../config/issues.js';
+import { checkPatterns } from './check-patterns.js';
 import { scenarioFileSchema, type Scenario } from './scenario.js';
 import { describeYamlIssues, formatProblem, locate, type FileProblem } from './yaml-issues.js';
 
@@ -58,6 +60,16 @@ export function parseScenarioFile(text: string, file: string): Parsed {
   }
   const result = scenarioFileSchema.safeParse(doc.toJS());
   if (!result.success) return { ok: false, problems: describeYamlIssues(file, doc, counter, result.error, scenarioFileSchema) };
+  const patterns = checkPatterns(result.data.scenarios);
+  if (patterns.length > 0) {
+    return {
+      ok: false,
+      problems: patterns.map(({ path, message }) => {
+        const where = locate(doc, counter, path);
+        return { file, ...(where ? { line: where.line, column: where.column } : {}), path: formatPath(path), message };
+      }),
+    };
+  }
 
   const list = isMap(doc.contents) ? doc.contents.get('scenarios', true) : undefined;
   return {
