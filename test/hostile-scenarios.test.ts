@@ -81,3 +81,26 @@ describe('patterns RE2 cannot take', () => {
     }
   });
 });
+
+describe('YAML written to expand exponentially', () => {
+  it('a billion-laughs upload is a 422 naming the problem, and the workspace still answers', async () => {
+    const t = await makeSandbox();
+    try {
+      const levels = ['  - name: laughs', '    description: &a lol'];
+      for (let i = 1; i < 10; i++)
+        levels.push(
+          `    x${i}: &${String.fromCharCode(97 + i)} [${Array(10)
+            .fill(`*${String.fromCharCode(96 + i)}`)
+            .join(', ')}]`,
+        );
+      const res = await t.app.request('/w/w1/_sandbox/scenarios', { method: 'PUT', body: `scenarios:\n${levels.join('\n')}\n` });
+      expect(res.status).toBe(422);
+      const error = await errorOf(res);
+      expect(error.code).toBe('invalid_scenarios');
+      expect(error.details).toEqual([{ field: 'line 1', message: expect.stringMatching(/^expands YAML aliases \(\*name\) more than 100 times in all/) }]);
+      expect((await t.app.request('/w/w1/_sandbox/health')).status).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+});

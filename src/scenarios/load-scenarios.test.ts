@@ -252,3 +252,27 @@ describe('parseScenarioFile', () => {
     });
   });
 });
+
+describe('YAML aliases', () => {
+  it('a file whose aliases multiply (billion laughs) is refused with a problem, not expanded', () => {
+    const levels = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+    for (let i = 1; i < 9; i++) {
+      const name = String.fromCharCode(97 + i);
+      const previous = String.fromCharCode(96 + i);
+      levels.push(`${name}: &${name} [${Array(9).fill(`*${previous}`).join(',')}]`);
+    }
+    const text = `${levels.join('\n')}\nscenarios:\n  - name: laughs\n    description: *i\n`;
+    const parsed = parseScenarioFile(text, 'laughs.yaml');
+    expect(parsed.ok).toBe(false);
+    if (parsed.ok) return;
+    expect(parsed.problems).toEqual([
+      { file: 'laughs.yaml', line: 1, column: 1, path: '', message: expect.stringMatching(/^expands YAML aliases \(\*name\) more than 100 times in all; .*billion laughs/) },
+    ]);
+  });
+
+  it('a few aliases, such as a shared timeline, are expanded as before', () => {
+    const text = `scenarios:\n  - name: a\n    description: d\n    match: {order: "^a-"}\n    timeline: &steps [{after: 5s, state: confirmed}]\n  - name: b\n    description: d\n    match: {order: "^b-"}\n    timeline: *steps\n`;
+    const parsed = parseScenarioFile(text, 'shared.yaml');
+    expect(parsed.ok && parsed.scenarios.map(({ scenario }) => scenario.timeline)).toEqual([[{ after: 5000, state: 'confirmed' }], [{ after: 5000, state: 'confirmed' }]]);
+  });
+});
