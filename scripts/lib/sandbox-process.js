@@ -2,7 +2,7 @@
 // running a command without blocking, so the sandbox's output keeps being read meanwhile.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { ROOT } from './suites.js';
+import { ROOT, SUITE_BOUND_MS } from './suites.js';
 
 const BIN = join(ROOT, 'bin', 'deposit-sandbox.js');
 
@@ -48,7 +48,7 @@ export function startSandboxProcess(flags, { timeoutMs = 30_000 } = {}) {
 }
 
 /** As run() in suites.js, without blocking this process: resolves with { status, why }. */
-export function runAsync(command, args, { cwd = ROOT, env = process.env, timeoutMs = 600_000 } = {}) {
+export function runAsync(command, args, { cwd = ROOT, env = process.env, timeoutMs = SUITE_BOUND_MS } = {}) {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'inherit', 'inherit'] });
     let timedOut = false;
@@ -62,7 +62,7 @@ export function runAsync(command, args, { cwd = ROOT, env = process.env, timeout
     });
     child.once('close', (code, signal) => {
       clearTimeout(timer);
-      if (timedOut) resolve({ status: 1, why: `${command} ${args.join(' ')} did not finish within ${timeoutMs / 1000} s and was stopped` });
+      if (timedOut) resolve({ status: 1, why: `${command} ${args.join(' ')} did not finish within ${timeoutMs / 60_000} min and was stopped` });
       else if (code !== 0) resolve({ status: code ?? 1, why: `${command} ${args.join(' ')} exited ${code ?? signal}` });
       else resolve({ status: 0 });
     });
