@@ -36,6 +36,9 @@ const inProcess = [
   'workspaces',
 ].map((name) => `test/${name}.test.ts`);
 
+/** Files that drive Chromium: they share one, started once per run (test/browser/chromium-server.ts). */
+const browser = ['test/browser/**/*.test.ts', 'test/check-callback-dashboard.test.ts'];
+
 export default defineConfig({
   test: {
     // vitest's default is one worker per core less one: a single worker on a 2-core machine, idle
@@ -67,10 +70,22 @@ export default defineConfig({
           // examples/ holds the README's merchant-flow test; it imports the built package ('deposit-sandbox' -> dist/).
           name: 'integration',
           include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
-          exclude: [...exclude, ...inProcess],
+          exclude: [...exclude, ...inProcess, ...browser],
           pool: 'forks',
           // A test here starts processes one after another; on a loaded 2-core machine a Node
           // start alone has taken seconds. These bound a hang, not speed.
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          include: browser,
+          exclude,
+          pool: 'forks',
+          globalSetup: ['test/browser/chromium-server.ts'],
           testTimeout: 180_000,
           hookTimeout: 180_000,
         },
