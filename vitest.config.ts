@@ -32,6 +32,7 @@ const inProcess = [
   'scenarios-callbacks',
   'scenarios-docs',
   'security-web',
+  'test-times',
   'workspaces-parallel',
   'workspaces',
 ].map((name) => `test/${name}.test.ts`);

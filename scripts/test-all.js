@@ -14,11 +14,12 @@
 //
 // Arguments are passed to the main vitest run. TEST_STAGES=build,vitest (names, comma-separated)
 // runs only those stages.
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { runAsync } from './lib/sandbox-process.js';
 import { artifact, ARTIFACTS, ensureReported, ROOT, writeNote } from './lib/suites.js';
 import { readResults, summarize } from './test-summary.js';
+import { formatSlowest, slowestFiles } from './test-times.js';
 
 const LOGS = join(ARTIFACTS, 'logs');
 const bin = (pkg, file) => join(ROOT, 'node_modules', pkg, file);
@@ -81,6 +82,9 @@ async function runStage(stage) {
       .split('\n')
       .filter((line) => stage.shows.test(line));
     if (shown.length > 0) process.stdout.write(`${shown.map((line) => `  ${line}`).join('\n')}\n`);
+  }
+  if (stage.name === 'vitest' && existsSync(artifact('vitest.json'))) {
+    process.stdout.write(`the slowest files (node scripts/test-times.js lists more):\n${formatSlowest(slowestFiles(artifact('vitest.json')).slice(0, 10))}\n`);
   }
   if (stage.file) ensureReported(stage.file, stage.file.replace(/\.json$/, '-run.xml'), stage.name, outcome, artifact(stage.file.replace(/\.json$/, '-progress.ndjson')));
   else if (outcome.status !== 0 && !stage.own) writeNote(`${slug}-run.xml`, stage.name, 'failure', outcome.why);
