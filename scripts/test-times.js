@@ -17,15 +17,16 @@ export function slowestFiles(path) {
       files.set(relative(ROOT, result.name), { tests: result.assertionResults.length, ms: result.endTime - result.startTime });
     }
   } else {
-    for (const line of text.split('\n').filter(Boolean).map((l) => JSON.parse(l))) {
+    for (const line of text
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))) {
       if (line.name === undefined) continue;
       const file = files.get(line.file) ?? { tests: 0, ms: 0 };
       files.set(line.file, { tests: file.tests + 1, ms: file.ms + line.ms });
     }
   }
-  return [...files]
-    .map(([file, { tests, ms }]) => ({ file, tests, seconds: ms / 1000 }))
-    .sort((a, b) => b.seconds - a.seconds);
+  return [...files].map(([file, { tests, ms }]) => ({ file, tests, seconds: ms / 1000 })).sort((a, b) => b.seconds - a.seconds);
 }
 
 export const formatSlowest = (rows) => rows.map((r) => `  ${r.seconds.toFixed(1).padStart(7)} s  ${r.file} (${r.tests} tests)`).join('\n');

@@ -27,7 +27,12 @@ it('lists the files of a JSON report, slowest first, with their tests', () => {
 
 it('adds up the finished tests of a progress file', () => {
   const progress = join(dir, 'vitest-progress.ndjson');
-  const lines = [{ files: ['a.test.ts', 'b.test.ts'] }, { file: 'a.test.ts', name: 'one', state: 'passed', ms: 200 }, { file: 'a.test.ts', name: 'two', state: 'failed', ms: 300 }, { file: 'a.test.ts', done: true }];
+  const lines = [
+    { files: ['a.test.ts', 'b.test.ts'] },
+    { file: 'a.test.ts', name: 'one', state: 'passed', ms: 200 },
+    { file: 'a.test.ts', name: 'two', state: 'failed', ms: 300 },
+    { file: 'a.test.ts', done: true },
+  ];
   writeFileSync(progress, lines.map((line) => JSON.stringify(line)).join('\n'));
   expect(slowestFiles(progress)).toEqual([{ file: 'a.test.ts', tests: 2, seconds: 0.5 }]);
 });
