@@ -35,7 +35,7 @@ export function describeBrowser(name: string, body: () => void): void {
  */
 export function launchBrowser(): Promise<Browser> {
   const endpoint = inject('chromiumEndpoint');
-  return endpoint ? chromium.connect(endpoint, { timeout: 20_000 }) : chromium.launch(LAUNCH);
+  return endpoint ? chromium.connect(endpoint, { timeout: 60_000 }) : chromium.launch(LAUNCH);
 }
 
 export const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 860 } };
@@ -53,7 +53,8 @@ export interface WatchedPage {
 
 export async function openPage(browser: Browser, options: BrowserContextOptions): Promise<WatchedPage> {
   const context = await browser.newContext(options);
-  context.setDefaultTimeout(10_000);
+  // A bound for a hang, not for speed: a page on a loaded 2-core machine has taken 40 s to load.
+  context.setDefaultTimeout(60_000);
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));

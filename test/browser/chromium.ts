@@ -10,5 +10,5 @@ export const LAUNCH: LaunchOptions = {
   executablePath: CHROMIUM,
   headless: true,
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  timeout: 20_000,
+  timeout: 60_000,
 };
