@@ -111,18 +111,21 @@ test('examples/node/callback-receiver.js handles a signed callback once and refu
   const sandbox = await startSandbox();
   try {
     const url = `http://127.0.0.1:${port}/deposit-callback`;
+    // Until the receiver listens: its process start has taken seconds on a loaded machine (the poll's default is 1 s).
     await expect
-      .poll(() =>
-        fetch(url, { method: 'POST', body: '{}' }).then(
-          (res) => res.status,
-          () => 0,
-        ),
+      .poll(
+        () =>
+          fetch(url, { method: 'POST', body: '{}' }).then(
+            (res) => res.status,
+            () => 0,
+          ),
+        { timeout: 60_000 },
       )
       .toBe(401);
     const id = await createTrade(sandbox.url, { callback_url: url });
     await sandbox.admin.transition(id, 'confirmed');
     const event = await sandbox.callbacks.waitFor({ trade: id, state: 'confirmed' });
-    await expect.poll(() => printed).toContain(`trade ${id} is confirmed`);
+    await expect.poll(() => printed, { timeout: 60_000 }).toContain(`trade ${id} is confirmed`);
     // The same event again, as a retry would send it: answered 200, handled once.
     const again = await fetch(url, { method: 'POST', headers: { 'X-Signature': sign(DEMO.secret, event.body), 'X-Sandbox-Event-Id': event.id }, body: event.body });
     expect(again.status).toBe(200);
