@@ -31,8 +31,8 @@ VOLUME /data
 USER node
 EXPOSE 4242
 # Checks the address the sandbox was configured with (DEPOSIT_SANDBOX_HOST / _PORT), not a fixed one.
-HEALTHCHECK --interval=5s --timeout=3s --start-period=10s --retries=3 \
-  CMD ["node", "/app/bin/deposit-sandbox.js", "health", "--timeout", "2000"]
+HEALTHCHECK --interval=5s --timeout=10s --start-period=10s --retries=3 \
+  CMD ["node", "/app/bin/deposit-sandbox.js", "health", "--timeout", "5000"]
 # node is PID 1 and handles SIGTERM/SIGINT itself: it finishes requests, saves the store, exits 0.
 ENTRYPOINT ["node", "/app/bin/deposit-sandbox.js"]
 CMD ["serve"]

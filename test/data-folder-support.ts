@@ -47,7 +47,8 @@ export interface Refused {
 export async function serveRefused(data: string, extra: string[] = []): Promise<Refused> {
   const started = Date.now();
   const { child, stdout, stderr, exited } = spawnProcess(['--port', '0', '--data', data, ...extra]);
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  // A bound for a hang: a start-up that refuses has taken more than 10 s on a loaded machine.
+  const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
   const code = await exited;
   clearTimeout(timer);
   return { code, stdout: stdout(), stderr: stderr(), ms: Date.now() - started };

@@ -103,7 +103,7 @@ trap 'jobs -p | xargs -r kill 2>/dev/null; wait 2>/dev/null' EXIT
 
 function bash(script: string, cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile('bash', ['--noprofile', '--norc', '-c', script], { cwd, env: cleanEnv({}), timeout: 30_000, killSignal: 'SIGKILL' }, (error, stdout, stderr) => {
+    execFile('bash', ['--noprofile', '--norc', '-c', script], { cwd, env: cleanEnv({}), timeout: 120_000, killSignal: 'SIGKILL' }, (error, stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr: stderr + (error && typeof error.code !== 'number' ? String(error) : '') });
     });
   });
@@ -137,6 +137,6 @@ describe('every bash block of the docs runs', () => {
         rmSync(cwd, { recursive: true, force: true });
       }
     },
-    60_000,
+    180_000,
   );
 });

@@ -59,7 +59,7 @@ function cleanEnv(): NodeJS.ProcessEnv {
 /** Runs a block with bash (`-u`: a variable the block does not set itself is an error). */
 function bash(script: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile('bash', ['--noprofile', '--norc', '-u', '-c', script], { cwd: ROOT, env: cleanEnv(), timeout: 30_000 }, (error, stdout, stderr) => {
+    execFile('bash', ['--noprofile', '--norc', '-u', '-c', script], { cwd: ROOT, env: cleanEnv(), timeout: 120_000 }, (error, stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr: stderr + (error && typeof error.code !== 'number' ? String(error) : '') });
     });
   });
@@ -87,7 +87,7 @@ beforeAll(async () => {
   const ready = READY.exec(firstLine);
   if (!ready) throw new Error(`not the ready line: ${JSON.stringify(firstLine)}`);
   url = ready[1]!;
-}, 30_000);
+}, 180_000);
 
 afterAll(async () => {
   if (!server || server.exitCode !== null || server.signalCode !== null) return;

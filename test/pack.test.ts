@@ -288,7 +288,7 @@ await sandbox.close();
         }
       }
     }
-  }, 60_000);
+  }, 180_000);
 });
 
 describe('publishing', () => {

@@ -188,5 +188,5 @@ describe('eight workers in eight workspaces of one process', () => {
     checkCallbacks(expected);
     second.child.kill('SIGTERM');
     await second.exited;
-  }, 60_000);
+  }, 180_000);
 });

@@ -1,8 +1,9 @@
 // A sandbox process for a suite that talks to one over HTTP (the workspaces examples), and
 // running a command without blocking, so the sandbox's output keeps being read meanwhile.
 import { spawn } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from './suites.js';
+import { ROOT, SUITE_BOUND_MS } from './suites.js';
 
 const BIN = join(ROOT, 'bin', 'deposit-sandbox.js');
 
@@ -47,24 +48,33 @@ export function startSandboxProcess(flags, { timeoutMs = 30_000 } = {}) {
   });
 }
 
-/** As run() in suites.js, without blocking this process: resolves with { status, why }. */
-export function runAsync(command, args, { cwd = ROOT, env = process.env, timeoutMs = 600_000 } = {}) {
+/**
+ * As run() in suites.js, without blocking this process: resolves with { status, why }. With
+ * `logFile`, the command's stdout and stderr go to that file instead of this process's.
+ */
+export function runAsync(command, args, { cwd = ROOT, env = process.env, timeoutMs = SUITE_BOUND_MS, logFile } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'inherit', 'inherit'] });
+    const log = logFile ? openSync(logFile, 'w') : undefined;
+    const output = log ?? 'inherit';
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', output, output] });
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
       child.kill('SIGKILL');
     }, timeoutMs);
-    child.once('error', (error) => {
+    let finished = false;
+    const done = (outcome) => {
+      if (finished) return;
+      finished = true;
       clearTimeout(timer);
-      resolve({ status: 1, why: `${command} could not be started: ${error.message}` });
-    });
+      if (log !== undefined) closeSync(log);
+      resolve(outcome);
+    };
+    child.once('error', (error) => done({ status: 1, why: `${command} could not be started: ${error.message}` }));
     child.once('close', (code, signal) => {
-      clearTimeout(timer);
-      if (timedOut) resolve({ status: 1, why: `${command} ${args.join(' ')} did not finish within ${timeoutMs / 1000} s and was stopped` });
-      else if (code !== 0) resolve({ status: code ?? 1, why: `${command} ${args.join(' ')} exited ${code ?? signal}` });
-      else resolve({ status: 0 });
+      if (timedOut) done({ status: 1, why: `${command} ${args.join(' ')} did not finish within ${timeoutMs / 60_000} min and was stopped` });
+      else if (code !== 0) done({ status: code ?? 1, why: `${command} ${args.join(' ')} exited ${code ?? signal}` });
+      else done({ status: 0 });
     });
   });
 }

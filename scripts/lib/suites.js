@@ -1,7 +1,7 @@
 // Running test suites as child processes and recording, in JUnit XML under test-artifacts/,
 // the suites that were skipped or could not report for themselves.
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readResults } from '../test-summary.js';
@@ -10,6 +10,11 @@ export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const ARTIFACTS = join(ROOT, 'test-artifacts');
 export const artifact = (name) => join(ARTIFACTS, name);
 export const CI = process.env.CI === 'true';
+/**
+ * How long one suite may run before it is stopped: far past a slow machine's time (the whole of
+ * `npm test` takes minutes), so it stops a hung suite, never a slow one.
+ */
+export const SUITE_BOUND_MS = 40 * 60_000;
 
 const escapeXml = (text) => text.replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c]);
 
@@ -27,11 +32,11 @@ export function writeNote(file, suite, kind, message) {
  * Runs a command to completion with the output shown (or written to `stdoutFile`), bounded by
  * `timeoutMs`. Resolves with { status, why }: `why` says what went wrong when status is not 0.
  */
-export function run(command, args, { cwd = ROOT, env = process.env, timeoutMs = 600_000, stdoutFile } = {}) {
+export function run(command, args, { cwd = ROOT, env = process.env, timeoutMs = SUITE_BOUND_MS, stdoutFile } = {}) {
   const out = stdoutFile ? openSync(stdoutFile, 'w') : 'inherit';
   try {
     const result = spawnSync(command, args, { cwd, env, stdio: ['ignore', out, 'inherit'], timeout: timeoutMs, killSignal: 'SIGKILL' });
-    if (result.error?.code === 'ETIMEDOUT') return { status: 1, why: `${command} ${args.join(' ')} did not finish within ${timeoutMs / 1000} s and was stopped` };
+    if (result.error?.code === 'ETIMEDOUT') return { status: 1, why: `${command} ${args.join(' ')} did not finish within ${timeoutMs / 60_000} min and was stopped` };
     if (result.error) return { status: 1, why: `${command} could not be started: ${result.error.message}` };
     if (result.status !== 0) return { status: result.status ?? 1, why: `${command} ${args.join(' ')} exited ${result.status ?? result.signal}` };
     return { status: 0 };
@@ -49,10 +54,36 @@ export function works(command, args) {
 /**
  * After a suite ran: when it failed but its result file (`file`) is missing or shows no failed
  * test (it crashed, or did not build), writes `note` as a failure naming `why`, so the total
- * counts it.
+ * counts it. When `progress` (the lines of scripts/lib/progress-reporter.js) is there and the
+ * result file is not (the suite was stopped), `note` lists every test that finished, and each
+ * file that did not finish as a failure.
  */
-export function ensureReported(file, note, suite, outcome) {
+export function ensureReported(file, note, suite, outcome, progress) {
   if (outcome.status === 0) return;
   const own = existsSync(artifact(file)) ? readResults().find((r) => r.suite === file) : undefined;
-  if (!own || own.failed === 0) writeNote(note, suite, 'failure', outcome.why);
+  if (!own && progress && existsSync(progress)) writeFileSync(artifact(note), progressJunit(readFileSync(progress, 'utf8'), suite, outcome.why));
+  else if (!own || own.failed === 0) writeNote(note, suite, 'failure', outcome.why);
+}
+
+/** JUnit XML of a progress file: each finished test, then each unfinished file failed with `why`. */
+export function progressJunit(text, suite, why) {
+  const lines = text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
+  const files = lines.find((line) => line.files)?.files ?? [];
+  const done = new Set(lines.filter((line) => line.done && !line.error).map((line) => line.file));
+  const cases = lines
+    .filter((line) => line.name !== undefined)
+    .map((t) => {
+      const body = t.state === 'failed' ? `<failure message="${escapeXml(t.error ?? 'failed')}"/>` : t.state === 'skipped' ? '<skipped/>' : '';
+      return `<testcase classname="${escapeXml(t.file)}" name="${escapeXml(t.name)}" time="${t.ms / 1000}">${body}</testcase>`;
+    });
+  for (const line of lines.filter((l) => l.done && l.error)) {
+    cases.push(`<testcase classname="${escapeXml(line.file)}" name="${escapeXml(line.file)}"><failure message="${escapeXml(line.error)}"/></testcase>`);
+  }
+  for (const name of files.filter((f) => !done.has(f) && !lines.some((l) => l.done && l.file === f))) {
+    cases.push(`<testcase classname="${escapeXml(name)}" name="${escapeXml(name)} (did not finish)"><failure message="${escapeXml(why)}"/></testcase>`);
+  }
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites><testsuite name="${escapeXml(suite)}" tests="${cases.length}">\n${cases.join('\n')}\n</testsuite></testsuites>\n`;
 }

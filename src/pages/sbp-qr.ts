@@ -1,4 +1,4 @@
-import QRCode from 'qrcode';
+import { encode } from 'uqr';
 import type { TradeRecord } from '../trades/trade.js';
 
 /**
@@ -31,18 +31,18 @@ export function parseSbpPayload(text: string): Record<string, string> | undefine
 }
 
 /**
- * A QR code (error correction M, UTF-8 byte mode, made by the `qrcode` package) as an inline
+ * A QR code (error correction M, UTF-8 byte mode, made by the `uqr` package) as an inline
  * SVG: one path of dark modules inside a 4-module quiet zone. Only numbers go into the
  * markup, so nothing in the payload can become markup.
  */
 export function qrSvg(text: string): string {
-  const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M' });
+  const { size: count, data } = encode(text, { ecc: 'M', border: 0 });
   const quiet = 4;
-  const size = modules.size + quiet * 2;
+  const size = count + quiet * 2;
   let path = '';
-  for (let row = 0; row < modules.size; row++) {
-    for (let col = 0; col < modules.size; col++) {
-      if (modules.get(row, col)) path += `M${col + quiet} ${row + quiet}h1v1h-1z`;
+  for (const [row, cells] of data.entries()) {
+    for (const [col, dark] of cells.entries()) {
+      if (dark) path += `M${col + quiet} ${row + quiet}h1v1h-1z`;
     }
   }
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${size} ${size}" shape-rendering="crispEdges" aria-hidden="true" focusable="false"><rect width="${size}" height="${size}" fill="#fff"/><path d="${path}" fill="#000"/></svg>`;

@@ -1,12 +1,10 @@
-import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
+import { CHROMIUM, HAS_CHROMIUM, LAUNCH } from './chromium.js';
 
-/** Debian's Chromium (never a downloaded one); DEPOSIT_SANDBOX_CHROMIUM points elsewhere. */
-export const CHROMIUM = process.env['DEPOSIT_SANDBOX_CHROMIUM'] || '/usr/bin/chromium';
-export const HAS_CHROMIUM = existsSync(CHROMIUM);
+export { CHROMIUM, HAS_CHROMIUM };
 const IN_CI = !!process.env['CI'] && !['0', 'false'].includes(process.env['CI'].toLowerCase());
 
 const MISSING = `the browser tests need Chromium at ${CHROMIUM}. Install it with \`sudo apt-get install -y chromium\` (Debian/Ubuntu), or set DEPOSIT_SANDBOX_CHROMIUM to a Chromium binary.`;
@@ -30,13 +28,14 @@ export function describeBrowser(name: string, body: () => void): void {
   }
 }
 
+/**
+ * A connection to the Chromium the browser project shares between its files
+ * (chromium-server.ts), or a Chromium of its own when the file runs outside that project.
+ * Closing it closes this file's contexts and connection only.
+ */
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    timeout: 20_000,
-  });
+  const endpoint = inject('chromiumEndpoint');
+  return endpoint ? chromium.connect(endpoint, { timeout: 60_000 }) : chromium.launch(LAUNCH);
 }
 
 export const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 860 } };
@@ -54,7 +53,8 @@ export interface WatchedPage {
 
 export async function openPage(browser: Browser, options: BrowserContextOptions): Promise<WatchedPage> {
   const context = await browser.newContext(options);
-  context.setDefaultTimeout(10_000);
+  // A bound for a hang, not for speed: a page on a loaded 2-core machine has taken 40 s to load.
+  context.setDefaultTimeout(60_000);
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));

@@ -75,7 +75,7 @@ describeBrowser('dashboard in Chromium', () => {
     await page.getByTestId('attempt-status').filter({ hasText: '200' }).first().waitFor();
     expect(await page.getByTestId('attempt-response').first().textContent()).toBe('ok');
     await page.getByTestId('replay').first().click();
-    await expect.poll(() => shop.received.filter((request) => request.path === '/callbacks').length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+    await expect.poll(() => shop.received.filter((request) => request.path === '/callbacks').length, { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
     await page.getByTestId('callback').nth(1).waitFor();
     await screenshot(page, 'dashboard-detail-desktop');
     await expectClean(desktop);

@@ -25,7 +25,7 @@ export async function serveSandbox(options: SandboxOptionsInput = {}): Promise<S
         method: 'POST',
         headers: { 'Content-Type': 'application/json', 'X-Auth': DEMO.token },
         body: JSON.stringify(endpoint === 'create' ? p2pBody(body) : ecomBody(body)),
-        signal: AbortSignal.timeout(5_000),
+        signal: AbortSignal.timeout(60_000),
       });
       if (res.status !== 201) throw new Error(`creating a trade answered ${res.status}: ${await res.text()}`);
       return (await res.json()) as { id: string; order: string; payment_data: { url: string } };
@@ -81,7 +81,7 @@ export async function startShop(options: { callbackAnswer?: string } = {}): Prom
   return {
     url: `http://127.0.0.1:${port}`,
     received,
-    waitFor(match, ms = 10_000) {
+    waitFor(match, ms = 60_000) {
       const found = received.find(match);
       if (found) return Promise.resolve(found);
       return new Promise((resolve, reject) => {

@@ -123,7 +123,7 @@ describe.skipIf(missing !== undefined && !ci)('the container image (podman)', ()
     expect(config['Env']).toEqual(expect.arrayContaining(['DEPOSIT_SANDBOX_HOST=0.0.0.0', 'DEPOSIT_SANDBOX_PORT=4242', 'DEPOSIT_SANDBOX_DATA=/data']));
     // Kept because the image is built with --format docker (OCI images have no health check).
     const healthcheck = JSON.parse(await podmanOk(['image', 'inspect', '--format', '{{json .Config.Healthcheck}}', TAG])) as { Test: string[] };
-    expect(healthcheck.Test).toEqual(['CMD', 'node', '/app/bin/deposit-sandbox.js', 'health', '--timeout', '2000']);
+    expect(healthcheck.Test).toEqual(['CMD', 'node', '/app/bin/deposit-sandbox.js', 'health', '--timeout', '5000']);
     const owner = await podmanOk(['run', '--rm', '--network', 'none', '--entrypoint', 'node', TAG, '-e', "console.log(process.getuid(), require('fs').statSync('/data').uid)"]);
     expect(owner).toBe('1000 1000');
     const version = await podmanOk(['run', '--rm', '--network', 'none', TAG, '--version']);
