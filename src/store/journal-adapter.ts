@@ -11,6 +11,7 @@ import { journalName, matchJournals } from './journal-generations.js';
 import { StoreError } from './store-loader.js';
 import type { Change } from './table.js';
 import { type JournalWriter, journalWriter } from './journal-writer.js';
+import { DataFolderLock } from './data-folder-lock.js';
 
 export interface JournalAdapterOptions {
   /** fdatasync the journal after every group commit (survives a power cut; slower). Default false. */
@@ -78,6 +79,8 @@ export class JournalAdapter implements StoreAdapter {
   #dirty = false;
   #compacting: Promise<void> | undefined;
   #retryAfter = 0;
+  /** The lock this process holds on the folder (or on the data folder whose workspace this is), if any. */
+  readonly #lock: DataFolderLock | undefined;
 
   constructor(dir: string, options: JournalAdapterOptions = {}) {
     try {
@@ -91,6 +94,7 @@ export class JournalAdapter implements StoreAdapter {
     this.#writer = options.writer ?? journalWriter;
     this.#compactBytes = options.compactBytes ?? 64 * 1024 * 1024;
     this.#warn = options.warn ?? ((message) => process.stderr.write(`deposit-sandbox: ${message}\n`));
+    this.#lock = DataFolderLock.covering(dir)?.lock;
   }
 
   /** The whole persisted data as one snapshot document (the store itself uses load). */
@@ -164,6 +168,8 @@ export class JournalAdapter implements StoreAdapter {
     if (changes.length === 0) return Promise.resolve();
     let fd: number;
     try {
+      // Nothing is written once another process took the folder over (data-folder-lock.ts).
+      this.#lock?.assertHeld();
       fd = this.#fd ?? this.#open();
     } catch (error) {
       return Promise.reject(StorageError.from(error, this.dir, join(this.dir, journalName(this.#generation))));
@@ -189,7 +195,7 @@ export class JournalAdapter implements StoreAdapter {
   /** Folds the journal into the snapshot (if it holds anything) and closes the files. */
   async close(snapshot: () => unknown): Promise<void> {
     await this.#compacting;
-    if (this.#dirty) await this.#compact(snapshot);
+    if (this.#dirty && this.#lock?.lost === undefined) await this.#compact(snapshot);
     if (this.#fd !== undefined) closeSync(this.#fd);
     this.#fd = undefined;
   }
@@ -254,7 +260,7 @@ export class JournalAdapter implements StoreAdapter {
   }
 
   #compactInBackground(snapshot: () => unknown): void {
-    if (this.#compacting || Date.now() < this.#retryAfter) return;
+    if (this.#compacting || Date.now() < this.#retryAfter || this.#lock?.lost !== undefined) return;
     this.#compacting = this.#compact(snapshot)
       .catch((error: unknown) => {
         this.#retryAfter = Date.now() + RETRY_MS;
