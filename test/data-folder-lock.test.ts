@@ -10,6 +10,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../src/programmatic/start-sandbox.js';
+import { DEMO } from './support.js';
 import { createTrade, killAll, serve, serveRefused, stderrContains, tradeIds } from './data-folder-support.js';
 
 const folders: string[] = [];
@@ -182,5 +183,51 @@ describe('the data folder lock', () => {
     // Nothing written on the way out: the other holder's file is in place, db.json not rewritten.
     expect(readFileSync(join(data, 'lock.json'), 'utf8')).toBe(taker);
     expect(statSync(join(data, 'db.json'), { throwIfNoEntry: false })?.mtimeMs).toBe(snapshot);
+  });
+
+  it('one lock covers the workspaces: --data <data>/workspaces/<name> is refused while <data> is held, and the other way round', async () => {
+    const data = folder();
+    const first = await serve(data);
+    const res = await fetch(`${first.url}/w/w1/api/v1/trades/deposit/create`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Auth': DEMO.token },
+      body: JSON.stringify({ merchant: DEMO.id, order: 'ws-order-1', amount_cents: 10000, amount_currency: 'RUB', type: 'any_bank' }),
+    });
+    expect(res.status).toBe(201);
+    const workspace = join(data, 'workspaces', 'w1');
+
+    const direct = await serveRefused(workspace);
+    expect(direct.code).toBe(1);
+    expect(direct.stderr).toContain(
+      `The data folder ${workspace} is the workspace "w1" of the data folder ${data}, which is in use by another deposit-sandbox (process ${first.child.pid}, listening on ${first.url})`,
+    );
+    expect(direct.stderr).toContain(`Use the workspace on the running server instead: ${first.url}/w/w1.`);
+    // Same from code, and for a workspace that does not exist yet.
+    await expect(startSandbox({ data: join(data, 'workspaces', 'w2') })).rejects.toThrow(`Use the workspace on the running server instead: ${first.url}/w/w2.`);
+    expect(await first.stop()).toBe(0);
+
+    // The other way round: a process holding the workspace folder itself keeps the server off <data>.
+    const inside = await serve(workspace);
+    const server = await serveRefused(data);
+    expect(server.code).toBe(1);
+    expect(server.stderr).toContain(
+      `The data folder ${data} holds the workspace folder ${workspace}, which another deposit-sandbox uses as its own data folder (process ${inside.child.pid}, listening on ${inside.url}).`,
+    );
+    expect(server.stderr).toContain(`Stop the other one (kill ${inside.child.pid}) first, then start this one and use /w/w1 on it`);
+    expect(await inside.stop()).toBe(0);
+    const again = await serve(data);
+    expect(await again.stop()).toBe(0);
+  });
+
+  it('startSandbox(): a workspace folder of a data folder held in this process is refused too', async () => {
+    const data = folder();
+    const root = await startSandbox({ data });
+    try {
+      await expect(startSandbox({ data: join(data, 'workspaces', 'w1') })).rejects.toThrow(
+        new RegExp(`is the workspace "w1" of the data folder ${data}, which is in use by another deposit-sandbox \\(process ${process.pid}, listening on ${root.url}\\)`),
+      );
+    } finally {
+      await root.close();
+    }
   });
 });

@@ -6,13 +6,12 @@ import { folderUsers } from './folder-users.js';
 import { describeHolder, HOLDER_NAME, type Holder, holderGone, processStart, readHolder, STALE_MS, stopHolder } from './lock-holder.js';
 import { notWritable, StorageError } from './storage-error.js';
 import { StoreError } from './store-loader.js';
+import { refuseWorkspaceHeldDirectly, refuseWorkspaceOfHeldFolder, WORKSPACES_NAME } from './workspace-folders.js';
 
 export { HOLDER_NAME } from './lock-holder.js';
 
 /** A folder made beside the holder file: what versions before the holder file's token locked (an atomic mkdir). */
 export const LOCK_NAME = '.lock';
-/** The sub-folder of a data folder that holds its workspaces (src/workspaces/ keeps them there). */
-export const WORKSPACES_NAME = 'workspaces';
 /** How often a holder checks its lock and refreshes its mtime (for holders on other hosts). */
 const REFRESH_MS = 2_000;
 
@@ -73,12 +72,15 @@ export class DataFolderLock {
   /** Takes the lock on `dir` (creating the folder), or throws a StoreError that names the holder. */
   static async acquire(dir: string, notice: Notice = stderr): Promise<DataFolderLock> {
     const folder = resolve(dir);
+    const heldHere = (path: string) => held.has(path);
+    refuseWorkspaceOfHeldFolder(folder, heldHere);
     try {
       mkdirSync(folder, { recursive: true });
     } catch (error) {
       throw new StoreError(notWritable(folder, 'the data folder', error));
     }
     if (held.has(folder)) throw new StoreError(refusal(folder, readHolder(folder)?.holder));
+    refuseWorkspaceHeldDirectly(folder, heldHere);
     const lock = new DataFolderLock(folder, notice);
     // A few rounds: a holder found gone is cleared away, then the lock is tried again.
     for (let round = 0; round < 3; round++) {
