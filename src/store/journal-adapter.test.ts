@@ -7,6 +7,7 @@ import { sampleTrade } from '../../test/sample-trade.js';
 import type { TradeRecord } from '../trades/trade.js';
 import { JournalAdapter, type JournalAdapterOptions } from './journal-adapter.js';
 import { encodeRecord } from './journal-record.js';
+import { openJournals } from './open-journals.js';
 import { Store, StoreError } from './store.js';
 
 const dirs: string[] = [];
@@ -373,5 +374,31 @@ describe('JournalAdapter: snapshot layout fallbacks', () => {
     writeFileSync(join(dir, 'db.json'), snapshotFile(0, [trade(1), trade(2)]));
     truncateSync(join(dir, 'db.json'), 400);
     await expect(open(dir)).rejects.toThrow(/cannot be loaded/);
+  });
+});
+
+describe('JournalAdapter: open descriptors stay bounded', () => {
+  it('journals beyond the bound are closed while idle and reopened on the next write, losing nothing', async () => {
+    const previous = openJournals.max;
+    openJournals.max = 2;
+    try {
+      const opened = await Promise.all([tempDir(), tempDir(), tempDir(), tempDir()].map(async (dir) => ({ dir, ...(await open(dir)) })));
+      for (let round = 1; round <= 3; round++) {
+        for (const { store } of opened) {
+          store.trades.put(trade(round));
+          await store.commit();
+          expect(openJournals.size).toBeLessThanOrEqual(2);
+        }
+      }
+      for (const { dir } of opened) {
+        const { store: again, notes } = await open(dir);
+        expect(trades(again).map((row) => row.id)).toEqual([trade(1).id, trade(2).id, trade(3).id]);
+        expect(notes).toEqual([]);
+        await again.close();
+      }
+      for (const { store } of opened) await store.close();
+    } finally {
+      openJournals.max = previous;
+    }
   });
 });

@@ -12,6 +12,7 @@ import { StoreError } from './store-loader.js';
 import type { Change } from './table.js';
 import { type JournalWriter, journalWriter } from './journal-writer.js';
 import { DataFolderLock } from './data-folder-lock.js';
+import { type IdleClosable, openJournals } from './open-journals.js';
 
 export interface JournalAdapterOptions {
   /** fdatasync the journal after every group commit (survives a power cut; slower). Default false. */
@@ -47,7 +48,7 @@ export { journalName } from './journal-generations.js';
  *   crash at any point leaves files that load to the same data.
  * Nothing is modified before the first write, so a store that is refused is left untouched.
  */
-export class JournalAdapter implements StoreAdapter {
+export class JournalAdapter implements StoreAdapter, IdleClosable {
   /** The snapshot file, `<dir>/db.json`. */
   readonly location: string;
   readonly dir: string;
@@ -68,6 +69,10 @@ export class JournalAdapter implements StoreAdapter {
   /** Files to remove before the first write (journals older than the snapshot, a temp file). */
   #obsolete: string[] = [];
   #fd: number | undefined;
+  /** Whether the active journal was opened once (after that, a closed #fd was closed while idle: reopen it as it is). */
+  #opened = false;
+  /** Writes under way (their descriptor must stay open). */
+  #busy = 0;
   /** Valid bytes of the active journal; the next record goes here. */
   #size = 0;
   /** Bytes on disk of the active journal when it was read (more than #size after a torn write). */
@@ -170,7 +175,8 @@ export class JournalAdapter implements StoreAdapter {
     try {
       // Nothing is written once another process took the folder over (data-folder-lock.ts).
       this.#lock?.assertHeld();
-      fd = this.#fd ?? this.#open();
+      fd = this.#fd ?? (this.#opened ? this.#reopen() : this.#open());
+      openJournals.used(this);
     } catch (error) {
       return Promise.reject(StorageError.from(error, this.dir, join(this.dir, journalName(this.#generation))));
     }
@@ -198,6 +204,15 @@ export class JournalAdapter implements StoreAdapter {
     if (this.#dirty && this.#lock?.lost === undefined) await this.#compact(snapshot);
     if (this.#fd !== undefined) closeSync(this.#fd);
     this.#fd = undefined;
+    openJournals.closed(this);
+  }
+
+  /** Closes the journal while nothing is written to it (open-journals.ts); the next write reopens it. */
+  closeIdle(): boolean {
+    if (this.#busy > 0 || this.#compacting || this.#fd === undefined) return false;
+    closeSync(this.#fd);
+    this.#fd = undefined;
+    return true;
   }
 
   #listJournals(): number[] {
@@ -226,7 +241,14 @@ export class JournalAdapter implements StoreAdapter {
     this.#fileBytes = this.#size;
     this.#journals.add(this.#generation);
     this.#fd = active;
+    this.#opened = true;
     return active;
+  }
+
+  /** The active journal again, after it was closed while idle: records still go at #size. */
+  #reopen(): number {
+    this.#fd = openSync(join(this.dir, journalName(this.#generation)), constants.O_RDWR | constants.O_CREAT);
+    return this.#fd;
   }
 
   /**
@@ -238,12 +260,20 @@ export class JournalAdapter implements StoreAdapter {
   #append(fd: number, line: Buffer, written: () => void): Promise<void> {
     const position = this.#size;
     const generation = this.#generation;
+    this.#busy++;
     return this.#writer.append(fd, line, position, this.#fsync).then(
       () => {
+        this.#busy--;
         this.#size = position + line.length;
         written();
       },
-      (error: NodeJS.ErrnoException) => new Promise<never>((_, reject) => ftruncate(fd, position, () => reject(StorageError.from(error, this.dir, join(this.dir, journalName(generation)))))),
+      (error: NodeJS.ErrnoException) =>
+        new Promise<never>((_, reject) =>
+          ftruncate(fd, position, () => {
+            this.#busy--;
+            reject(StorageError.from(error, this.dir, join(this.dir, journalName(generation))));
+          }),
+        ),
     );
   }
 
@@ -280,11 +310,12 @@ export class JournalAdapter implements StoreAdapter {
     const { version, ...tables } = snapshot() as Record<string, unknown>;
     const next = this.#generation + 1;
     // Synchronous switch: every change not yet written goes to the new journal.
-    if (this.#fd === undefined) this.#open();
+    if (this.#fd === undefined && !this.#opened) this.#open();
     const fd = openSync(join(this.dir, journalName(next)), 'w+');
     if (this.#fsync) syncFolderSync(this.dir);
     if (this.#fd !== undefined) closeSync(this.#fd);
     this.#fd = fd;
+    openJournals.used(this);
     this.#generation = next;
     this.#journals.add(next);
     this.#size = 0;
