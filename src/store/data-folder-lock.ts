@@ -6,7 +6,7 @@ import { folderUsers } from './folder-users.js';
 import { describeHolder, HOLDER_NAME, type Holder, holderGone, processStart, readHolder, STALE_MS, stopHolder } from './lock-holder.js';
 import { notWritable, StorageError } from './storage-error.js';
 import { StoreError } from './store-loader.js';
-import { refuseWorkspaceHeldDirectly, refuseWorkspaceOfHeldFolder, WORKSPACES_NAME } from './workspace-folders.js';
+import { refuseWorkspaceHeldDirectly, refuseWorkspaceOfHeldFolder, refuseWorkspacesFile, WORKSPACES_NAME } from './workspace-folders.js';
 
 export { HOLDER_NAME } from './lock-holder.js';
 
@@ -79,6 +79,7 @@ export class DataFolderLock {
     } catch (error) {
       throw new StoreError(notWritable(folder, 'the data folder', error));
     }
+    refuseWorkspacesFile(folder);
     if (held.has(folder)) throw new StoreError(refusal(folder, readHolder(folder)?.holder));
     refuseWorkspaceHeldDirectly(folder, heldHere);
     const lock = new DataFolderLock(folder, notice);

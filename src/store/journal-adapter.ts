@@ -98,8 +98,12 @@ export class JournalAdapter implements StoreAdapter, IdleClosable {
     this.#fsync = options.fsync ?? false;
     this.#writer = options.writer ?? journalWriter;
     this.#compactBytes = options.compactBytes ?? 64 * 1024 * 1024;
-    this.#warn = options.warn ?? ((message) => process.stderr.write(`deposit-sandbox: ${message}\n`));
-    this.#lock = DataFolderLock.covering(dir)?.lock;
+    const warn = options.warn ?? ((message: string) => process.stderr.write(`deposit-sandbox: ${message}\n`));
+    const covering = DataFolderLock.covering(dir);
+    this.#lock = covering?.lock;
+    // A workspace's notes (a damaged journal, a failed compaction) say which workspace they are about.
+    const workspace = covering?.workspace;
+    this.#warn = workspace === undefined ? warn : (message) => warn(`workspace "${workspace}": ${message}`);
   }
 
   /** The whole persisted data as one snapshot document (the store itself uses load). */

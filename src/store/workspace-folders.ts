@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { describeHolder, holderGone, readHolder, stopHolder } from './lock-holder.js';
 import { StoreError } from './store-loader.js';
@@ -55,4 +55,18 @@ export function refuseWorkspaceHeldDirectly(folder: string, heldHere: HeldHere):
         'or start this one with --data <another folder> or --in-memory (startSandbox(): data or inMemory).',
     );
   }
+}
+
+/**
+ * A file (not a folder) named `workspaces` in the data folder: the server could not keep a single
+ * workspace. Refused at start-up, saying what to do, rather than failing at the first `/w/<name>`.
+ */
+export function refuseWorkspacesFile(folder: string): void {
+  const path = join(folder, WORKSPACES_NAME);
+  const stat = statSync(path, { throwIfNoEntry: false });
+  if (stat === undefined || stat.isDirectory()) return;
+  throw new StoreError(
+    `${path} is a file, but the sandbox keeps its workspaces (/w/<name>) in a folder of that name (${path}/<name>/), so it does not start. ` +
+      `Nothing was changed. Move the file away (mv ${path} ${path}.bak) and start again, or start with --data <another folder>.`,
+  );
 }
