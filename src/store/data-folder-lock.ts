@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fstatSync, futimesSync, linkSync, mkdirSync, openSync, readdirSync, realpathSync, rmSync, statSync, utimesSync, writeSync, ftruncateSync } from 'node:fs';
+import { closeSync, fstatSync, futimes, linkSync, mkdirSync, openSync, readdirSync, realpathSync, rmSync, statSync, utimes, writeSync, ftruncateSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { folderUsers } from './folder-users.js';
@@ -59,6 +59,8 @@ export class DataFolderLock {
   /** The data folder itself, open for as long as the lock is held (how folderUsers() finds a holder). */
   #folderFd: number | undefined;
   #timer: NodeJS.Timeout | undefined;
+  /** Whether the mtimes are being refreshed (one at a time: a hung disk holds one thread of the pool, not more). */
+  #refreshing = false;
   #lost: string | undefined;
   #released: Promise<void> | undefined;
 
@@ -262,7 +264,8 @@ export class DataFolderLock {
           `the lock file ${join(this.folder, HOLDER_NAME)} was deleted while this sandbox ran on the folder; it was written again. Do not delete it: it keeps a second process off the folder.`,
         );
       }
-      mkdirSync(join(this.folder, LOCK_NAME), { recursive: true });
+      // Looked at first: a mkdir waits while the file system is frozen, even where the folder exists.
+      if (statSync(join(this.folder, LOCK_NAME), { throwIfNoEntry: false }) === undefined) mkdirSync(join(this.folder, LOCK_NAME), { recursive: true });
     } catch {
       // The folder cannot be read or written right now (a full disk, a frozen mount): try again later.
     }
@@ -270,15 +273,16 @@ export class DataFolderLock {
 
   #heartbeat(): void {
     this.#check();
-    if (this.#lost !== undefined || this.#fd === undefined) return;
+    if (this.#lost !== undefined || this.#fd === undefined || this.#refreshing) return;
+    // The mtimes tell processes on other hosts (and older versions) that the holder runs. Set off
+    // the event loop: on a frozen or hung file system a write of metadata waits, and must not stall requests.
+    this.#refreshing = true;
     const now = new Date();
-    try {
-      // The mtimes tell processes on other hosts (and older versions) that the holder runs.
-      futimesSync(this.#fd, now, now);
-      utimesSync(join(this.folder, LOCK_NAME), now, now);
-    } catch {
-      // As above: the next beat tries again.
-    }
+    futimes(this.#fd, now, now, () =>
+      utimes(join(this.folder, LOCK_NAME), now, now, () => {
+        this.#refreshing = false;
+      }),
+    );
   }
 
   #lose(other: Holder | undefined): void {
