@@ -45,7 +45,7 @@ const stderr: Notice = (message) => process.stderr.write(`deposit-sandbox: ${mes
  * lock files are missing from a folder that holds data, a process that keeps the folder open
  * (every holder does) is found through /proc and refused the same way.
  *
- * The holder checks every 2 s (and before each write, with one fstat) that the file is
+ * The holder checks every 2 s (and before the writes of each turn of the event loop, with one fstat) that the file is
  * still its own: deleted files are written again; a file of another process means the lock was
  * taken over, and from then on every write is refused with a StorageError that says so.
  */
@@ -61,6 +61,8 @@ export class DataFolderLock {
   #timer: NodeJS.Timeout | undefined;
   /** Whether the mtimes are being refreshed (one at a time: a hung disk holds one thread of the pool, not more). */
   #refreshing = false;
+  /** Whether #poll() already looked in this turn of the event loop. */
+  #polled = false;
   #lost: string | undefined;
   #released: Promise<void> | undefined;
 
@@ -244,9 +246,16 @@ export class DataFolderLock {
     return path !== undefined && path.ino === mine.ino && path.dev === mine.dev;
   }
 
-  /** One fstat: the holder file this process wrote still has a name (else #check() looks closer). */
+  /**
+   * One fstat: the holder file this process wrote still has a name (else #check() looks closer).
+   * Once per turn of the event loop: the journals of every workspace written in one turn share it.
+   */
   #poll(): void {
-    if (this.#lost !== undefined || this.#fd === undefined) return;
+    if (this.#lost !== undefined || this.#fd === undefined || this.#polled) return;
+    this.#polled = true;
+    setImmediate(() => {
+      this.#polled = false;
+    });
     if (fstatSync(this.#fd).nlink === 0) this.#check();
   }
 
