@@ -190,6 +190,16 @@ describe('environment fallbacks', () => {
     expect(await stop(flag)).toBe(0);
   });
 
+  it('blank variables (PORT=, DEPOSIT_SANDBOX_SEED=, any DEPOSIT_SANDBOX_*=) count as unset: the defaults apply', async () => {
+    const blank = { PORT: '', DEPOSIT_SANDBOX_SEED: '', DEPOSIT_SANDBOX_AUTH: '', DEPOSIT_SANDBOX_MAX_WORKSPACES: '', DEPOSIT_SANDBOX_CALLBACK_TIMEOUT: '', DEPOSIT_SANDBOX_CLOCK: ' ' };
+    const proc = await start(['--port', '0', '--in-memory'], blank);
+    expect((await health(proc.url)).body['auth']).toBe('either');
+    const workspaces = (await (await fetch(`${proc.url}/_sandbox/workspaces`)).json()) as { limit: number };
+    expect(workspaces.limit).toBe(1000);
+    expect(proc.stderr()).toBe('');
+    expect(await stop(proc)).toBe(0);
+  });
+
   it('DEPOSIT_SANDBOX_AUTH sets the auth mode', async () => {
     const proc = await start(['--port', '0', '--in-memory'], { DEPOSIT_SANDBOX_AUTH: 'signature' });
     expect((await health(proc.url)).body['auth']).toBe('signature');

@@ -35,6 +35,20 @@ export async function serve(data: string, extra: string[] = []): Promise<Serving
   };
 }
 
+/** Resolves once the process's stderr contains `text` (checked on each chunk); rejects if it exits first. */
+export function stderrContains(serving: Serving, text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      if (!serving.stderr().includes(text)) return;
+      serving.child.stderr.off('data', check);
+      resolve();
+    };
+    serving.child.stderr.on('data', check);
+    check();
+    void serving.exited.then(() => reject(new Error(`exited before writing ${JSON.stringify(text)} to stderr:\n${serving.stderr()}`)));
+  });
+}
+
 export interface Refused {
   code: number | null;
   stdout: string;

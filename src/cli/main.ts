@@ -1,5 +1,8 @@
+import { unsetBlankEnvironment } from '../config/blank-environment.js';
 import { createProgram } from './program.js';
 
+// `PORT=` or `DEPOSIT_SANDBOX_SEED=` (empty) means unset, as a flag not given.
+unsetBlankEnvironment();
 createProgram()
   .parseAsync(process.argv)
   .catch((error: unknown) => {

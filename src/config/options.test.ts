@@ -30,6 +30,13 @@ describe('sandbox options', () => {
     expect(parseOptions({ port: '0' as unknown as number, seed: '42' as unknown as number })).toMatchObject({ port: 0, seed: 42 });
   });
 
+  it('a blank value (an empty environment variable passed on) is no value: the default applies, not 0', () => {
+    const parsed = parseOptions({ port: '', seed: '  ', maxWorkspaces: '' } as never);
+    expect(parsed.port).toBe(4242);
+    expect(parsed.seed).toBeUndefined();
+    expect(parsed.maxWorkspaces).toBe(1000);
+  });
+
   it.each([
     [{ port: 'abc' }, '--port: must be a port number from 0 to 65535'],
     [{ port: 70000 }, '--port: must be from 0 to 65535'],

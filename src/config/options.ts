@@ -3,6 +3,9 @@ import { AUTH_MODES } from '../auth/authenticate.js';
 import { durationListSchema, durationSchema } from '../clock/duration.js';
 import { LANGS } from '../pages/i18n/lang.js';
 
+/** A blank string (an empty environment variable, passed on by code) is no value: the default applies. */
+const blankAsUnset = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+
 const port = z.coerce
   .number({ error: 'must be a port number from 0 to 65535 (0 picks a free port)' })
   .int('must be a whole port number')
@@ -11,14 +14,14 @@ const port = z.coerce
 
 /** Everything a sandbox can be started with; the CLI and startSandbox() share it. */
 export const sandboxOptionsSchema = z.object({
-  port: port.default(4242),
+  port: z.preprocess(blankAsUnset, port.default(4242)),
   host: z.string().min(1).default('127.0.0.1'),
   data: z.string().min(1).default('.deposit-sandbox'),
   inMemory: z.boolean().default(false),
   fixtures: z.string().min(1).optional(),
   publicUrl: z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL such as http://localhost:4242' }).optional(),
   auth: z.enum(AUTH_MODES, { error: `must be one of ${AUTH_MODES.join(', ')}` }).default('either'),
-  seed: z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').optional(),
+  seed: z.preprocess(blankAsUnset, z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').optional()),
   clock: z.enum(['real', 'manual'], { error: 'must be real or manual' }).default('real'),
   /** A folder of scenario YAML files, matched before the bundled ones. */
   scenarios: z.string().min(1).optional(),
@@ -40,11 +43,10 @@ export const sandboxOptionsSchema = z.object({
   /** A workspace (/w/<name>) unused this long is removed; 0 keeps them forever. */
   workspaceTtl: durationSchema.default(24 * 3600 * 1000),
   /** How many workspaces besides `default` may exist at once. */
-  maxWorkspaces: z.coerce
-    .number({ error: 'must be a whole number of 1 or more, e.g. 1000' })
-    .int('must be a whole number of 1 or more, e.g. 1000')
-    .min(1, 'must be 1 or more, e.g. 1000')
-    .default(1000),
+  maxWorkspaces: z.preprocess(
+    blankAsUnset,
+    z.coerce.number({ error: 'must be a whole number of 1 or more, e.g. 1000' }).int('must be a whole number of 1 or more, e.g. 1000').min(1, 'must be 1 or more, e.g. 1000').default(1000),
+  ),
 });
 
 export type SandboxOptionsInput = z.input<typeof sandboxOptionsSchema>;

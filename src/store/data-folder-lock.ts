@@ -1,168 +1,322 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, fstatSync, futimes, linkSync, mkdirSync, openSync, readdirSync, realpathSync, rmSync, statSync, utimes, writeSync, ftruncateSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join, resolve } from 'node:path';
-import lockfile from 'proper-lockfile';
-import { notWritable } from './storage-error.js';
+import { basename, dirname, join, resolve } from 'node:path';
+import { folderUsers } from './folder-users.js';
+import { describeHolder, HOLDER_NAME, type Holder, holderGone, processStart, readHolder, STALE_MS, stopHolder } from './lock-holder.js';
+import { notWritable, StorageError } from './storage-error.js';
 import { StoreError } from './store-loader.js';
+import { refuseWorkspaceHeldDirectly, refuseWorkspaceOfHeldFolder, refuseWorkspacesFile, WORKSPACES_NAME } from './workspace-folders.js';
 
-/** The lock itself: a folder made atomically by proper-lockfile (mkdir), its mtime kept fresh. */
+export { HOLDER_NAME } from './lock-holder.js';
+
+/** A folder made beside the holder file: what versions before the holder file's token locked (an atomic mkdir). */
 export const LOCK_NAME = '.lock';
-/** Who holds the lock: PID, host, listening URL. Written beside the lock, read by a refused process. */
-export const HOLDER_NAME = 'lock.json';
-/** A lock whose mtime has not been refreshed for this long belongs to a process that is gone. */
-const STALE_MS = 10_000;
-const UPDATE_MS = 2_000;
-
-interface Holder {
-  pid: number;
-  hostname: string;
-  url?: string;
-  since: string;
-}
+/** How often a holder checks its lock and refreshes its mtime (for holders on other hosts). */
+const REFRESH_MS = 2_000;
 
 /** Folders this process holds (a second startSandbox() on the same folder is refused too). */
-const held = new Set<string>();
+const held = new Map<string, DataFolderLock>();
 let exitHook = false;
 
-/** A process that exits without close() (proper-lockfile removes `.lock/` then): remove lock.json too. */
-function removeHoldersOnExit(): void {
+/** A process that exits without release() (an uncaught error, process.exit()): remove its lock files. */
+function releaseOnExit(): void {
   if (exitHook) return;
   exitHook = true;
   process.once('exit', () => {
-    for (const folder of held) rmSync(join(folder, HOLDER_NAME), { force: true });
+    for (const lock of held.values()) lock.releaseSync();
   });
 }
 
+type Notice = (message: string) => void;
+const stderr: Notice = (message) => process.stderr.write(`deposit-sandbox: ${message}\n`);
+
 /**
- * One process per data folder. The first process holds `<folder>/.lock` for as long as it
- * runs (proper-lockfile: an atomic mkdir whose mtime is refreshed every 2 s) and writes who it
- * is to `<folder>/lock.json`. Another process on the same folder is refused with a message
- * naming the holder. A lock left by a process that died is taken over with a notice: at once
- * when the recorded PID no longer runs on this host, otherwise once the lock has not been
- * refreshed for 10 s (a holder on another host or container). A live holder is never taken over.
+ * One process per data folder. The holder file `<folder>/lock.json` (PID, host, URL, the
+ * process's start time, a random token) is the lock: it is created only if absent (written
+ * aside, then hard-linked into place, which fails if another process got there first), and
+ * `<folder>/.lock/` is made beside it as before. Another process on the folder is refused with a
+ * message naming the holder.
+ *
+ * Taken over only from a holder that is certainly gone: on this host, its PID no longer runs,
+ * is a zombie, or (Linux) belongs to a process started at another time than the holder; on
+ * another host or container, its file has not been refreshed for 10 s. A live holder is never
+ * taken over, however long it is stopped (kill -STOP, a debugger, a sleeping laptop). When both
+ * lock files are missing from a folder that holds data, a process that keeps the folder open
+ * (every holder does) is found through /proc and refused the same way.
+ *
+ * The holder checks every 2 s (and before the writes of each turn of the event loop, with one fstat) that the file is
+ * still its own: deleted files are written again; a file of another process means the lock was
+ * taken over, and from then on every write is refused with a StorageError that says so.
  */
 export class DataFolderLock {
   readonly folder: string;
-  readonly #release: () => Promise<void>;
+  readonly #notice: Notice;
+  readonly #token = randomBytes(8).toString('hex');
   #holder: Holder;
+  /** The holder file, open: the inode this process wrote (its link count falls to 0 if it is deleted or replaced). */
+  #fd: number | undefined;
+  /** The data folder itself, open for as long as the lock is held (how folderUsers() finds a holder). */
+  #folderFd: number | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  /** Whether the mtimes are being refreshed (one at a time: a hung disk holds one thread of the pool, not more). */
+  #refreshing = false;
+  /** Whether #poll() already looked in this turn of the event loop. */
+  #polled = false;
+  #lost: string | undefined;
   #released: Promise<void> | undefined;
 
-  private constructor(folder: string, release: () => Promise<void>, holder: Holder) {
+  private constructor(folder: string, notice: Notice) {
     this.folder = folder;
-    this.#release = release;
-    this.#holder = holder;
+    this.#notice = notice;
+    const start = processStart(process.pid);
+    this.#holder = { pid: process.pid, hostname: hostname(), since: new Date().toISOString(), ...(start ? { start } : {}), token: this.#token };
   }
 
   /** Takes the lock on `dir` (creating the folder), or throws a StoreError that names the holder. */
-  static async acquire(dir: string, notice: (message: string) => void = (message) => process.stderr.write(`deposit-sandbox: ${message}\n`)): Promise<DataFolderLock> {
+  static async acquire(dir: string, notice: Notice = stderr): Promise<DataFolderLock> {
     const folder = resolve(dir);
+    const heldHere = (path: string) => held.has(path);
+    refuseWorkspaceOfHeldFolder(folder, heldHere);
     try {
       mkdirSync(folder, { recursive: true });
     } catch (error) {
       throw new StoreError(notWritable(folder, 'the data folder', error));
     }
-    const options = {
-      lockfilePath: join(folder, LOCK_NAME),
-      realpath: false,
-      stale: STALE_MS,
-      update: UPDATE_MS,
-      retries: 0,
-      onCompromised: (error: Error) => notice(`the lock on the data folder ${folder} was lost (${error.message}); another process may now use this folder.`),
-    };
-    const previous = readHolder(folder);
-    if (held.has(folder)) throw new StoreError(refusal(folder, previous));
-    const take = () =>
-      lockfile.lock(folder, options).catch((error: NodeJS.ErrnoException) => {
-        if (error.code === 'ELOCKED') return undefined;
-        throw new StoreError(notWritable(folder, 'the data folder', error));
-      });
-    let release = await take();
-    let tookOver = false;
-    if (!release) {
-      const holder = readHolder(folder);
-      if (!holder || !gone(holder)) throw new StoreError(refusal(folder, holder));
-      notice(`took over the lock on the data folder ${folder} left by process ${holder.pid}, which is no longer running.`);
-      rmSync(options.lockfilePath, { recursive: true, force: true });
-      tookOver = true;
-      release = await take();
-      if (!release) throw new StoreError(refusal(folder, readHolder(folder)));
+    refuseWorkspacesFile(folder);
+    if (held.has(folder)) throw new StoreError(refusal(folder, readHolder(folder)?.holder));
+    refuseWorkspaceHeldDirectly(folder, heldHere);
+    const lock = new DataFolderLock(folder, notice);
+    // A few rounds: a holder found gone is cleared away, then the lock is tried again.
+    for (let round = 0; round < 3; round++) {
+      if (lock.#take()) {
+        held.set(folder, lock);
+        releaseOnExit();
+        lock.#timer = setInterval(() => lock.#heartbeat(), REFRESH_MS);
+        lock.#timer.unref();
+        return lock;
+      }
     }
-    if (previous && !tookOver) {
-      // The lock was free or stale (proper-lockfile took it over): a holder that did not stop cleanly.
-      notice(
-        `took over a stale lock on the data folder ${folder} left by process ${previous.pid}${previous.hostname === hostname() ? '' : ` on ${previous.hostname}`}, which stopped without releasing it.`,
-      );
-    }
-    held.add(folder);
-    removeHoldersOnExit();
-    const self = new DataFolderLock(folder, release, { pid: process.pid, hostname: hostname(), since: new Date().toISOString() });
-    self.#write();
-    return self;
+    throw new StoreError(refusal(folder, readHolder(folder)?.holder));
+  }
+
+  /** The lock covering a store folder: the data folder itself, or one of its workspaces (`<folder>/workspaces/<name>`). */
+  static covering(dir: string): { lock: DataFolderLock; workspace?: string } | undefined {
+    const folder = resolve(dir);
+    const own = held.get(folder);
+    if (own) return { lock: own };
+    const parent = dirname(folder);
+    const root = basename(parent) === WORKSPACES_NAME ? held.get(dirname(parent)) : undefined;
+    return root ? { lock: root, workspace: basename(folder) } : undefined;
+  }
+
+  /** Why this process may no longer write the folder (its lock was taken over), or undefined. */
+  get lost(): string | undefined {
+    this.#poll();
+    return this.#lost;
   }
 
   /** Records the address the holder listens on, for the message another process gets. */
   listening(url: string): void {
     this.#holder = { ...this.#holder, url };
-    this.#write();
+    if (this.#fd === undefined || this.#lost !== undefined) return;
+    try {
+      const bytes = Buffer.from(`${JSON.stringify(this.#holder)}\n`);
+      writeSync(this.#fd, bytes, 0, bytes.length, 0);
+      ftruncateSync(this.#fd, bytes.length);
+    } catch {
+      // Best effort (a full disk): the lock holds; the refusal then names no URL.
+    }
   }
 
-  /** Releases the lock (safe to call twice). */
+  /**
+   * Throws a StorageError once the lock was taken over by another process: called before every
+   * write to the folder, so nothing is written after another process took it.
+   */
+  assertHeld(): void {
+    this.#poll();
+    if (this.#lost !== undefined) throw new StorageError('failed', this.folder, join(this.folder, HOLDER_NAME), 'ELOCKLOST', this.#lost);
+  }
+
+  /** Releases the lock (safe to call twice); a lock taken over by another process is left to it. */
   release(): Promise<void> {
-    this.#released ??= (async () => {
-      rmSync(join(this.folder, HOLDER_NAME), { force: true });
-      held.delete(this.folder);
-      await this.#release().catch(() => undefined);
-    })();
+    this.#released ??= Promise.resolve().then(() => this.releaseSync());
     return this.#released;
   }
 
-  /** Best effort: a full disk must not stop the holder; the refusal then names no URL. */
-  #write(): void {
+  /** release(), synchronously (also at process exit). */
+  releaseSync(): void {
+    if (held.get(this.folder) !== this) return;
+    held.delete(this.folder);
+    clearInterval(this.#timer);
+    if (this.#lost === undefined && this.#fd !== undefined && this.#ownsPath()) {
+      rmSync(join(this.folder, HOLDER_NAME), { force: true });
+      rmSync(join(this.folder, LOCK_NAME), { recursive: true, force: true });
+    }
+    for (const fd of [this.#fd, this.#folderFd]) if (fd !== undefined) closeSync(fd);
+    this.#fd = undefined;
+    this.#folderFd = undefined;
+  }
+
+  /** One try at the lock: true when taken; false to try again (a gone holder was cleared away); throws a refusal. */
+  #take(): boolean {
+    const folder = this.folder;
+    const found = readHolder(folder);
+    if (found) {
+      const why = holderGone(found.holder, found.age);
+      if (why === undefined) throw new StoreError(refusal(folder, found.holder));
+      // Cleared only if it is still the same holder's file (another process may be here too).
+      if (readHolder(folder)?.holder.token !== found.holder.token) return false;
+      rmSync(join(folder, HOLDER_NAME), { force: true });
+      rmSync(join(folder, LOCK_NAME), { recursive: true, force: true });
+      this.#notice(`took over the lock on the data folder ${folder} left by process ${found.holder.pid}, ${why}.`);
+      return false;
+    }
+    const users = holdsData(folder) ? folderUsers(realpathSync(folder)) : [];
+    const [user] = users;
+    if (user !== undefined) throw new StoreError(refusal(folder, undefined, user));
     try {
-      writeFileSync(join(this.folder, HOLDER_NAME), `${JSON.stringify(this.#holder)}\n`);
+      mkdirSync(join(folder, LOCK_NAME));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new StoreError(notWritable(folder, 'the data folder', error));
+      // A lock folder without a holder file: a process between the two (starting), an older
+      // version's lock that refreshes its mtime, or one left behind long ago.
+      const age = Date.now() - (statSync(join(folder, LOCK_NAME), { throwIfNoEntry: false })?.mtimeMs ?? 0);
+      if (age <= STALE_MS) throw new StoreError(refusal(folder, undefined));
+      rmSync(join(folder, LOCK_NAME), { recursive: true, force: true });
+      this.#notice(`took over the lock on the data folder ${folder}: its lock folder had not been refreshed for ${Math.round(age / 1000)} s and named no holder.`);
+      return false;
+    }
+    if (!this.#create()) return false;
+    try {
+      this.#folderFd = openSync(folder, 'r');
     } catch {
-      // The lock itself holds; only the description is missing.
+      // Not where folders cannot be opened (Windows): the lock files alone then protect the folder.
+    }
+    return true;
+  }
+
+  /** Writes the holder file if none exists; false when another process's is there. */
+  #create(): boolean {
+    const path = join(this.folder, HOLDER_NAME);
+    const aside = join(this.folder, `${HOLDER_NAME}.${this.#token}.tmp`);
+    const bytes = Buffer.from(`${JSON.stringify(this.#holder)}\n`);
+    let fd: number;
+    try {
+      fd = openSync(aside, 'w+');
+      writeSync(fd, bytes);
+    } catch (error) {
+      throw new StoreError(notWritable(this.folder, 'the data folder', error));
+    }
+    try {
+      // Atomic and exclusive (NFS too): fails with EEXIST when a holder file is already there.
+      linkSync(aside, path);
+    } catch (error) {
+      closeSync(fd);
+      rmSync(aside, { force: true });
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      return this.#createWithoutLink(path, bytes);
+    }
+    rmSync(aside, { force: true });
+    if (this.#fd !== undefined) closeSync(this.#fd);
+    this.#fd = fd;
+    return true;
+  }
+
+  /** File systems without hard links (FAT, some network shares): an exclusive create (O_EXCL). */
+  #createWithoutLink(path: string, bytes: Buffer): boolean {
+    let fd: number;
+    try {
+      fd = openSync(path, 'wx+');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw new StoreError(notWritable(this.folder, 'the data folder', error));
+    }
+    writeSync(fd, bytes);
+    if (this.#fd !== undefined) closeSync(this.#fd);
+    this.#fd = fd;
+    return true;
+  }
+
+  /** Whether `lock.json` is still the file this process wrote. */
+  #ownsPath(): boolean {
+    if (this.#fd === undefined) return false;
+    const path = statSync(join(this.folder, HOLDER_NAME), { throwIfNoEntry: false });
+    const mine = fstatSync(this.#fd);
+    return path !== undefined && path.ino === mine.ino && path.dev === mine.dev;
+  }
+
+  /**
+   * One fstat: the holder file this process wrote still has a name (else #check() looks closer).
+   * Once per turn of the event loop: the journals of every workspace written in one turn share it.
+   */
+  #poll(): void {
+    if (this.#lost !== undefined || this.#fd === undefined || this.#polled) return;
+    this.#polled = true;
+    setImmediate(() => {
+      this.#polled = false;
+    });
+    if (fstatSync(this.#fd).nlink === 0) this.#check();
+  }
+
+  /** Checks the lock is still this process's: puts deleted files back; notices a takeover. */
+  #check(): void {
+    if (this.#lost !== undefined || this.#fd === undefined) return;
+    try {
+      if (!this.#ownsPath()) {
+        const gone = statSync(join(this.folder, HOLDER_NAME), { throwIfNoEntry: false }) === undefined;
+        if (!(gone && this.#create())) {
+          this.#lose(readHolder(this.folder)?.holder);
+          return;
+        }
+        this.#notice(
+          `the lock file ${join(this.folder, HOLDER_NAME)} was deleted while this sandbox ran on the folder; it was written again. Do not delete it: it keeps a second process off the folder.`,
+        );
+      }
+      // Looked at first: a mkdir waits while the file system is frozen, even where the folder exists.
+      if (statSync(join(this.folder, LOCK_NAME), { throwIfNoEntry: false }) === undefined) mkdirSync(join(this.folder, LOCK_NAME), { recursive: true });
+    } catch {
+      // The folder cannot be read or written right now (a full disk, a frozen mount): try again later.
     }
   }
-}
 
-function readHolder(folder: string): Holder | undefined {
-  try {
-    const value = JSON.parse(readFileSync(join(folder, HOLDER_NAME), 'utf8')) as Partial<Holder>;
-    if (typeof value.pid !== 'number' || typeof value.hostname !== 'string') return undefined;
-    return { pid: value.pid, hostname: value.hostname, since: String(value.since ?? ''), ...(typeof value.url === 'string' ? { url: value.url } : {}) };
-  } catch {
-    return undefined;
+  #heartbeat(): void {
+    this.#check();
+    if (this.#lost !== undefined || this.#fd === undefined || this.#refreshing) return;
+    // The mtimes tell processes on other hosts (and older versions) that the holder runs. Set off
+    // the event loop: on a frozen or hung file system a write of metadata waits, and must not stall requests.
+    this.#refreshing = true;
+    const now = new Date();
+    futimes(this.#fd, now, now, () =>
+      utimes(join(this.folder, LOCK_NAME), now, now, () => {
+        this.#refreshing = false;
+      }),
+    );
+  }
+
+  #lose(other: Holder | undefined): void {
+    clearInterval(this.#timer);
+    this.#lost =
+      `The lock on the data folder ${this.folder} was taken over by another deposit-sandbox (${describeHolder(other)}) while this one ran ` +
+      `(this one was stopped or out of reach for more than ${STALE_MS / 1000} s, or its lock files were deleted). So that the two do not overwrite each other's trades, ` +
+      'this sandbox no longer writes there: the change was not made and nothing was saved; reads keep working. ' +
+      'Stop this sandbox and use the other one, or restart this one with --data <another folder>.';
+    this.#notice(this.#lost);
   }
 }
 
-/** Whether the recorded holder is certainly not running: same host, and its PID is gone (or is ours, from an earlier life). */
-function gone(holder: Holder): boolean {
-  if (holder.hostname !== hostname()) return false;
-  if (holder.pid === process.pid) return true;
+/** Whether a data folder holds anything a second process could overwrite (a snapshot or a journal). */
+function holdsData(folder: string): boolean {
   try {
-    process.kill(holder.pid, 0);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
-  }
-  return zombie(holder.pid);
-}
-
-/** A process killed but not yet reaped by its parent still has its PID; on Linux its state says Z. */
-function zombie(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
+    return readdirSync(folder).some((name) => name === 'db.json' || /^journal\.\d+\.ndjson$/.test(name));
   } catch {
     return false;
   }
 }
 
-function refusal(folder: string, holder: Holder | undefined): string {
-  const who = holder
-    ? `process ${holder.pid}${holder.hostname === hostname() ? '' : ` on ${holder.hostname}`}, ${holder.url ? `listening on ${holder.url}` : 'still starting'}`
-    : 'a process that has not said who it is yet';
-  const stop = holder && holder.hostname === hostname() ? `stop the other one (kill ${holder.pid})` : 'stop the other one';
+function refusal(folder: string, holder: Holder | undefined, user?: number): string {
+  const who = user === undefined ? describeHolder(holder) : `process ${user}, which has the folder open; its lock files were deleted`;
+  const stop = user === undefined ? stopHolder(holder) : `stop the other one (kill ${user})`;
   return (
     `The data folder ${folder} is in use by another deposit-sandbox (${who}). Two processes on one folder would overwrite each other's trades. ` +
     `Start this one with --data <another folder> or --in-memory (startSandbox(): data or inMemory), or ${stop}.`

@@ -11,6 +11,8 @@ import { journalName, matchJournals } from './journal-generations.js';
 import { StoreError } from './store-loader.js';
 import type { Change } from './table.js';
 import { type JournalWriter, journalWriter } from './journal-writer.js';
+import { DataFolderLock } from './data-folder-lock.js';
+import { type IdleClosable, openJournals } from './open-journals.js';
 
 export interface JournalAdapterOptions {
   /** fdatasync the journal after every group commit (survives a power cut; slower). Default false. */
@@ -46,7 +48,7 @@ export { journalName } from './journal-generations.js';
  *   crash at any point leaves files that load to the same data.
  * Nothing is modified before the first write, so a store that is refused is left untouched.
  */
-export class JournalAdapter implements StoreAdapter {
+export class JournalAdapter implements StoreAdapter, IdleClosable {
   /** The snapshot file, `<dir>/db.json`. */
   readonly location: string;
   readonly dir: string;
@@ -67,6 +69,10 @@ export class JournalAdapter implements StoreAdapter {
   /** Files to remove before the first write (journals older than the snapshot, a temp file). */
   #obsolete: string[] = [];
   #fd: number | undefined;
+  /** Whether the active journal was opened once (after that, a closed #fd was closed while idle: reopen it as it is). */
+  #opened = false;
+  /** Writes under way (their descriptor must stay open). */
+  #busy = 0;
   /** Valid bytes of the active journal; the next record goes here. */
   #size = 0;
   /** Bytes on disk of the active journal when it was read (more than #size after a torn write). */
@@ -78,6 +84,8 @@ export class JournalAdapter implements StoreAdapter {
   #dirty = false;
   #compacting: Promise<void> | undefined;
   #retryAfter = 0;
+  /** The lock this process holds on the folder (or on the data folder whose workspace this is), if any. */
+  readonly #lock: DataFolderLock | undefined;
 
   constructor(dir: string, options: JournalAdapterOptions = {}) {
     try {
@@ -90,7 +98,12 @@ export class JournalAdapter implements StoreAdapter {
     this.#fsync = options.fsync ?? false;
     this.#writer = options.writer ?? journalWriter;
     this.#compactBytes = options.compactBytes ?? 64 * 1024 * 1024;
-    this.#warn = options.warn ?? ((message) => process.stderr.write(`deposit-sandbox: ${message}\n`));
+    const warn = options.warn ?? ((message: string) => process.stderr.write(`deposit-sandbox: ${message}\n`));
+    const covering = DataFolderLock.covering(dir);
+    this.#lock = covering?.lock;
+    // A workspace's notes (a damaged journal, a failed compaction) say which workspace they are about.
+    const workspace = covering?.workspace;
+    this.#warn = workspace === undefined ? warn : (message) => warn(`workspace "${workspace}": ${message}`);
   }
 
   /** The whole persisted data as one snapshot document (the store itself uses load). */
@@ -164,7 +177,10 @@ export class JournalAdapter implements StoreAdapter {
     if (changes.length === 0) return Promise.resolve();
     let fd: number;
     try {
-      fd = this.#fd ?? this.#open();
+      // Nothing is written once another process took the folder over (data-folder-lock.ts).
+      this.#lock?.assertHeld();
+      fd = this.#fd ?? (this.#opened ? this.#reopen() : this.#open());
+      openJournals.used(this);
     } catch (error) {
       return Promise.reject(StorageError.from(error, this.dir, join(this.dir, journalName(this.#generation))));
     }
@@ -189,9 +205,18 @@ export class JournalAdapter implements StoreAdapter {
   /** Folds the journal into the snapshot (if it holds anything) and closes the files. */
   async close(snapshot: () => unknown): Promise<void> {
     await this.#compacting;
-    if (this.#dirty) await this.#compact(snapshot);
+    if (this.#dirty && this.#lock?.lost === undefined) await this.#compact(snapshot);
     if (this.#fd !== undefined) closeSync(this.#fd);
     this.#fd = undefined;
+    openJournals.closed(this);
+  }
+
+  /** Closes the journal while nothing is written to it (open-journals.ts); the next write reopens it. */
+  closeIdle(): boolean {
+    if (this.#busy > 0 || this.#compacting || this.#fd === undefined) return false;
+    closeSync(this.#fd);
+    this.#fd = undefined;
+    return true;
   }
 
   #listJournals(): number[] {
@@ -220,7 +245,14 @@ export class JournalAdapter implements StoreAdapter {
     this.#fileBytes = this.#size;
     this.#journals.add(this.#generation);
     this.#fd = active;
+    this.#opened = true;
     return active;
+  }
+
+  /** The active journal again, after it was closed while idle: records still go at #size. */
+  #reopen(): number {
+    this.#fd = openSync(join(this.dir, journalName(this.#generation)), constants.O_RDWR | constants.O_CREAT);
+    return this.#fd;
   }
 
   /**
@@ -232,12 +264,20 @@ export class JournalAdapter implements StoreAdapter {
   #append(fd: number, line: Buffer, written: () => void): Promise<void> {
     const position = this.#size;
     const generation = this.#generation;
+    this.#busy++;
     return this.#writer.append(fd, line, position, this.#fsync).then(
       () => {
+        this.#busy--;
         this.#size = position + line.length;
         written();
       },
-      (error: NodeJS.ErrnoException) => new Promise<never>((_, reject) => ftruncate(fd, position, () => reject(StorageError.from(error, this.dir, join(this.dir, journalName(generation)))))),
+      (error: NodeJS.ErrnoException) =>
+        new Promise<never>((_, reject) =>
+          ftruncate(fd, position, () => {
+            this.#busy--;
+            reject(StorageError.from(error, this.dir, join(this.dir, journalName(generation))));
+          }),
+        ),
     );
   }
 
@@ -254,7 +294,7 @@ export class JournalAdapter implements StoreAdapter {
   }
 
   #compactInBackground(snapshot: () => unknown): void {
-    if (this.#compacting || Date.now() < this.#retryAfter) return;
+    if (this.#compacting || Date.now() < this.#retryAfter || this.#lock?.lost !== undefined) return;
     this.#compacting = this.#compact(snapshot)
       .catch((error: unknown) => {
         this.#retryAfter = Date.now() + RETRY_MS;
@@ -274,11 +314,12 @@ export class JournalAdapter implements StoreAdapter {
     const { version, ...tables } = snapshot() as Record<string, unknown>;
     const next = this.#generation + 1;
     // Synchronous switch: every change not yet written goes to the new journal.
-    if (this.#fd === undefined) this.#open();
+    if (this.#fd === undefined && !this.#opened) this.#open();
     const fd = openSync(join(this.dir, journalName(next)), 'w+');
     if (this.#fsync) syncFolderSync(this.dir);
     if (this.#fd !== undefined) closeSync(this.#fd);
     this.#fd = fd;
+    openJournals.used(this);
     this.#generation = next;
     this.#journals.add(next);
     this.#size = 0;

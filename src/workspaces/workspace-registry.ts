@@ -176,7 +176,8 @@ export class WorkspaceRegistry {
         await sandbox.close();
       }
       const folder = this.folder;
-      if (folder !== undefined) rmSync(join(folder, name), { recursive: true, force: true });
+      // A lock taken over by another process: the folder is that one's now; leave its files alone.
+      if (folder !== undefined && this.#root.dataFolder?.lost === undefined) rmSync(join(folder, name), { recursive: true, force: true });
     })();
     this.#deleting.set(name, done);
     try {

@@ -1,0 +1,62 @@
+/**
+ * The data folder's workspaces at start-up: a file named `workspaces` stops start-up with what to
+ * do; the notes about a workspace's damaged journal name the workspace.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { createSandbox } from '../src/sandbox.js';
+import { killAll, serve, serveRefused } from './data-folder-support.js';
+
+const folders: string[] = [];
+afterAll(() => {
+  killAll();
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+
+function folder(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'deposit-sandbox-ws-'));
+  folders.push(dir);
+  return dir;
+}
+
+describe('the workspaces of a data folder at start-up', () => {
+  it('a file named `workspaces` in the data folder stops start-up, saying what to do, and is left as it is', async () => {
+    const data = folder();
+    const file = join(data, 'workspaces');
+    writeFileSync(file, 'notes\n');
+    const refused = await serveRefused(data);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).not.toContain('listening');
+    expect(refused.stderr.trim()).toBe(
+      `deposit-sandbox: ${file} is a file, but the sandbox keeps its workspaces (/w/<name>) in a folder of that name (${file}/<name>/), so it does not start. ` +
+        `Nothing was changed. Move the file away (mv ${file} ${file}.bak) and start again, or start with --data <another folder>.`,
+    );
+    expect(readFileSync(file, 'utf8')).toBe('notes\n');
+    rmSync(file);
+    const started = await serve(data);
+    expect(await started.stop()).toBe(0);
+  });
+
+  it("a workspace's damaged journal: the note names the workspace", async () => {
+    const data = folder();
+    const workspace = join(data, 'workspaces', 'worker-3');
+    mkdirSync(workspace, { recursive: true });
+    writeFileSync(join(workspace, 'journal.0.ndjson'), 'this is not a journal record\n');
+    const written: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+      written.push(String(chunk));
+      return true;
+    });
+    try {
+      const sandbox = await createSandbox({ data });
+      const opened = await sandbox.workspaces?.open('worker-3');
+      expect(opened?.ok).toBe(true);
+      await sandbox.close();
+    } finally {
+      spy.mockRestore();
+    }
+    expect(written.join('')).toMatch(/^deposit-sandbox: workspace "worker-3": journal\.0\.ndjson: skipped 1 damaged record/m);
+  });
+});
