@@ -248,3 +248,33 @@ describe('one app for every workspace', () => {
     expect((await t.app.request('/_sandbox')).headers.get('Location')).toBe('/_sandbox/');
   });
 });
+
+describe('the router owns the workspace', () => {
+  it('a percent-escaped prefix is the workspace the router routed to: /%77/worker-1 is /w/worker-1', async () => {
+    t = await makeSandbox();
+    for (const prefix of ['/%77/worker-1', '/w/worker%2D1']) {
+      const created = await t.post(`${prefix}/api/v1/trades/deposit/create`, p2pBody());
+      expect(created.status, prefix).toBe(201);
+      const trade = await json<{ id: string }>(created);
+      expect((await t.get(`/w/worker-1/api/v1/trades/${DEMO.id}/${trade.id}`)).status, prefix).toBe(200);
+      expect((await t.get(`/api/v1/trades/${DEMO.id}/${trade.id}`)).status, prefix).toBe(404);
+    }
+    const listed = await json<{ workspaces: Array<{ name: string; trades: number }> }>(t.app.request('/_sandbox/workspaces'));
+    expect(listed.workspaces.map((w) => [w.name, w.trades])).toEqual([
+      ['default', 0],
+      ['worker-1', 2],
+    ]);
+  });
+
+  it('DELETE /w/<name>/_sandbox is an ordinary admin route: the CORS policy answers it like the others', async () => {
+    t = await makeSandbox();
+    expect((await t.app.request('/w/gone/_sandbox/clock')).status).toBe(200);
+    const origin = 'http://localhost';
+    const removed = await t.app.request('http://localhost/w/gone/_sandbox', { method: 'DELETE', headers: { Origin: origin } });
+    expect(removed.status).toBe(200);
+    expect(removed.headers.get('Access-Control-Allow-Origin')).toBe(origin);
+    const preflight = await t.app.request('http://localhost/w/other/_sandbox', { method: 'OPTIONS', headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'DELETE' } });
+    expect(preflight.status).toBe(403);
+    expect((await errorOf(preflight)).code).toBe('cross_origin_refused');
+  });
+});
