@@ -15,6 +15,7 @@ import { crossSiteGuard } from './security/cross-site-guard.js';
 import { hostGuard } from './security/host-guard.js';
 import type { Sandbox } from './sandbox.js';
 import { type SandboxEnv, sandboxOf } from './workspaces/request-sandbox.js';
+import { WorkspaceRemovedError } from './workspaces/workspace-adapter.js';
 import { invalidName, serverWorkspaceRoutes, workspaceRoutes } from './workspaces/workspace-routes.js';
 import { workspaceNameProblem } from './workspaces/workspace-name.js';
 
@@ -56,6 +57,15 @@ export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
     if (error instanceof SandboxError) {
       if (counting) countRefusal((sandboxOf(c) ?? sandbox).report, c, error);
       return c.json(error.toJSON(), error.status as 400, error.headers);
+    }
+    if (error instanceof StorageError && error.cause instanceof WorkspaceRemovedError) {
+      const name = error.cause.workspace;
+      const removed = new SandboxError(
+        409,
+        'workspace_removed',
+        `Workspace ${JSON.stringify(name)} was removed (DELETE /w/${name}/_sandbox, or --workspace-ttl) or the sandbox stopped while this request was running: nothing it changed was saved, and a workspace created since under that name was not touched. Send the request again to make it in the workspace as it is now.`,
+      );
+      return c.json(removed.toJSON(), 409);
     }
     if (error instanceof StorageError) {
       const admin = c.req.path.startsWith('/_sandbox') || c.req.path.includes('/_sandbox/');

@@ -5,6 +5,7 @@ import type { SandboxOptionsInput } from '../config/options.js';
 import type { Sandbox, WorkspaceSeat } from '../sandbox.js';
 import { MemoryAdapter, type StoreAdapter } from '../store/adapter.js';
 import { JournalAdapter } from '../store/journal-adapter.js';
+import { WorkspaceAdapter } from './workspace-adapter.js';
 import type { WorkspaceSummary } from './workspace-answers.js';
 import { DEFAULT_WORKSPACE, workspaceNameProblem } from './workspace-name.js';
 
@@ -13,6 +14,8 @@ type CreateSandbox = (input: SandboxOptionsInput, adapter: StoreAdapter, setting
 interface Entry {
   readonly name: string;
   sandbox?: Sandbox;
+  /** The workspace's store adapter, fenced: set when loading starts. */
+  adapter?: WorkspaceAdapter;
   opening?: Promise<Sandbox>;
   /** Wall-clock time of the last request (at start-up: of the newest file in its folder). */
   lastUsed: number;
@@ -161,19 +164,27 @@ export class WorkspaceRegistry {
   }
 
   /**
-   * Removes a workspace: stops its clock and callbacks (nothing pending is sent afterwards),
-   * then deletes its folder. Resolves with what it held, or undefined for an unknown name.
+   * Removes a workspace. Its work ends first: from this moment a request of that name waits for
+   * the removal and then gets a new, empty workspace; a request still running in the removed one
+   * has its changes refused (its store's fence, workspace-adapter.ts), so nothing of it reaches
+   * the folder a new workspace of the same name will use. Then its clock and callbacks stop
+   * (nothing pending is sent afterwards) and its folder is deleted. Resolves with what it held,
+   * or undefined for an unknown name.
    */
   async delete(name: string): Promise<WorkspaceSummary | undefined> {
     const entry = this.#entries.get(name);
     if (entry === undefined) return undefined;
     this.#entries.delete(name);
+    entry.adapter?.remove();
     let summary: WorkspaceSummary | undefined;
     const done = (async () => {
       const sandbox = await (entry.opening ?? Promise.resolve(entry.sandbox)).catch(() => undefined);
       if (sandbox) {
         summary = summarize(sandbox, entry.lastUsed);
-        await sandbox.close();
+        // Changes still pending are refused by the fence, which rejects the store's last commit:
+        // the store has put them back, so its files are closed with what is on disk.
+        await sandbox.close().catch(() => undefined);
+        await entry.adapter?.close(() => sandbox.store.snapshot());
       }
       const folder = this.folder;
       if (folder !== undefined) rmSync(join(folder, name), { recursive: true, force: true });
@@ -219,7 +230,8 @@ export class WorkspaceRegistry {
     if (entry.sandbox) return Promise.resolve(entry.sandbox);
     entry.opening ??= (async () => {
       const folder = this.folder;
-      const adapter = folder === undefined ? new MemoryAdapter() : new JournalAdapter(join(folder, entry.name));
+      const adapter = new WorkspaceAdapter(folder === undefined ? new MemoryAdapter() : new JournalAdapter(join(folder, entry.name)), entry.name);
+      entry.adapter = adapter;
       const root = this.#root;
       const seat: WorkspaceSeat = { name: entry.name, shared: root.shared, rootUrl: () => root.publicUrl };
       const sandbox = await this.#create(root.options, adapter, { seat });
