@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSandbox } from '../src/sandbox.js';
 import type { SandboxOptionsInput } from '../src/config/options.js';
 import { checkedApp, DEMO, errorOf, p2pBody } from './support.js';
@@ -89,5 +89,66 @@ describe('removing a workspace ends its work first', () => {
     await t.close();
     const again = await start({ data });
     expect(await again.orders('w1')).toEqual(['after']);
+  });
+});
+
+describe('the expiry sweep', () => {
+  it('racing live creates in 40 workspaces: every trade acknowledged during the sweep is in its workspace, also after a restart', async () => {
+    // The wall clock (Date) is the test's: --workspace-ttl is measured on it.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    cleanup.push(() => void vi.useRealTimers());
+    const lines: string[] = [];
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    cleanup.push(() => write.mockRestore());
+    const data = tempData();
+    const t = await start({ data, workspaceTtl: '1h', clock: 'manual' });
+    const names = Array.from({ length: 40 }, (_, i) => `ws-${i}`);
+    const first = new Map<string, string>();
+    const racing: Array<{ name: string; id: string }> = [];
+    const create = async (name: string, order: string) => {
+      const res = await t.create(`/w/${name}/api/v1/trades/deposit/create`, p2pBody({ order }));
+      // 409 workspace_removed: the request ran in a workspace being removed, and nothing was saved.
+      expect([201, 409], `${name} ${order}`).toContain(res.status);
+      return res.status === 201 ? ((await res.json()) as { id: string }).id : undefined;
+    };
+    for (const name of names) first.set(name, (await create(name, `${name}-first`))!);
+
+    vi.setSystemTime(Date.now() + 2 * 3600_000);
+    const sweep = t.sandbox.workspaces!.sweep();
+    const creates: Array<Promise<void>> = [];
+    for (let round = 0; round < 3; round++) {
+      for (const name of names) {
+        creates.push(
+          create(name, `${name}-${round}`).then((id) => {
+            if (id !== undefined) racing.push({ name, id });
+          }),
+        );
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const expired = await sweep;
+    await Promise.all(creates);
+    expect(racing.length).toBeGreaterThan(0);
+
+    const check = async (app: typeof t.app) => {
+      for (const { name, id } of racing) {
+        expect((await app.request(`/w/${name}/api/v1/trades/${DEMO.id}/${id}`, { headers: { 'X-Token': DEMO.token } })).status, `${name} ${id}`).toBe(200);
+        expect((await app.request(`/api/v1/trades/${DEMO.id}/${id}`, { headers: { 'X-Token': DEMO.token } })).status).toBe(404);
+      }
+      // A trade acknowledged before the sweep is there exactly when its workspace was kept.
+      for (const [name, id] of first) {
+        const status = (await app.request(`/w/${name}/api/v1/trades/${DEMO.id}/${id}`, { headers: { 'X-Token': DEMO.token } })).status;
+        expect(status, name).toBe(expired.includes(name) ? 404 : 200);
+      }
+    };
+    await check(t.app);
+    for (const line of lines.filter((l) => l.includes('expired'))) expect(line).toMatch(/unused for [1-9]/);
+    await t.close();
+    const again = await start({ data, workspaceTtl: '1h', clock: 'manual' });
+    await again.sandbox.workspaces!.loaded();
+    await check(again.app);
   });
 });

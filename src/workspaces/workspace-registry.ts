@@ -47,6 +47,7 @@ export class WorkspaceRegistry {
   #background: Promise<void> = Promise.resolve();
   #sweeper: NodeJS.Timeout | undefined;
   #closed = false;
+  #sweeping = false;
   /** The server's public URL as last seen, and without its trailing slashes. */
   #rootSeen = '';
   #rootBase = '';
@@ -198,18 +199,40 @@ export class WorkspaceRegistry {
     return summary ?? { name, path: `/w/${name}`, trades: 0, pending_steps: 0, callbacks: 0, clock: { mode: this.#root.options.clock, now: '' }, last_used: new Date(entry.lastUsed).toISOString() };
   }
 
-  /** Removes the workspaces unused for --workspace-ttl as of `now` (wall clock), with a log line each. */
+  /**
+   * Removes the workspaces unused for --workspace-ttl as of `now` (wall clock), with a log line
+   * each. Last use is the later of the last request and the last write (a request that runs
+   * long counts from its start, its save from its end), and it is read again for each workspace
+   * at the moment it is removed: a workspace used since the sweep began is kept. From that
+   * moment a request for it waits for the removal and gets a new workspace, and a request still
+   * running in it has its changes refused (see delete), so no acknowledged change is removed.
+   */
   async sweep(now: number = Date.now()): Promise<string[]> {
     const ttl = this.#root.options.workspaceTtl;
-    if (ttl <= 0 || this.#closed) return [];
-    const expired = [...this.#entries.values()].filter((entry) => now - entry.lastUsed >= ttl);
-    for (const entry of expired) {
-      await this.delete(entry.name);
-      this.#log(
-        `workspace "${entry.name}" expired: unused for ${formatDuration(now - entry.lastUsed)} (--workspace-ttl ${formatDuration(ttl)}, last used ${new Date(entry.lastUsed).toISOString()}); its data was removed`,
-      );
+    if (ttl <= 0 || this.#closed || this.#sweeping) return [];
+    this.#sweeping = true;
+    try {
+      const began = Date.now();
+      const candidates = [...this.#entries.values()].filter((entry) => now - lastUse(entry) >= ttl);
+      const removed: string[] = [];
+      for (const entry of candidates) {
+        if (this.#closed || this.#entries.get(entry.name) !== entry) continue;
+        // `now` moved on by the time the sweep has taken so far.
+        const at = now + (Date.now() - began);
+        const last = lastUse(entry);
+        if (at - last < ttl) continue;
+        // delete() takes the entry away before its first await: no request comes in between.
+        const deleting = this.delete(entry.name);
+        removed.push(entry.name);
+        await deleting;
+        this.#log(
+          `workspace "${entry.name}" expired: unused for ${formatDuration(at - last)} (--workspace-ttl ${formatDuration(ttl)}, last used ${new Date(last).toISOString()}); its data was removed`,
+        );
+      }
+      return removed;
+    } finally {
+      this.#sweeping = false;
     }
-    return expired.map((entry) => entry.name);
   }
 
   /** Stops the sweep and closes every workspace (flushing its store). */
@@ -243,6 +266,11 @@ export class WorkspaceRegistry {
     });
     return entry.opening;
   }
+}
+
+/** When a workspace was last used: its last request or its last write, whichever is later. */
+function lastUse(entry: Entry): number {
+  return Math.max(entry.lastUsed, entry.adapter?.lastWrite ?? 0);
 }
 
 function summarize(sandbox: Sandbox, lastUsed: number | undefined): WorkspaceSummary {
