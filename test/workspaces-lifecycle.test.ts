@@ -152,3 +152,25 @@ describe('the expiry sweep', () => {
     await check(again.app);
   });
 });
+
+describe('refused requests create nothing', () => {
+  it('401, 403 (cross-site, CORS preflight, Host) and 404 under /w/<new name>/ create no workspace and use up no --max-workspaces', async () => {
+    const t = await start({ inMemory: true, adminToken: 'sesame-token', maxWorkspaces: 2 });
+    const bearer = { Authorization: 'Bearer sesame-token' };
+    const junk: Array<[string, RequestInit, number]> = [];
+    for (let i = 0; i < 5; i++) {
+      junk.push([`http://localhost/w/a${i}/_sandbox/trades`, {}, 401]);
+      junk.push([`http://localhost/w/b${i}/_sandbox/reset`, { method: 'POST', headers: { ...bearer, Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' } }, 403]);
+      junk.push([`http://localhost/w/c${i}/_sandbox/trades`, { method: 'OPTIONS', headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'GET' } }, 403]);
+      junk.push([`http://localhost/w/d${i}/api/v1/trades/deposit/create`, { method: 'POST', headers: { Host: 'evil.example' } }, 403]);
+      junk.push([`http://localhost/w/e${i}/no/such/route`, { method: 'POST', headers: { Origin: 'https://evil.example' } }, 404]);
+      junk.push([`http://localhost/w/f${i}/_sandbox/nothing-here`, { headers: bearer }, 404]);
+    }
+    for (const [url, init, status] of junk) expect((await t.app.request(url, init)).status, `${init.method ?? 'GET'} ${url}`).toBe(status);
+    const listed = (await (await t.app.request('/_sandbox/workspaces', { headers: bearer })).json()) as { workspaces: Array<{ name: string }> };
+    expect(listed.workspaces.map((w) => w.name)).toEqual(['default']);
+    // The limit is untouched: two real workspaces are created.
+    expect((await t.app.request('/w/one/_sandbox/trades', { headers: bearer })).status).toBe(200);
+    expect((await t.create('/w/two/api/v1/trades/deposit/create')).status).toBe(201);
+  });
+});

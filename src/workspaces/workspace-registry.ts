@@ -105,6 +105,11 @@ export class WorkspaceRegistry {
     return this.#background;
   }
 
+  /** True when workspace `name` exists (loaded or not), or is default. */
+  has(name: string): boolean {
+    return name === DEFAULT_WORKSPACE || this.#entries.has(name);
+  }
+
   /** The workspace if it is loaded (the fast path of every prefixed request), marking it used. */
   ready(name: string): Sandbox | undefined {
     const entry = this.#entries.get(name);

@@ -1,8 +1,9 @@
 import { type Context, Hono, type MiddlewareHandler, type Next } from 'hono';
-import { requireAdminToken } from '../admin/admin-token.js';
+import { matchedRoutes } from 'hono/route';
+import { assertAdminAccess, requireAdminToken } from '../admin/admin-token.js';
 import { SandboxError } from '../errors.js';
 import type { Sandbox } from '../sandbox.js';
-import type { SandboxEnv } from './request-sandbox.js';
+import { requireSandboxAdmin, type SandboxEnv } from './request-sandbox.js';
 import { DEFAULT_WORKSPACE, workspaceNameProblem } from './workspace-name.js';
 import type { WorkspaceRegistry } from './workspace-registry.js';
 
@@ -20,29 +21,39 @@ export function workspaceRoutes(root: Sandbox, registry: WorkspaceRegistry) {
   const remove = async (c: Context<SandboxEnv>) => c.json({ status: 'deleted', workspace: await removeWorkspace(registry, c.req.param('workspace') ?? '') });
   app.delete('/_sandbox', admin, remove);
   app.delete('/_sandbox/', admin, remove);
-  app.use(selectWorkspace(registry));
+  app.use(selectWorkspace(registry, root.options.adminToken));
   return app;
 }
 
 /**
  * Sets the request's sandbox to the workspace of its `workspace` route parameter. A workspace
  * already open costs a map lookup and no promise; one that is not open is opened (loaded, or
- * created on first use).
+ * created on first use). A workspace that does not exist yet is created only for a request a
+ * route will answer: the guards before this (host, CORS, cross-site) have passed, and here an
+ * unknown route (404) and a request without the admin token on an admin route (401) are refused
+ * first, so junk never creates a workspace nor uses up --max-workspaces.
  */
-function selectWorkspace(registry: WorkspaceRegistry): MiddlewareHandler<SandboxEnv> {
+function selectWorkspace(registry: WorkspaceRegistry, adminToken: string | undefined): MiddlewareHandler<SandboxEnv> {
   return (c, next) => {
     const name = c.req.param('workspace') ?? '';
     const ready = registry.ready(name);
-    if (ready === undefined) return open(c, next, registry, name);
+    if (ready === undefined) return open(c, next, registry, adminToken, name);
     c.set('sandbox', ready);
     c.set('base', ready.basePath);
     return next();
   };
 }
 
-async function open(c: Context<SandboxEnv>, next: Next, registry: WorkspaceRegistry, name: string): Promise<Response | undefined> {
+async function open(c: Context<SandboxEnv>, next: Next, registry: WorkspaceRegistry, adminToken: string | undefined, name: string): Promise<Response | undefined> {
   const problem = name === DEFAULT_WORKSPACE ? undefined : workspaceNameProblem(name);
   if (problem !== undefined) throw invalidName(problem);
+  if (!registry.has(name)) {
+    const routes = matchedRoutes(c);
+    // Only middleware (method ALL) matched: no route answers this path, so nothing is created.
+    if (!routes.some((route) => route.method !== 'ALL')) return c.notFound();
+    // The admin guard of the route that would answer, run before the workspace exists.
+    if (routes.some((route) => route.handler === requireSandboxAdmin)) assertAdminAccess(c, adminToken);
+  }
   const opened = await registry.open(name).catch((error: unknown) => {
     throw new SandboxError(503, 'workspace_unavailable', `Workspace ${JSON.stringify(name)} cannot be loaded: ${(error as Error).message}`);
   });
