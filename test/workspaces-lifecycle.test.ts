@@ -2,7 +2,7 @@
  * The life of a workspace on disk, through the app: removal while requests run, the expiry
  * sweep racing live creates, refused requests that must not create a workspace.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -172,5 +172,33 @@ describe('refused requests create nothing', () => {
     // The limit is untouched: two real workspaces are created.
     expect((await t.app.request('/w/one/_sandbox/trades', { headers: bearer })).status).toBe(200);
     expect((await t.create('/w/two/api/v1/trades/deposit/create')).status).toBe(201);
+  });
+});
+
+describe('a removal cut short by kill -9', () => {
+  it('leaves the workspace whole or gone: a removal takes the folder out in one rename, and start-up finishes a half-deleted one', async () => {
+    const data = tempData();
+    const t = await start({ data, maxWorkspaces: 2 });
+    for (const name of ['w1', 'w2']) expect((await t.create(`/w/${name}/api/v1/trades/deposit/create`, p2pBody({ order: `${name}-1` }))).status).toBe(201);
+    await t.close();
+    // The state kill -9 leaves in the middle of removing w1: its folder renamed, partly deleted.
+    const folder = join(data, 'workspaces');
+    cpSync(join(folder, 'w1'), join(folder, 'w1@removed-1700000000000'), { recursive: true });
+    rmSync(join(folder, 'w1'), { recursive: true });
+    for (const file of readdirSync(join(folder, 'w1@removed-1700000000000'))) if (file.startsWith('db')) rmSync(join(folder, 'w1@removed-1700000000000', file));
+
+    const again = await start({ data, maxWorkspaces: 2 });
+    await again.sandbox.workspaces!.loaded();
+    expect(readdirSync(folder).sort()).toEqual(['w2']);
+    const listed = (await (await again.app.request('/_sandbox/workspaces')).json()) as { workspaces: Array<{ name: string }> };
+    expect(listed.workspaces.map((w) => w.name)).toEqual(['default', 'w2']);
+    // Not counted toward --max-workspaces 2, and the name makes a new, empty workspace.
+    expect(await again.orders('w1')).toEqual([]);
+    expect(await again.orders('w2')).toEqual(['w2-1']);
+
+    // A removal that runs to its end leaves neither the folder nor a tombstone.
+    expect((await again.app.request('/w/w2/_sandbox', { method: 'DELETE' })).status).toBe(200);
+    expect(existsSync(join(folder, 'w2'))).toBe(false);
+    expect(readdirSync(folder).filter((name) => name.includes('@'))).toEqual([]);
   });
 });

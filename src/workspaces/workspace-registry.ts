@@ -1,4 +1,4 @@
-import { readdirSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatDuration } from '../clock/duration.js';
 import type { SandboxOptionsInput } from '../config/options.js';
@@ -25,6 +25,28 @@ export type OpenResult = { ok: true; sandbox: Sandbox } | { ok: false; reason: '
 
 /** How many stored workspaces are loaded at once at start-up. */
 const LOADERS = 4;
+
+/**
+ * A workspace folder being removed is first renamed to `<name>@removed-<time>` (`@` is in no
+ * workspace name, so it is never loaded as one), then deleted; start-up deletes any left.
+ */
+const TOMBSTONE = /^[A-Za-z0-9_.-]{1,64}@removed-\d+$/;
+
+/**
+ * Deletes workspace `name`'s folder so that a crash at any moment leaves it whole or gone: one
+ * rename takes it out of the workspaces (atomic), then the renamed folder is deleted, which a
+ * crash may leave half done for start-up to finish.
+ */
+function removeFolder(folder: string, name: string): void {
+  const tombstone = join(folder, `${name}@removed-${Date.now()}`);
+  try {
+    renameSync(join(folder, name), tombstone);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return; // never written: nothing on disk
+    throw error;
+  }
+  rmSync(tombstone, { recursive: true, force: true });
+}
 
 /** The sub-folder of the data folder that holds one folder per workspace. */
 export const WORKSPACES_FOLDER = 'workspaces';
@@ -75,9 +97,10 @@ export class WorkspaceRegistry {
     if (folder !== undefined) {
       let names: string[] = [];
       try {
-        names = readdirSync(folder, { withFileTypes: true })
-          .filter((entry) => entry.isDirectory() && workspaceNameProblem(entry.name) === undefined && entry.name !== DEFAULT_WORKSPACE)
-          .map((entry) => entry.name);
+        const found = readdirSync(folder, { withFileTypes: true }).filter((entry) => entry.isDirectory());
+        // A removal that a crash (kill -9) interrupted left a tombstone: finish it.
+        for (const entry of found) if (TOMBSTONE.test(entry.name)) rmSync(join(folder, entry.name), { recursive: true, force: true });
+        names = found.filter((entry) => workspaceNameProblem(entry.name) === undefined && entry.name !== DEFAULT_WORKSPACE).map((entry) => entry.name);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       }
@@ -193,7 +216,7 @@ export class WorkspaceRegistry {
         await entry.adapter?.close(() => sandbox.store.snapshot());
       }
       const folder = this.folder;
-      if (folder !== undefined) rmSync(join(folder, name), { recursive: true, force: true });
+      if (folder !== undefined) removeFolder(folder, name);
     })();
     this.#deleting.set(name, done);
     try {
