@@ -7,9 +7,18 @@ const TRADE_PATH = /^\/api\/v1\/trades\/([^/]+)\/[^/]+$/;
 /** The merchant a provider request names: in the path for get, in the JSON body for create and build. */
 function merchantOf(c: Context, path: string): string {
   const get = c.req.method === 'GET' ? TRADE_PATH.exec(path) : null;
-  if (get) return decodeURIComponent(get[1]!);
+  if (get) return safeDecode(get[1]!);
   const merchant = (c.get('jsonBody') as Record<string, unknown> | undefined)?.['merchant'];
   return typeof merchant === 'string' && merchant !== '' ? merchant : '(no merchant id)';
+}
+
+/** A path segment decoded, or as sent when it is no valid percent-encoding (`%FF`). */
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 /**
