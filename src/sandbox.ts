@@ -18,6 +18,7 @@ import { watchCallbacks } from './report/watch-callbacks.js';
 import { restoreWorkspaceMerchants } from './workspaces/workspace-merchants.js';
 import { restoreWorkspaceScenarios } from './workspaces/workspace-scenarios.js';
 import { WorkspaceRegistry } from './workspaces/workspace-registry.js';
+import type { Logger } from './log/logger.js';
 
 export class OptionsError extends Error {
   override name = 'OptionsError';
@@ -38,8 +39,10 @@ export interface Sandbox {
   readonly callbacks: CallbackDispatcher;
   /** The lock on the data folder (none in memory or with a given adapter); told the URL once listening. */
   readonly dataFolder?: DataFolderLock;
-  /** Receives one line per notable event (a scenario taking a create); the CLI sets it to print them. None by default, so no line is built. */
-  log?: ((line: string) => void) | undefined;
+  /** What the sandbox was given at creation (its logger); a workspace gets the server's, marked with its name. */
+  readonly services: SandboxServices;
+  /** One line per notable event (a scenario taking a create), to the logger given; none without one, so no line is built. */
+  readonly log: ((line: string) => void) | undefined;
   /** The merchant's mistakes seen so far (GET /_sandbox/report). */
   readonly report: MistakeCounter;
   /** Base of payment_data.url; set from --public-url, or from the address once listening. */
@@ -62,6 +65,16 @@ export interface Sandbox {
   started: boolean;
   /** Stops the scheduler, waits for running jobs, flushes the store. */
   close(): Promise<void>;
+}
+
+/**
+ * What a sandbox is given when it is created, by its caller (the CLI, startSandbox(), a test)
+ * or, for a workspace, by the registry, which passes on the server's. Nothing is patched in
+ * afterwards, so every workspace gets what the default sandbox gets.
+ */
+export interface SandboxServices {
+  /** Where every line goes (src/log/logger.ts); none: the sandbox says nothing of its events. */
+  readonly logger?: Logger;
 }
 
 /** Loaded once per server and shared by its workspaces. */
@@ -104,6 +117,8 @@ export interface CreateSandboxSettings {
   deferStart?: boolean;
   /** Make it a workspace of a server (src/workspaces/) rather than the server's default sandbox. */
   seat?: WorkspaceSeat;
+  /** Its logger (and whatever else each sandbox is given); a workspace is given the server's by the registry. */
+  services?: SandboxServices;
 }
 
 /**
@@ -133,7 +148,10 @@ export async function createSandbox(input: SandboxOptionsInput = {}, adapter?: S
 
 async function assemble(options: SandboxOptions, shared: SandboxShared, adapter: StoreAdapter | undefined, settings: CreateSandboxSettings, dataFolder: DataFolderLock | undefined): Promise<Sandbox> {
   const { seat } = settings;
-  const store = await Store.open(adapter ?? (options.inMemory ? new MemoryAdapter() : new JournalAdapter(resolve(options.data))));
+  const services = settings.services ?? {};
+  const logger = services.logger;
+  const warn = logger ? { warn: (line: string) => logger.warn(line) } : {};
+  const store = await Store.open(adapter ?? (options.inMemory ? new MemoryAdapter() : new JournalAdapter(resolve(options.data), warn)), warn);
   const merchants = restoreWorkspaceMerchants(store, new MerchantDirectory(shared.fixtures));
   const workspace = seat?.name ?? 'default';
   const basePath = seat ? `/w/${seat.name}` : '';
@@ -173,6 +191,8 @@ async function assemble(options: SandboxOptions, shared: SandboxShared, adapter:
     scenarios: restoreWorkspaceScenarios(store, shared.scenarios),
     callbacks,
     dataFolder,
+    services,
+    log: logger ? (line) => logger.info(line) : undefined,
     report,
     // A workspace's is kept up to date by the registry on each request (see WorkspaceRegistry.ready).
     publicUrl: seat ? `${seat.rootUrl().replace(/\/+$/, '')}${basePath}` : (options.publicUrl ?? `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${options.port}`),
@@ -217,7 +237,7 @@ async function assemble(options: SandboxOptions, shared: SandboxShared, adapter:
       return closed;
     },
   };
-  if (!seat) (sandbox as { workspaces?: WorkspaceRegistry }).workspaces = new WorkspaceRegistry(sandbox, createSandbox);
+  if (!seat) (sandbox as { workspaces?: WorkspaceRegistry }).workspaces = new WorkspaceRegistry(sandbox, createSandbox, logger);
   if (!settings.deferStart) await sandbox.start();
   return sandbox;
 }

@@ -5,7 +5,8 @@ import { refusalError } from '../src/api/refusal-error.js';
 import type { ErrorEnvelope } from '../src/errors.js';
 import { Refusal } from '../src/refusals/refusal.js';
 import { conformanceError } from './openapi-conformance.js';
-import { createSandbox, type Sandbox } from '../src/sandbox.js';
+import { type CreateSandboxSettings, createSandbox, type Sandbox } from '../src/sandbox.js';
+import type { Logger } from '../src/log/logger.js';
 import type { SandboxOptionsInput } from '../src/config/options.js';
 
 /** The bundled demo merchant (fixtures/merchants.json). */
@@ -49,8 +50,8 @@ export interface TestSandbox {
 }
 
 /** An in-memory sandbox and its Hono app, driven with app.request() (no port). */
-export async function makeSandbox(options: SandboxOptionsInput = {}): Promise<TestSandbox> {
-  const sandbox = await createSandbox({ inMemory: true, ...options });
+export async function makeSandbox(options: SandboxOptionsInput = {}, settings: CreateSandboxSettings = {}): Promise<TestSandbox> {
+  const sandbox = await createSandbox({ inMemory: true, ...options }, undefined, settings);
   const app = checkedApp(sandbox);
   return {
     sandbox,
@@ -136,4 +137,11 @@ export function checkedApp(sandbox: Sandbox): ReturnType<typeof createApp> {
     return res;
   }) as typeof app.request;
   return app;
+}
+
+/** A logger that keeps its lines, for tests to read (tests capture the logger, not process.stdout). */
+export function capturingLogger(): Logger & { infos: string[]; warnings: string[] } {
+  const infos: string[] = [];
+  const warnings: string[] = [];
+  return { infos, warnings, info: (line) => void infos.push(line), warn: (line) => void warnings.push(line) };
 }

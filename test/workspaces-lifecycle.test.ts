@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSandbox } from '../src/sandbox.js';
 import type { SandboxOptionsInput } from '../src/config/options.js';
-import { checkedApp, DEMO, errorOf, p2pBody } from './support.js';
+import { capturingLogger, checkedApp, DEMO, errorOf, p2pBody } from './support.js';
+import type { Logger } from '../src/log/logger.js';
 
 const cleanup: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -21,8 +22,8 @@ function tempData(): string {
   return dir;
 }
 
-async function start(options: SandboxOptionsInput) {
-  const sandbox = await createSandbox(options);
+async function start(options: SandboxOptionsInput, logger: Logger = capturingLogger()) {
+  const sandbox = await createSandbox(options, undefined, { services: { logger } });
   let closed = false;
   cleanup.push(() => (closed ? undefined : sandbox.close()));
   const app = checkedApp(sandbox);
@@ -97,14 +98,10 @@ describe('the expiry sweep', () => {
     // The wall clock (Date) is the test's: --workspace-ttl is measured on it.
     vi.useFakeTimers({ toFake: ['Date'] });
     cleanup.push(() => void vi.useRealTimers());
-    const lines: string[] = [];
-    const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-      lines.push(String(chunk));
-      return true;
-    });
-    cleanup.push(() => write.mockRestore());
+    const logger = capturingLogger();
+    const lines = logger.infos;
     const data = tempData();
-    const t = await start({ data, workspaceTtl: '1h', clock: 'manual' });
+    const t = await start({ data, workspaceTtl: '1h', clock: 'manual' }, logger);
     const names = Array.from({ length: 40 }, (_, i) => `ws-${i}`);
     const first = new Map<string, string>();
     const racing: Array<{ name: string; id: string }> = [];
@@ -145,6 +142,7 @@ describe('the expiry sweep', () => {
       }
     };
     await check(t.app);
+    expect(lines.filter((l) => l.includes('expired'))).toHaveLength(expired.length);
     for (const line of lines.filter((l) => l.includes('expired'))) expect(line).toMatch(/unused for [1-9]/);
     await t.close();
     const again = await start({ data, workspaceTtl: '1h', clock: 'manual' });

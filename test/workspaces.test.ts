@@ -4,7 +4,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEMO, errorOf, makeSandbox, p2pBody, type TestSandbox } from './support.js';
+import { capturingLogger, DEMO, errorOf, makeSandbox, p2pBody, type TestSandbox } from './support.js';
 
 let t: TestSandbox;
 afterEach(async () => {
@@ -276,5 +276,18 @@ describe('the router owns the workspace', () => {
     const preflight = await t.app.request('http://localhost/w/other/_sandbox', { method: 'OPTIONS', headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'DELETE' } });
     expect(preflight.status).toBe(403);
     expect((await errorOf(preflight)).code).toBe('cross_origin_refused');
+  });
+});
+
+describe('services given at creation', () => {
+  it('a workspace logs with the logger the server was given: its scenario line, marked with its name', async () => {
+    const logger = capturingLogger();
+    t = await makeSandbox({ clock: 'manual' }, { services: { logger } });
+    expect((await t.post('/w/qa-1/api/v1/trades/deposit/create', p2pBody({ order: 'sbx-confirm-ws' }))).status).toBe(201);
+    expect((await t.post('/api/v1/trades/deposit/create', p2pBody({ order: 'sbx-confirm-root' }))).status).toBe(201);
+    expect(logger.infos).toEqual([
+      expect.stringMatching(/^workspace "qa-1": scenario "confirm" took any_bank order "sbx-confirm-ws"/),
+      expect.stringMatching(/^scenario "confirm" took any_bank order "sbx-confirm-root"/),
+    ]);
   });
 });

@@ -2,14 +2,15 @@ import { readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatDuration } from '../clock/duration.js';
 import type { SandboxOptionsInput } from '../config/options.js';
-import type { Sandbox, WorkspaceSeat } from '../sandbox.js';
+import type { Sandbox, SandboxServices, WorkspaceSeat } from '../sandbox.js';
+import { type Logger, workspaceLogger } from '../log/logger.js';
 import { MemoryAdapter, type StoreAdapter } from '../store/adapter.js';
 import { JournalAdapter } from '../store/journal-adapter.js';
 import { WorkspaceAdapter } from './workspace-adapter.js';
 import type { WorkspaceSummary } from './workspace-answers.js';
 import { DEFAULT_WORKSPACE, workspaceNameProblem } from './workspace-name.js';
 
-type CreateSandbox = (input: SandboxOptionsInput, adapter: StoreAdapter, settings: { seat: WorkspaceSeat }) => Promise<Sandbox>;
+type CreateSandbox = (input: SandboxOptionsInput, adapter: StoreAdapter, settings: { seat: WorkspaceSeat; services: SandboxServices }) => Promise<Sandbox>;
 
 interface Entry {
   readonly name: string;
@@ -66,6 +67,7 @@ export class WorkspaceRegistry {
   readonly #entries = new Map<string, Entry>();
   readonly #deleting = new Map<string, Promise<void>>();
   readonly #log: (line: string) => void;
+  readonly #warn: (line: string) => void;
   #background: Promise<void> = Promise.resolve();
   #sweeper: NodeJS.Timeout | undefined;
   #closed = false;
@@ -74,10 +76,11 @@ export class WorkspaceRegistry {
   #rootSeen = '';
   #rootBase = '';
 
-  constructor(root: Sandbox, create: CreateSandbox, log: (line: string) => void = (line) => process.stdout.write(`deposit-sandbox: ${line}\n`)) {
+  constructor(root: Sandbox, create: CreateSandbox, logger: Logger | undefined) {
     this.#root = root;
     this.#create = create;
-    this.#log = log;
+    this.#log = logger ? (line) => logger.info(line) : () => undefined;
+    this.#warn = logger ? (line) => logger.warn(line) : () => undefined;
   }
 
   /** The folder of the workspaces, or undefined when the server keeps nothing on disk. */
@@ -110,7 +113,7 @@ export class WorkspaceRegistry {
       const loader = async () => {
         for (let entry = order.shift(); entry !== undefined && !this.#closed; entry = order.shift()) {
           if (this.#entries.get(entry.name) !== entry) continue;
-          await this.#load(entry).catch((error: unknown) => this.#log(`workspace "${entry.name}" could not be loaded: ${(error as Error).message}`));
+          await this.#load(entry).catch((error: unknown) => this.#warn(`workspace "${entry.name}" could not be loaded: ${(error as Error).message}`));
           await new Promise((resolve) => setImmediate(resolve));
         }
       };
@@ -281,11 +284,18 @@ export class WorkspaceRegistry {
     if (entry.sandbox) return Promise.resolve(entry.sandbox);
     entry.opening ??= (async () => {
       const folder = this.folder;
-      const adapter = new WorkspaceAdapter(folder === undefined ? new MemoryAdapter() : new JournalAdapter(join(folder, entry.name)), entry.name);
-      entry.adapter = adapter;
       const root = this.#root;
+      // The server's services, its logger marked with the workspace's name and silent once the workspace is removed.
+      const logger = root.services.logger && workspaceLogger(root.services.logger, entry.name);
+      const services: SandboxServices = {
+        ...root.services,
+        ...(logger ? { logger: { info: (line: string) => adapter.removed || logger.info(line), warn: (line: string) => adapter.removed || logger.warn(line) } } : {}),
+      };
+      const warn = services.logger ? { warn: (line: string) => services.logger?.warn(line) } : {};
+      const adapter = new WorkspaceAdapter(folder === undefined ? new MemoryAdapter() : new JournalAdapter(join(folder, entry.name), warn), entry.name);
+      entry.adapter = adapter;
       const seat: WorkspaceSeat = { name: entry.name, shared: root.shared, rootUrl: () => root.publicUrl };
-      const sandbox = await this.#create(root.options, adapter, { seat });
+      const sandbox = await this.#create(root.options, adapter, { seat, services });
       entry.sandbox = sandbox;
       return sandbox;
     })().catch((error: unknown) => {
