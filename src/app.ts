@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
-import { HTTPException } from 'hono/http-exception';
 import { adminRoutes } from './admin/routes.js';
 import { providerRoutes } from './api/provider.js';
-import { errors, SandboxError } from './errors.js';
+import { errors, SandboxError } from './http/errors.js';
 import { StorageError } from './store/storage-error.js';
+import { renderError } from './http/render-error.js';
 import { openApiRoutes } from './openapi/openapi-routes.js';
 import { dashboardRoutes } from './pages/dashboard-routes.js';
 import { assetRoutes } from './pages/asset-routes.js';
@@ -13,8 +13,8 @@ import { countReads } from './report/count-reads.js';
 import { countRefusal } from './report/count-refusal.js';
 import { crossSiteGuard } from './security/cross-site-guard.js';
 import { hostGuard } from './security/host-guard.js';
-import type { Sandbox } from './sandbox.js';
-import { type SandboxEnv, sandboxOf } from './workspaces/request-sandbox.js';
+import type { Sandbox } from './sandbox-types.js';
+import { type SandboxEnv, sandboxOf } from './http/sandbox-env.js';
 import { WorkspaceRemovedError } from './workspaces/workspace-adapter.js';
 import { invalidName, serverWorkspaceRoutes, workspaceRoutes } from './workspaces/workspace-routes.js';
 import { workspaceNameProblem } from './workspaces/workspace-name.js';
@@ -32,7 +32,7 @@ export interface AppOptions {
  * serves the sandbox and all its workspaces: the sandbox's routes are mounted twice, at `/` (the
  * default sandbox) and at `/w/:workspace`, where the router decodes the workspace name once as a
  * route parameter and src/workspaces/workspace-routes.ts sets that workspace as the request's
- * sandbox (`c.get('sandbox')`, src/workspaces/request-sandbox.ts), after the guards.
+ * sandbox (`c.get('sandbox')`, src/http/sandbox-env.ts), after the guards.
  */
 export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
   const app = new Hono<SandboxEnv>();
@@ -53,33 +53,14 @@ export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
     throw new SandboxError(404, 'not_found', `No route matches this method and path. The sandbox serves ${ROUTES}.`);
   });
 
-  app.onError((error, c) => {
-    if (error instanceof SandboxError) {
-      if (counting) countRefusal((sandboxOf(c) ?? sandbox).report, c, error);
-      return c.json(error.toJSON(), error.status as 400, error.headers);
-    }
-    if (error instanceof StorageError && error.cause instanceof WorkspaceRemovedError) {
-      const name = error.cause.workspace;
-      const removed = new SandboxError(
-        409,
-        'workspace_removed',
-        `Workspace ${JSON.stringify(name)} was removed (DELETE /w/${name}/_sandbox, or --workspace-ttl) or the sandbox stopped while this request was running: nothing it changed was saved, and a workspace created since under that name was not touched. Send the request again to make it in the workspace as it is now.`,
-      );
-      return c.json(removed.toJSON(), 409);
-    }
-    if (error instanceof StorageError) {
-      const admin = c.req.path.startsWith('/_sandbox') || c.req.path.includes('/_sandbox/');
-      const refused = errors.storage(error, admin);
-      return c.json(refused.toJSON(), refused.status as 503, refused.headers);
-    }
-    if (error instanceof HTTPException) {
-      const wrapped = new SandboxError(error.status, error.status === 413 ? 'body_too_large' : 'bad_request', error.message || 'The request could not be read.');
-      return c.json(wrapped.toJSON(), error.status);
-    }
-    console.error(error);
-    const internal = new SandboxError(500, 'internal_error', 'The sandbox failed while handling this request; this is a sandbox bug, not your mistake. The details are in the sandbox log.');
-    return c.json(internal.toJSON(), 500);
-  });
+  app.onError(
+    renderError({
+      // A write refused because the request's workspace was removed under it (src/workspaces/workspace-adapter.ts).
+      translate: (error) => (error instanceof StorageError && error.cause instanceof WorkspaceRemovedError ? errors.workspaceRemoved(error.cause.workspace) : undefined),
+      ...(counting ? { onRefusal: (c, error) => countRefusal((sandboxOf(c) ?? sandbox).report, c, error) } : {}),
+      onBug: (_c, error) => console.error(error),
+    }),
+  );
 
   return app;
 }

@@ -5,91 +5,25 @@ import { Scheduler } from './clock/scheduler.js';
 import { sandboxOptionsSchema, type SandboxOptions, type SandboxOptionsInput } from './config/options.js';
 import { Lifecycle } from './lifecycle/lifecycle.js';
 import { registerTimeline } from './lifecycle/timeline.js';
-import { loadFixtures, MerchantDirectory, type Fixtures } from './merchants/fixtures.js';
+import { loadFixtures, MerchantDirectory } from './merchants/fixtures.js';
 import { MemoryAdapter, type StoreAdapter } from './store/adapter.js';
 import { DataFolderLock } from './store/data-folder-lock.js';
 import { JournalAdapter } from './store/journal-adapter.js';
 import { StorageError, Store } from './store/store.js';
-import { createRandom, type Random } from './trades/random.js';
-import type { LoadedScenario } from './scenarios/load-scenarios.js';
+import { createRandom } from './trades/random.js';
 import { ScenarioEngine } from './scenarios/scenario-engine.js';
 import { MistakeCounter } from './report/mistake-counter.js';
 import { watchCallbacks } from './report/watch-callbacks.js';
 import { restoreWorkspaceMerchants } from './workspaces/workspace-merchants.js';
 import { restoreWorkspaceScenarios } from './workspaces/workspace-scenarios.js';
 import { WorkspaceRegistry } from './workspaces/workspace-registry.js';
-import type { Logger } from './log/logger.js';
 
 export class OptionsError extends Error {
   override name = 'OptionsError';
 }
 
-/** The running parts of one sandbox, shared by its HTTP routes. No HTTP in here. */
-export interface Sandbox {
-  readonly options: SandboxOptions;
-  readonly store: Store;
-  readonly merchants: MerchantDirectory;
-  readonly random: Random;
-  readonly clock: Clock;
-  readonly lifecycle: Lifecycle;
-  readonly scheduler: Scheduler;
-  /** The loaded scenarios (this workspace's own first, then the --scenarios folder, then the bundled ones). */
-  scenarios: ScenarioEngine;
-  /** Sends, logs and replays callbacks; emits 'queued', 'attempt', 'delivered', 'failed'. */
-  readonly callbacks: CallbackDispatcher;
-  /** The lock on the data folder (none in memory or with a given adapter); told the URL once listening. */
-  readonly dataFolder?: DataFolderLock;
-  /** What the sandbox was given at creation (its logger); a workspace gets the server's, marked with its name. */
-  readonly services: SandboxServices;
-  /** One line per notable event (a scenario taking a create), to the logger given; none without one, so no line is built. */
-  readonly log: ((line: string) => void) | undefined;
-  /** The merchant's mistakes seen so far (GET /_sandbox/report). */
-  readonly report: MistakeCounter;
-  /** Base of payment_data.url; set from --public-url, or from the address once listening. */
-  publicUrl: string;
-  /** `default`, or the name of the workspace (/w/<name>) this sandbox is. */
-  readonly workspace: string;
-  /** Path prefix of this sandbox's links and redirects: '' for default, '/w/<name>' for a workspace. */
-  readonly basePath: string;
-  /** What every workspace of the server shares (the fixtures, the scenario files). */
-  readonly shared: SandboxShared;
-  /** The server's other workspaces; on the default sandbox only. */
-  readonly workspaces?: WorkspaceRegistry;
-  /**
-   * Runs the jobs that fell due while no sandbox ran on this store, and arms the clock's timers.
-   * `createSandbox()` calls it unless told to leave it to `listen()`, which calls it once the
-   * address, and so `publicUrl`, is known. Safe to call twice: the second call gets the first's promise.
-   */
-  start(): Promise<void>;
-  /** True once `start()` has finished. */
-  started: boolean;
-  /** Stops the scheduler, waits for running jobs, flushes the store. */
-  close(): Promise<void>;
-}
-
-/**
- * What a sandbox is given when it is created, by its caller (the CLI, startSandbox(), a test)
- * or, for a workspace, by the registry, which passes on the server's. Nothing is patched in
- * afterwards, so every workspace gets what the default sandbox gets.
- */
-export interface SandboxServices {
-  /** Where every line goes (src/log/logger.ts); none: the sandbox says nothing of its events. */
-  readonly logger?: Logger;
-}
-
-/** Loaded once per server and shared by its workspaces. */
-export interface SandboxShared {
-  readonly fixtures: Fixtures;
-  readonly scenarios: readonly LoadedScenario[];
-}
-
-/** How a workspace differs from the default sandbox (see src/workspaces/). */
-export interface WorkspaceSeat {
-  readonly name: string;
-  readonly shared: SandboxShared;
-  /** The server's public URL (payment_data.url of the workspace adds /w/<name>). */
-  readonly rootUrl: () => string;
-}
+export type { OpenResult, Sandbox, SandboxServices, SandboxShared, Workspaces, WorkspaceSeat } from './sandbox-types.js';
+import type { Sandbox, SandboxServices, SandboxShared, WorkspaceSeat } from './sandbox-types.js';
 
 /**
  * Validates start-up options. `names` says how each option was given (`--port`, or the

@@ -1,8 +1,8 @@
 import { connect } from 'node:net';
 import { createApp } from '../src/app.js';
 import { sign, stringToSign, type SignedEndpoint } from '../src/auth/signature.js';
-import { refusalError } from '../src/api/refusal-error.js';
-import type { ErrorEnvelope } from '../src/errors.js';
+import { refusalError } from '../src/http/refusal-error.js';
+import type { ErrorEnvelope } from '../src/http/errors.js';
 import { Refusal } from '../src/refusals/refusal.js';
 import { conformanceError } from './openapi-conformance.js';
 import { type CreateSandboxSettings, createSandbox, type Sandbox } from '../src/sandbox.js';

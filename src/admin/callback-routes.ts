@@ -1,8 +1,9 @@
 import { Hono } from 'hono';
-import { validate } from '../api/validation.js';
+import { validate } from '../http/validation.js';
 import { callbackQuerySchema, listCallbacks } from '../callbacks/list-callbacks.js';
-import { errors } from '../errors.js';
-import { requireSandboxAdmin, type SandboxEnv } from '../workspaces/request-sandbox.js';
+import { errors } from '../http/errors.js';
+import type { SandboxEnv } from '../http/sandbox-env.js';
+import { requireSandboxAdmin } from '../http/admin-guard.js';
 
 /** /_sandbox/callbacks: the callback log and replays. */
 export function callbackRoutes() {

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { SandboxError } from '../errors.js';
+import type { SandboxError } from '../http/errors.js';
 import type { MistakeCounter } from './mistake-counter.js';
 
 const TRADE_PATH = /^\/api\/v1\/trades\/([^/]+)\/[^/]+$/;

@@ -2,7 +2,7 @@ import { readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatDuration } from '../clock/duration.js';
 import type { SandboxOptionsInput } from '../config/options.js';
-import type { Sandbox, SandboxServices, WorkspaceSeat } from '../sandbox.js';
+import type { OpenResult, Sandbox, SandboxServices, Workspaces, WorkspaceSeat } from '../sandbox-types.js';
 import { type Logger, workspaceLogger } from '../log/logger.js';
 import { MemoryAdapter, type StoreAdapter } from '../store/adapter.js';
 import { JournalAdapter } from '../store/journal-adapter.js';
@@ -22,7 +22,7 @@ interface Entry {
   lastUsed: number;
 }
 
-export type OpenResult = { ok: true; sandbox: Sandbox } | { ok: false; reason: 'invalid_name' | 'limit' | 'closed'; message: string };
+export type { OpenResult } from '../sandbox-types.js';
 
 /** How many stored workspaces are loaded at once at start-up. */
 const LOADERS = 4;
@@ -61,7 +61,7 @@ export const WORKSPACES_FOLDER = 'workspaces';
  * the background, most recently used first, so the server listens without waiting for them;
  * a request for one not loaded yet waits for that one alone.
  */
-export class WorkspaceRegistry {
+export class WorkspaceRegistry implements Workspaces {
   readonly #root: Sandbox;
   readonly #create: CreateSandbox;
   readonly #entries = new Map<string, Entry>();

@@ -1,11 +1,10 @@
 import { type Context, Hono, type MiddlewareHandler, type Next } from 'hono';
 import { matchedRoutes } from 'hono/route';
-import { assertAdminAccess, requireAdminToken } from '../admin/admin-token.js';
-import { SandboxError } from '../errors.js';
-import type { Sandbox } from '../sandbox.js';
-import { requireSandboxAdmin, type SandboxEnv } from './request-sandbox.js';
+import { assertAdminAccess, requireAdminToken, requireSandboxAdmin } from '../http/admin-guard.js';
+import { SandboxError } from '../http/errors.js';
+import type { Sandbox, Workspaces } from '../sandbox-types.js';
+import type { SandboxEnv } from '../http/sandbox-env.js';
 import { DEFAULT_WORKSPACE, workspaceNameProblem } from './workspace-name.js';
-import type { WorkspaceRegistry } from './workspace-registry.js';
 
 /**
  * The routes of a workspace's own, mounted by the app at `/w/:workspace` after the guards
@@ -15,7 +14,7 @@ import type { WorkspaceRegistry } from './workspace-registry.js';
  * - every other request gets the workspace as its sandbox (`c.get('sandbox')`), the name being
  *   the route parameter `workspace`, decoded once by the router.
  */
-export function workspaceRoutes(root: Sandbox, registry: WorkspaceRegistry) {
+export function workspaceRoutes(root: Sandbox, registry: Workspaces) {
   const app = new Hono<SandboxEnv>();
   const admin = requireAdminToken(root.options.adminToken);
   const remove = async (c: Context<SandboxEnv>) => c.json({ status: 'deleted', workspace: await removeWorkspace(registry, c.req.param('workspace') ?? '') });
@@ -33,7 +32,7 @@ export function workspaceRoutes(root: Sandbox, registry: WorkspaceRegistry) {
  * unknown route (404) and a request without the admin token on an admin route (401) are refused
  * first, so junk never creates a workspace nor uses up --max-workspaces.
  */
-function selectWorkspace(registry: WorkspaceRegistry, adminToken: string | undefined): MiddlewareHandler<SandboxEnv> {
+function selectWorkspace(registry: Workspaces, adminToken: string | undefined): MiddlewareHandler<SandboxEnv> {
   return (c, next) => {
     const name = c.req.param('workspace') ?? '';
     const ready = registry.ready(name);
@@ -44,7 +43,7 @@ function selectWorkspace(registry: WorkspaceRegistry, adminToken: string | undef
   };
 }
 
-async function open(c: Context<SandboxEnv>, next: Next, registry: WorkspaceRegistry, adminToken: string | undefined, name: string): Promise<Response | undefined> {
+async function open(c: Context<SandboxEnv>, next: Next, registry: Workspaces, adminToken: string | undefined, name: string): Promise<Response | undefined> {
   const problem = name === DEFAULT_WORKSPACE ? undefined : workspaceNameProblem(name);
   if (problem !== undefined) throw invalidName(problem);
   if (!registry.has(name)) {
@@ -90,7 +89,7 @@ export function serverWorkspaceRoutes(root: Sandbox) {
   return app;
 }
 
-async function removeWorkspace(registry: WorkspaceRegistry, name: string) {
+async function removeWorkspace(registry: Workspaces, name: string) {
   if (name === DEFAULT_WORKSPACE) throw new SandboxError(409, 'default_workspace', 'The workspace default cannot be removed. Empty it with POST /_sandbox/reset.');
   const problem = workspaceNameProblem(name);
   if (problem !== undefined) throw invalidName(problem);
