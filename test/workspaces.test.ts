@@ -291,3 +291,17 @@ describe('services given at creation', () => {
     ]);
   });
 });
+
+describe('hints keep the workspace', () => {
+  it('a 404 in /w/<name> points to the routes of that workspace', async () => {
+    t = await makeSandbox();
+    const trade = await errorOf(await t.app.request('/w/qa-2/_sandbox/trades/nope'));
+    expect(trade.message).toContain('GET /w/qa-2/_sandbox/trades');
+    const callback = await errorOf(await t.app.request('/w/qa-2/_sandbox/callbacks/nope'));
+    expect(callback.message).toContain('GET /w/qa-2/_sandbox/callbacks');
+    const merchant = await errorOf(await admin('POST', '/w/qa-2/_sandbox/merchants/nope/sign', { string_to_sign: 'x' }));
+    expect(merchant.message).toContain('GET /w/qa-2/_sandbox/merchants');
+    // Unprefixed, the hint stays unprefixed.
+    expect((await errorOf(await t.app.request('/_sandbox/trades/nope'))).message).toContain('List trades with GET /_sandbox/trades.');
+  });
+});

@@ -19,7 +19,7 @@ export function callbackRoutes() {
     const sandbox = c.get('sandbox');
     const id = c.req.param('id');
     const callback = sandbox.callbacks.get(id);
-    if (!callback) throw errors.notFound(`No callback event ${JSON.stringify(id)}. List events with GET /_sandbox/callbacks.`);
+    if (!callback) throw errors.notFound(`No callback event ${JSON.stringify(id)}. List events with GET ${sandbox.basePath}/_sandbox/callbacks.`);
     return c.json({ callback });
   });
 
@@ -27,7 +27,7 @@ export function callbackRoutes() {
     const sandbox = c.get('sandbox');
     const id = c.req.param('id');
     const callback = sandbox.callbacks.replay(id);
-    if (!callback) throw errors.notFound(`No callback event ${JSON.stringify(id)}. List events with GET /_sandbox/callbacks.`);
+    if (!callback) throw errors.notFound(`No callback event ${JSON.stringify(id)}. List events with GET ${sandbox.basePath}/_sandbox/callbacks.`);
     await sandbox.store.commit();
     return c.json({ callback }, 202);
   });

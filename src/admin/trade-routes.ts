@@ -23,7 +23,7 @@ export function tradeRoutes() {
 
   const find = (sandbox: Sandbox, id: string) => {
     const trade = sandbox.store.trades.get(id) ?? sandbox.store.trades.get(id.toLowerCase());
-    if (!trade) throw errors.notFound(`No trade with id ${JSON.stringify(id)}. List trades with GET /_sandbox/trades.`);
+    if (!trade) throw errors.notFound(`No trade with id ${JSON.stringify(id)}. List trades with GET ${sandbox.basePath}/_sandbox/trades.`);
     return trade;
   };
 

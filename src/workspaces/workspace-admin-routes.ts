@@ -62,7 +62,7 @@ export function workspaceMerchantRoutes() {
   app.post('/:id/sign', async (c) => {
     const sandbox = c.get('sandbox');
     const merchant = sandbox.merchants.get(c.req.param('id'));
-    if (!merchant) throw errors.notFound(`No merchant ${JSON.stringify(c.req.param('id'))} in workspace ${sandbox.workspace}. GET /_sandbox/merchants lists them.`);
+    if (!merchant) throw errors.notFound(`No merchant ${JSON.stringify(c.req.param('id'))} in workspace ${sandbox.workspace}. GET ${sandbox.basePath}/_sandbox/merchants lists them.`);
     const { string_to_sign } = await jsonObject(c, signRequestSchema, '{"string_to_sign": "..."}');
     return c.json({ signature: sign(merchant.secret, string_to_sign), algorithm: SIGNATURE_ALGORITHM, merchant: merchant.id });
   });
