@@ -4,6 +4,7 @@ import { providerRoutes } from './api/provider.js';
 import { errors, SandboxError } from './http/errors.js';
 import { StorageError } from './store/storage-error.js';
 import { renderError } from './http/render-error.js';
+import { describeError } from './log/logger.js';
 import { openApiRoutes } from './openapi/openapi-routes.js';
 import { dashboardRoutes } from './pages/dashboard-routes.js';
 import { assetRoutes } from './pages/asset-routes.js';
@@ -58,7 +59,7 @@ export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
       // A write refused because the request's workspace was removed under it (src/workspaces/workspace-adapter.ts).
       translate: (error) => (error instanceof StorageError && error.cause instanceof WorkspaceRemovedError ? errors.workspaceRemoved(error.cause.workspace) : undefined),
       ...(counting ? { onRefusal: (c, error) => countRefusal((sandboxOf(c) ?? sandbox).report, c, error) } : {}),
-      onBug: (_c, error) => console.error(error),
+      onBug: (c, error) => (sandboxOf(c) ?? sandbox).services.logger?.warn(`${c.req.method} ${c.req.path} failed: ${describeError(error)}`),
     }),
   );
 

@@ -91,7 +91,7 @@ async function assemble(options: SandboxOptions, shared: SandboxShared, adapter:
   const basePath = seat ? `/w/${seat.name}` : '';
   const clock = new Clock(options.clock, store);
   const lifecycle = new Lifecycle(store, clock);
-  const scheduler = new Scheduler(store, clock);
+  const scheduler = new Scheduler(store, clock, logger ? (line) => logger.warn(line) : undefined);
   registerTimeline(scheduler, lifecycle);
   const callbacks = new CallbackDispatcher({
     store,
@@ -104,6 +104,7 @@ async function assemble(options: SandboxOptions, shared: SandboxShared, adapter:
     retries: options.callbackRetries,
     behaviourFor: (trade) => sandbox.scenarios.get(trade.scenario)?.callbacks,
     ...(seat ? { headers: { 'X-Sandbox-Workspace': seat.name } } : {}),
+    ...(logger ? { warn: (line: string) => logger.warn(line) } : {}),
   });
   lifecycle.onChange((change) => void callbacks.onChange(change));
   scheduler.handle(CALLBACK_JOB, (job) => callbacks.run(job));
@@ -122,7 +123,7 @@ async function assemble(options: SandboxOptions, shared: SandboxShared, adapter:
     clock,
     lifecycle,
     scheduler,
-    scenarios: restoreWorkspaceScenarios(store, shared.scenarios),
+    scenarios: restoreWorkspaceScenarios(store, shared.scenarios, logger ? (line) => logger.warn(line) : undefined),
     callbacks,
     dataFolder,
     services,

@@ -11,6 +11,11 @@ export interface Logger {
   warn(line: string): void;
 }
 
+/** An error as one log line's tail: its stack when it has one, else its text. */
+export function describeError(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
+}
+
 /** Says nothing. */
 export const quietLogger: Logger = { info() {}, warn() {} };
 
