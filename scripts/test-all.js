@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: the build, the typecheck and the lint, then every suite: vitest (src/, test/,
+// `npm test`: the build, the typecheck, the lint and the import-circle check, then every suite: vitest (src/, test/,
 // examples/, the browser tests), the example suites in Python, PHP and Go, and the container
 // test. Each stage prints `stage <name>: <seconds> s` when it ends, and a table of them closes
 // the run, so the time can be seen where it goes.
@@ -41,6 +41,7 @@ const phases = [
     [
       { name: 'typecheck (browser scripts)', command: process.execPath, args: [TSC, '-p', 'tsconfig.client.json'] },
       { name: 'lint', command: join(ROOT, 'node_modules', '.bin', 'biome'), args: ['check', '.'] },
+      { name: 'import circles', command: process.execPath, args: [join(ROOT, 'scripts', 'check-cycles.js')] },
     ],
   ],
   [

@@ -21,5 +21,5 @@ export type { IntegrationReport } from './report/report-schema.js';
 
 // What the provider endpoints answer, and the error envelope of every route.
 export type { Trade, TradeState, TradeType, HistoryEntry } from './trades/trade.js';
-export type { ErrorDetail, ErrorEnvelope } from './errors.js';
+export type { ErrorDetail, ErrorEnvelope } from './http/errors.js';
 export type { Merchant } from './merchants/fixtures.js';

@@ -5,13 +5,12 @@ import { Scheduler } from './clock/scheduler.js';
 import { sandboxOptionsSchema, type SandboxOptions, type SandboxOptionsInput } from './config/options.js';
 import { Lifecycle } from './lifecycle/lifecycle.js';
 import { registerTimeline } from './lifecycle/timeline.js';
-import { loadFixtures, MerchantDirectory, type Fixtures } from './merchants/fixtures.js';
+import { loadFixtures, MerchantDirectory } from './merchants/fixtures.js';
 import { MemoryAdapter, type StoreAdapter } from './store/adapter.js';
 import { DataFolderLock } from './store/data-folder-lock.js';
 import { JournalAdapter } from './store/journal-adapter.js';
 import { StorageError, Store } from './store/store.js';
-import { createRandom, type Random } from './trades/random.js';
-import type { LoadedScenario } from './scenarios/load-scenarios.js';
+import { createRandom } from './trades/random.js';
 import { ScenarioEngine } from './scenarios/scenario-engine.js';
 import { MistakeCounter } from './report/mistake-counter.js';
 import { watchCallbacks } from './report/watch-callbacks.js';
@@ -23,60 +22,8 @@ export class OptionsError extends Error {
   override name = 'OptionsError';
 }
 
-/** The running parts of one sandbox, shared by its HTTP routes. No HTTP in here. */
-export interface Sandbox {
-  readonly options: SandboxOptions;
-  readonly store: Store;
-  readonly merchants: MerchantDirectory;
-  readonly random: Random;
-  readonly clock: Clock;
-  readonly lifecycle: Lifecycle;
-  readonly scheduler: Scheduler;
-  /** The loaded scenarios (this workspace's own first, then the --scenarios folder, then the bundled ones). */
-  scenarios: ScenarioEngine;
-  /** Sends, logs and replays callbacks; emits 'queued', 'attempt', 'delivered', 'failed'. */
-  readonly callbacks: CallbackDispatcher;
-  /** The lock on the data folder (none in memory or with a given adapter); told the URL once listening. */
-  readonly dataFolder?: DataFolderLock;
-  /** Receives one line per notable event (a scenario taking a create); the CLI sets it to print them. None by default, so no line is built. */
-  log?: ((line: string) => void) | undefined;
-  /** The merchant's mistakes seen so far (GET /_sandbox/report). */
-  readonly report: MistakeCounter;
-  /** Base of payment_data.url; set from --public-url, or from the address once listening. */
-  publicUrl: string;
-  /** `default`, or the name of the workspace (/w/<name>) this sandbox is. */
-  readonly workspace: string;
-  /** Path prefix of this sandbox's links and redirects: '' for default, '/w/<name>' for a workspace. */
-  readonly basePath: string;
-  /** What every workspace of the server shares (the fixtures, the scenario files). */
-  readonly shared: SandboxShared;
-  /** The server's other workspaces; on the default sandbox only. */
-  readonly workspaces?: WorkspaceRegistry;
-  /**
-   * Runs the jobs that fell due while no sandbox ran on this store, and arms the clock's timers.
-   * `createSandbox()` calls it unless told to leave it to `listen()`, which calls it once the
-   * address, and so `publicUrl`, is known. Safe to call twice: the second call gets the first's promise.
-   */
-  start(): Promise<void>;
-  /** True once `start()` has finished. */
-  started: boolean;
-  /** Stops the scheduler, waits for running jobs, flushes the store. */
-  close(): Promise<void>;
-}
-
-/** Loaded once per server and shared by its workspaces. */
-export interface SandboxShared {
-  readonly fixtures: Fixtures;
-  readonly scenarios: readonly LoadedScenario[];
-}
-
-/** How a workspace differs from the default sandbox (see src/workspaces/). */
-export interface WorkspaceSeat {
-  readonly name: string;
-  readonly shared: SandboxShared;
-  /** The server's public URL (payment_data.url of the workspace adds /w/<name>). */
-  readonly rootUrl: () => string;
-}
+export type { OpenResult, Sandbox, SandboxServices, SandboxShared, Workspaces, WorkspaceSeat } from './sandbox-types.js';
+import type { Sandbox, SandboxServices, SandboxShared, WorkspaceSeat } from './sandbox-types.js';
 
 /**
  * Validates start-up options. `names` says how each option was given (`--port`, or the
@@ -104,6 +51,8 @@ export interface CreateSandboxSettings {
   deferStart?: boolean;
   /** Make it a workspace of a server (src/workspaces/) rather than the server's default sandbox. */
   seat?: WorkspaceSeat;
+  /** Its logger (and whatever else each sandbox is given); a workspace is given the server's by the registry. */
+  services?: SandboxServices;
 }
 
 /**
@@ -133,13 +82,16 @@ export async function createSandbox(input: SandboxOptionsInput = {}, adapter?: S
 
 async function assemble(options: SandboxOptions, shared: SandboxShared, adapter: StoreAdapter | undefined, settings: CreateSandboxSettings, dataFolder: DataFolderLock | undefined): Promise<Sandbox> {
   const { seat } = settings;
-  const store = await Store.open(adapter ?? (options.inMemory ? new MemoryAdapter() : new JournalAdapter(resolve(options.data))));
+  const services = settings.services ?? {};
+  const logger = services.logger;
+  const warn = logger ? { warn: (line: string) => logger.warn(line) } : {};
+  const store = await Store.open(adapter ?? (options.inMemory ? new MemoryAdapter() : new JournalAdapter(resolve(options.data), warn)), warn);
   const merchants = restoreWorkspaceMerchants(store, new MerchantDirectory(shared.fixtures));
   const workspace = seat?.name ?? 'default';
   const basePath = seat ? `/w/${seat.name}` : '';
   const clock = new Clock(options.clock, store);
   const lifecycle = new Lifecycle(store, clock);
-  const scheduler = new Scheduler(store, clock);
+  const scheduler = new Scheduler(store, clock, logger ? (line) => logger.warn(line) : undefined);
   registerTimeline(scheduler, lifecycle);
   const callbacks = new CallbackDispatcher({
     store,
@@ -152,6 +104,7 @@ async function assemble(options: SandboxOptions, shared: SandboxShared, adapter:
     retries: options.callbackRetries,
     behaviourFor: (trade) => sandbox.scenarios.get(trade.scenario)?.callbacks,
     ...(seat ? { headers: { 'X-Sandbox-Workspace': seat.name } } : {}),
+    ...(logger ? { warn: (line: string) => logger.warn(line) } : {}),
   });
   lifecycle.onChange((change) => void callbacks.onChange(change));
   scheduler.handle(CALLBACK_JOB, (job) => callbacks.run(job));
@@ -170,9 +123,11 @@ async function assemble(options: SandboxOptions, shared: SandboxShared, adapter:
     clock,
     lifecycle,
     scheduler,
-    scenarios: restoreWorkspaceScenarios(store, shared.scenarios),
+    scenarios: restoreWorkspaceScenarios(store, shared.scenarios, logger ? (line) => logger.warn(line) : undefined),
     callbacks,
     dataFolder,
+    services,
+    log: logger ? (line) => logger.info(line) : undefined,
     report,
     // A workspace's is kept up to date by the registry on each request (see WorkspaceRegistry.ready).
     publicUrl: seat ? `${seat.rootUrl().replace(/\/+$/, '')}${basePath}` : (options.publicUrl ?? `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${options.port}`),
@@ -217,7 +172,7 @@ async function assemble(options: SandboxOptions, shared: SandboxShared, adapter:
       return closed;
     },
   };
-  if (!seat) (sandbox as { workspaces?: WorkspaceRegistry }).workspaces = new WorkspaceRegistry(sandbox, createSandbox);
+  if (!seat) (sandbox as { workspaces?: WorkspaceRegistry }).workspaces = new WorkspaceRegistry(sandbox, createSandbox, logger);
   if (!settings.deferStart) await sandbox.start();
   return sandbox;
 }

@@ -4,7 +4,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { createApp } from './app.js';
 import { ConnectionTracker, type OpenWork } from './connections/connection-tracker.js';
 import { limitPipelining } from './connections/limit-pipelining.js';
-import type { Sandbox } from './sandbox.js';
+import type { Sandbox } from './sandbox-types.js';
 
 export interface RunningServer {
   /** The address the sandbox listens on, e.g. http://127.0.0.1:4242 */

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import type { z } from 'zod';
-import type { ErrorEnvelope } from '../src/errors.js';
+import type { ErrorEnvelope } from '../src/http/errors.js';
 import type { errorEnvelopeSchema } from '../src/openapi/error-envelope.js';
 import { ADMIN_BODY_LIMIT } from '../src/http/body.js';
 import { openApiDocument } from '../src/openapi/openapi-document.js';

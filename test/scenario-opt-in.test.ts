@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { DEMO, errorOf, makeSandbox, nextOrder, p2pBody, type TestSandbox } from './support.js';
+import { capturingLogger, DEMO, errorOf, makeSandbox, nextOrder, p2pBody, type TestSandbox } from './support.js';
 
 const CREATE = '/api/v1/trades/deposit/create';
 const root = mkdtempSync(join(tmpdir(), 'scenario-opt-in-'));
@@ -26,9 +26,9 @@ describe('the bundled scenarios are opt-in', () => {
   });
 
   it('an sbx- order is scripted and the create logs one line naming the scenario, its file and why', async () => {
-    t = await makeSandbox({ clock: 'manual' });
-    const lines: string[] = [];
-    t.sandbox.log = (line) => lines.push(line);
+    const logger = capturingLogger();
+    t = await makeSandbox({ clock: 'manual' }, { services: { logger } });
+    const lines = logger.infos;
     const order = nextOrder('sbx-confirm-ci');
     const res = await t.post(CREATE, p2pBody({ order }));
     expect(res.status).toBe(201);

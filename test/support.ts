@@ -1,11 +1,12 @@
 import { connect } from 'node:net';
 import { createApp } from '../src/app.js';
 import { sign, stringToSign, type SignedEndpoint } from '../src/auth/signature.js';
-import { refusalError } from '../src/api/refusal-error.js';
-import type { ErrorEnvelope } from '../src/errors.js';
+import { refusalError } from '../src/http/refusal-error.js';
+import type { ErrorEnvelope } from '../src/http/errors.js';
 import { Refusal } from '../src/refusals/refusal.js';
 import { conformanceError } from './openapi-conformance.js';
-import { createSandbox, type Sandbox } from '../src/sandbox.js';
+import { type CreateSandboxSettings, createSandbox, type Sandbox } from '../src/sandbox.js';
+import type { Logger } from '../src/log/logger.js';
 import type { SandboxOptionsInput } from '../src/config/options.js';
 
 /** The bundled demo merchant (fixtures/merchants.json). */
@@ -49,8 +50,8 @@ export interface TestSandbox {
 }
 
 /** An in-memory sandbox and its Hono app, driven with app.request() (no port). */
-export async function makeSandbox(options: SandboxOptionsInput = {}): Promise<TestSandbox> {
-  const sandbox = await createSandbox({ inMemory: true, ...options });
+export async function makeSandbox(options: SandboxOptionsInput = {}, settings: CreateSandboxSettings = {}): Promise<TestSandbox> {
+  const sandbox = await createSandbox({ inMemory: true, ...options }, undefined, settings);
   const app = checkedApp(sandbox);
   return {
     sandbox,
@@ -124,11 +125,23 @@ export function checkedApp(sandbox: Sandbox): ReturnType<typeof createApp> {
     const target = input instanceof Request ? input.url : String(input);
     // The path as the app sees it: dot segments resolved, as a URL does (a leading // is a path here, not a host).
     const url = new URL(/^https?:/.test(target) ? target : `http://localhost${target.startsWith('/') ? '' : '/'}${target}`);
-    const path = url.pathname + url.search;
+    // Percent-escapes of the path decoded as the router decodes them (`/%77/a` is `/w/a`), where they decode.
+    let pathname = url.pathname;
+    try {
+      pathname = decodeURI(pathname);
+    } catch {}
+    const path = pathname + url.search;
     const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
     const problem = conformanceError(method, path, res.status, res.headers.get('Content-Type'), await res.clone().text());
     if (problem !== undefined) throw new Error(`The answer does not match /openapi.json: ${problem}`);
     return res;
   }) as typeof app.request;
   return app;
+}
+
+/** A logger that keeps its lines, for tests to read (tests capture the logger, not process.stdout). */
+export function capturingLogger(): Logger & { infos: string[]; warnings: string[] } {
+  const infos: string[] = [];
+  const warnings: string[] = [];
+  return { infos, warnings, info: (line) => void infos.push(line), warn: (line) => void warnings.push(line) };
 }

@@ -38,8 +38,16 @@ async function serve(flags: string[]): Promise<{ url: string; printed: (text: st
 
 describe('serve --workspace-ttl and --max-workspaces', () => {
   it('refuses a new workspace past the limit', async () => {
-    const { url } = await serve(['--max-workspaces', '1']);
+    const { url, printed } = await serve(['--max-workspaces', '1']);
     expect((await fetch(`${url}/w/first/_sandbox/clock`)).status).toBe(200);
+    // The workspace logs through the same logger as the default sandbox: its scenario line, with its name.
+    const created = await fetch(`${url}/w/first/api/v1/trades/deposit/create`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Auth': 'sandbox-token-demo' },
+      body: JSON.stringify({ merchant: '6f1c2a9e-3b7d-4c52-9a1e-2d4b8f0c7e51', order: 'sbx-confirm-cli', amount_cents: 100, amount_currency: 'RUB', type: 'nspk' }),
+    });
+    expect(created.status).toBe(201);
+    await printed('deposit-sandbox: workspace "first": scenario "confirm" took nspk order "sbx-confirm-cli"');
     const refused = await fetch(`${url}/w/second/_sandbox/clock`);
     expect(refused.status).toBe(429);
     expect(((await refused.json()) as { error: { message: string } }).error.message).toContain('--max-workspaces 1');

@@ -4,7 +4,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEMO, errorOf, makeSandbox, p2pBody, type TestSandbox } from './support.js';
+import { capturingLogger, DEMO, errorOf, makeSandbox, p2pBody, type TestSandbox } from './support.js';
 
 let t: TestSandbox;
 afterEach(async () => {
@@ -246,5 +246,62 @@ describe('one app for every workspace', () => {
     expect(redirect.headers.get('Location')).toBe('/w/alpha/_sandbox/');
     expect(await (await t.app.request('/w/alpha/_sandbox/')).text()).toContain('/w/alpha/_sandbox/assets/dashboard.js');
     expect((await t.app.request('/_sandbox')).headers.get('Location')).toBe('/_sandbox/');
+  });
+});
+
+describe('the router owns the workspace', () => {
+  it('a percent-escaped prefix is the workspace the router routed to: /%77/worker-1 is /w/worker-1', async () => {
+    t = await makeSandbox();
+    for (const prefix of ['/%77/worker-1', '/w/worker%2D1']) {
+      const created = await t.post(`${prefix}/api/v1/trades/deposit/create`, p2pBody());
+      expect(created.status, prefix).toBe(201);
+      const trade = await json<{ id: string }>(created);
+      expect((await t.get(`/w/worker-1/api/v1/trades/${DEMO.id}/${trade.id}`)).status, prefix).toBe(200);
+      expect((await t.get(`/api/v1/trades/${DEMO.id}/${trade.id}`)).status, prefix).toBe(404);
+    }
+    const listed = await json<{ workspaces: Array<{ name: string; trades: number }> }>(t.app.request('/_sandbox/workspaces'));
+    expect(listed.workspaces.map((w) => [w.name, w.trades])).toEqual([
+      ['default', 0],
+      ['worker-1', 2],
+    ]);
+  });
+
+  it('DELETE /w/<name>/_sandbox is an ordinary admin route: the CORS policy answers it like the others', async () => {
+    t = await makeSandbox();
+    expect((await t.app.request('/w/gone/_sandbox/clock')).status).toBe(200);
+    const origin = 'http://localhost';
+    const removed = await t.app.request('http://localhost/w/gone/_sandbox', { method: 'DELETE', headers: { Origin: origin } });
+    expect(removed.status).toBe(200);
+    expect(removed.headers.get('Access-Control-Allow-Origin')).toBe(origin);
+    const preflight = await t.app.request('http://localhost/w/other/_sandbox', { method: 'OPTIONS', headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'DELETE' } });
+    expect(preflight.status).toBe(403);
+    expect((await errorOf(preflight)).code).toBe('cross_origin_refused');
+  });
+});
+
+describe('services given at creation', () => {
+  it('a workspace logs with the logger the server was given: its scenario line, marked with its name', async () => {
+    const logger = capturingLogger();
+    t = await makeSandbox({ clock: 'manual' }, { services: { logger } });
+    expect((await t.post('/w/qa-1/api/v1/trades/deposit/create', p2pBody({ order: 'sbx-confirm-ws' }))).status).toBe(201);
+    expect((await t.post('/api/v1/trades/deposit/create', p2pBody({ order: 'sbx-confirm-root' }))).status).toBe(201);
+    expect(logger.infos).toEqual([
+      expect.stringMatching(/^workspace "qa-1": scenario "confirm" took any_bank order "sbx-confirm-ws"/),
+      expect.stringMatching(/^scenario "confirm" took any_bank order "sbx-confirm-root"/),
+    ]);
+  });
+});
+
+describe('hints keep the workspace', () => {
+  it('a 404 in /w/<name> points to the routes of that workspace', async () => {
+    t = await makeSandbox();
+    const trade = await errorOf(await t.app.request('/w/qa-2/_sandbox/trades/nope'));
+    expect(trade.message).toContain('GET /w/qa-2/_sandbox/trades');
+    const callback = await errorOf(await t.app.request('/w/qa-2/_sandbox/callbacks/nope'));
+    expect(callback.message).toContain('GET /w/qa-2/_sandbox/callbacks');
+    const merchant = await errorOf(await admin('POST', '/w/qa-2/_sandbox/merchants/nope/sign', { string_to_sign: 'x' }));
+    expect(merchant.message).toContain('GET /w/qa-2/_sandbox/merchants');
+    // Unprefixed, the hint stays unprefixed.
+    expect((await errorOf(await t.app.request('/_sandbox/trades/nope'))).message).toContain('List trades with GET /_sandbox/trades.');
   });
 });

@@ -3,7 +3,7 @@ import type { TradeQuery } from '../admin/list-trades.js';
 import type { CallbackQuery } from '../callbacks/list-callbacks.js';
 import type { CallbackEvent } from '../callbacks/records.js';
 import type { CheckReport } from '../check-callback/check-report.js';
-import type { ErrorEnvelope } from '../errors.js';
+import type { ErrorEnvelope } from '../http/errors.js';
 import type { ScenarioSummary } from '../scenarios/describe-scenario.js';
 import type { TradeState } from '../trades/trade.js';
 import type { AdvanceAnswer, ClockAnswer, HealthAnswer, ResetAnswer, TradeDetail, TradesAnswer } from './admin-answers.js';

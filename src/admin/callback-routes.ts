@@ -1,8 +1,9 @@
 import { Hono } from 'hono';
-import { validate } from '../api/validation.js';
+import { validate } from '../http/validation.js';
 import { callbackQuerySchema, listCallbacks } from '../callbacks/list-callbacks.js';
-import { errors } from '../errors.js';
-import { requireSandboxAdmin, type SandboxEnv } from '../workspaces/request-sandbox.js';
+import { errors } from '../http/errors.js';
+import type { SandboxEnv } from '../http/sandbox-env.js';
+import { requireSandboxAdmin } from '../http/admin-guard.js';
 
 /** /_sandbox/callbacks: the callback log and replays. */
 export function callbackRoutes() {
@@ -18,7 +19,7 @@ export function callbackRoutes() {
     const sandbox = c.get('sandbox');
     const id = c.req.param('id');
     const callback = sandbox.callbacks.get(id);
-    if (!callback) throw errors.notFound(`No callback event ${JSON.stringify(id)}. List events with GET /_sandbox/callbacks.`);
+    if (!callback) throw errors.notFound(`No callback event ${JSON.stringify(id)}. List events with GET ${sandbox.basePath}/_sandbox/callbacks.`);
     return c.json({ callback });
   });
 
@@ -26,7 +27,7 @@ export function callbackRoutes() {
     const sandbox = c.get('sandbox');
     const id = c.req.param('id');
     const callback = sandbox.callbacks.replay(id);
-    if (!callback) throw errors.notFound(`No callback event ${JSON.stringify(id)}. List events with GET /_sandbox/callbacks.`);
+    if (!callback) throw errors.notFound(`No callback event ${JSON.stringify(id)}. List events with GET ${sandbox.basePath}/_sandbox/callbacks.`);
     await sandbox.store.commit();
     return c.json({ callback }, 202);
   });

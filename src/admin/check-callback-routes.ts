@@ -1,10 +1,11 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { ADMIN_BODY_LIMIT, jsonBody } from '../http/body.js';
-import { validate } from '../api/validation.js';
+import { validate } from '../http/validation.js';
 import { checkCallbackReceiver } from '../check-callback/check-callback-receiver.js';
-import { errors } from '../errors.js';
-import { requireSandboxAdmin, type SandboxEnv } from '../workspaces/request-sandbox.js';
+import { errors } from '../http/errors.js';
+import type { SandboxEnv } from '../http/sandbox-env.js';
+import { requireSandboxAdmin } from '../http/admin-guard.js';
 import { isHttpUrl, LIMITS } from '../trades/requests.js';
 
 /** Body of POST /_sandbox/check-callback. */

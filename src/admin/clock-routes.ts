@@ -1,9 +1,10 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { ADMIN_BODY_LIMIT, jsonBody } from '../http/body.js';
-import { validate } from '../api/validation.js';
+import { validate } from '../http/validation.js';
 import { DURATION_HINT, durationSchema } from '../clock/duration.js';
-import { requireSandboxAdmin, type SandboxEnv } from '../workspaces/request-sandbox.js';
+import type { SandboxEnv } from '../http/sandbox-env.js';
+import { requireSandboxAdmin } from '../http/admin-guard.js';
 
 /** The furthest one advance may move the clock (keeps dates valid). */
 const MAX_ADVANCE = 10 * 365 * 24 * 3600 * 1000;

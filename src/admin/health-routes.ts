@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
-import type { SandboxEnv } from '../workspaces/request-sandbox.js';
-import { hasAdminAccess } from './admin-token.js';
+import type { SandboxEnv } from '../http/sandbox-env.js';
+import { hasAdminAccess } from '../http/admin-guard.js';
 
 /** GET /_sandbox/health: open to all; the details only with the admin token (when one is set). */
 export function healthRoutes() {

@@ -1,7 +1,8 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { AUTH_MODES } from '../auth/authenticate.js';
-import { requireSandboxAdmin, type SandboxEnv } from '../workspaces/request-sandbox.js';
+import type { SandboxEnv } from '../http/sandbox-env.js';
+import { requireSandboxAdmin } from '../http/admin-guard.js';
 
 /**
  * GET /_sandbox/merchants: the merchants of this sandbox (workspace) and the `--auth` mode.

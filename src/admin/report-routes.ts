@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
-import { requireSandboxAdmin, type SandboxEnv } from '../workspaces/request-sandbox.js';
+import type { SandboxEnv } from '../http/sandbox-env.js';
+import { requireSandboxAdmin } from '../http/admin-guard.js';
 
 /** GET /_sandbox/report: the merchant's mistakes the sandbox counted (src/report), per merchant. */
 export function reportRoutes() {

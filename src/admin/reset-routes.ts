@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
-import { requireSandboxAdmin, type SandboxEnv } from '../workspaces/request-sandbox.js';
+import type { SandboxEnv } from '../http/sandbox-env.js';
+import { requireSandboxAdmin } from '../http/admin-guard.js';
 import { resetSandbox } from './reset-sandbox.js';
 
 /** POST /_sandbox/reset: removes every trade, callback and pending job. */

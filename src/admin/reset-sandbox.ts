@@ -1,4 +1,4 @@
-import type { Sandbox } from '../sandbox.js';
+import type { Sandbox } from '../sandbox-types.js';
 
 export interface ResetResult {
   status: 'reset';

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import type { SandboxEnv } from '../workspaces/request-sandbox.js';
+import type { SandboxEnv } from '../http/sandbox-env.js';
 import { callbackRoutes } from './callback-routes.js';
 import { checkCallbackRoutes } from './check-callback-routes.js';
 import { clockRoutes } from './clock-routes.js';

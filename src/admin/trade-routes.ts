@@ -1,11 +1,12 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { ADMIN_BODY_LIMIT, jsonBody } from '../http/body.js';
-import { orRefuse } from '../api/refusal-error.js';
-import { validate } from '../api/validation.js';
-import { errors } from '../errors.js';
-import type { Sandbox } from '../sandbox.js';
-import { requireSandboxAdmin, type SandboxEnv } from '../workspaces/request-sandbox.js';
+import { orRefuse } from '../http/refusal-error.js';
+import { validate } from '../http/validation.js';
+import { errors } from '../http/errors.js';
+import type { Sandbox } from '../sandbox-types.js';
+import type { SandboxEnv } from '../http/sandbox-env.js';
+import { requireSandboxAdmin } from '../http/admin-guard.js';
 import { TRADE_STATES } from '../trades/trade.js';
 import { toAdminTrade } from './admin-trade.js';
 import { listTrades, tradeQuerySchema } from './list-trades.js';
@@ -22,7 +23,7 @@ export function tradeRoutes() {
 
   const find = (sandbox: Sandbox, id: string) => {
     const trade = sandbox.store.trades.get(id) ?? sandbox.store.trades.get(id.toLowerCase());
-    if (!trade) throw errors.notFound(`No trade with id ${JSON.stringify(id)}. List trades with GET /_sandbox/trades.`);
+    if (!trade) throw errors.notFound(`No trade with id ${JSON.stringify(id)}. List trades with GET ${sandbox.basePath}/_sandbox/trades.`);
     return trade;
   };
 

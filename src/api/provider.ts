@@ -1,7 +1,7 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { authenticate } from '../auth/authenticate.js';
-import { errors } from '../errors.js';
-import type { SandboxEnv } from '../workspaces/request-sandbox.js';
+import { errors } from '../http/errors.js';
+import type { SandboxEnv } from '../http/sandbox-env.js';
 import { buildRequestSchema, createRequestSchema, LIMITS } from '../trades/requests.js';
 import { createWithScenario } from '../scenarios/create-with-scenario.js';
 import { SCENARIO_HEADER } from '../scenarios/scenario.js';
@@ -9,8 +9,8 @@ import { findTrade } from '../trades/service.js';
 import { toTrade } from '../trades/trade.js';
 import { tradeJson } from '../trades/trade-json.js';
 import { JSON_BODY, jsonBody } from '../http/body.js';
-import { orRefuse } from './refusal-error.js';
-import { validate } from './validation.js';
+import { orRefuse } from '../http/refusal-error.js';
+import { validate } from '../http/validation.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

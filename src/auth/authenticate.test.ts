@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO, SECOND } from '../../test/support.js';
-import { refusalError } from '../api/refusal-error.js';
-import type { SandboxError } from '../errors.js';
+import { refusalError } from '../http/refusal-error.js';
+import type { SandboxError } from '../http/errors.js';
 import type { Merchant } from '../merchants/fixtures.js';
 import { Refusal } from '../refusals/refusal.js';
 import { loadFixtures, MerchantDirectory } from '../merchants/fixtures.js';

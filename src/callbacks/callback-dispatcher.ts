@@ -1,3 +1,4 @@
+import { describeError } from '../log/logger.js';
 import { EventEmitter } from 'node:events';
 import { sign } from '../auth/signature.js';
 import type { Clock } from '../clock/clock.js';
@@ -25,6 +26,8 @@ export const CALLBACK_JOB = 'callback';
 export const MANUAL_CLOCK_WAIT_MS = 1_000;
 
 export interface CallbackDispatcherOptions {
+  /** Where a failed attempt or a listener that threw is told (the sandbox's logger); silent without. */
+  warn?: (line: string) => void;
   store: Store;
   clock: Clock;
   scheduler: Scheduler;
@@ -166,7 +169,7 @@ export class CallbackDispatcher extends EventEmitter<CallbackNotices> {
       .then(() => this.#o.store.commit())
       // A failed save is the store's to report (once per episode); the attempt is undone and runs again.
       .catch((error: unknown) => {
-        if (!(error instanceof StorageError)) console.error(`deposit-sandbox: callback ${id} attempt failed:`, error);
+        if (!(error instanceof StorageError)) this.#o.warn?.(`callback ${id} attempt failed: ${describeError(error)}`);
       })
       .finally(() => this.#inFlight.delete(id));
     this.#inFlight.set(id, work);
@@ -325,7 +328,7 @@ export class CallbackDispatcher extends EventEmitter<CallbackNotices> {
     try {
       (this.emit as (name: K, ...rest: CallbackNotices[K]) => boolean)(name, ...args);
     } catch (error) {
-      console.error(`deposit-sandbox: a "${name}" callback listener threw:`, error);
+      this.#o.warn?.(`a "${name}" callback listener threw: ${describeError(error)}`);
     }
   }
 }

@@ -6,6 +6,7 @@ import { writeReportOnExit } from '../report/write-report-on-exit.js';
 import { exposureWarning } from '../security/exposure-warning.js';
 import { formatDuration } from '../clock/duration.js';
 import { writeReadyFile } from './ready-file.js';
+import { consoleLogger } from './console-logger.js';
 
 export interface ServeExtras {
   /** How each option was given (`--port`, `PORT`, ...), for errors that name it. */
@@ -27,8 +28,8 @@ export async function serveCommand(options: SandboxOptionsInput, extras: ServeEx
       if (error.code !== 'EPIPE') throw error;
     });
   }
-  const sandbox = await createSandbox(options, undefined, { deferStart: true });
-  sandbox.log = (line) => process.stdout.write(`deposit-sandbox: ${line}\n`);
+  // The same logger for the default sandbox and every workspace, given at creation.
+  const sandbox = await createSandbox(options, undefined, { deferStart: true, services: { logger: consoleLogger() } });
   const running = await listen(sandbox).catch(async (error: NodeJS.ErrnoException) => {
     await sandbox.close();
     if (error.code === 'EADDRINUSE') {

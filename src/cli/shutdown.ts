@@ -1,5 +1,5 @@
 import { formatDuration } from '../clock/duration.js';
-import type { Sandbox } from '../sandbox.js';
+import type { Sandbox } from '../sandbox-types.js';
 import type { RunningServer } from '../server.js';
 
 export interface ShutdownIo {

@@ -1,3 +1,4 @@
+import { describeError } from '../log/logger.js';
 import { StorageError, type Store } from '../store/store.js';
 import type { Clock } from './clock.js';
 import { JobQueue } from './job-queue.js';
@@ -32,11 +33,14 @@ export class Scheduler {
   /** Real time (Date.now) before which due jobs wait, after a run could not save. */
   #retryAt = 0;
   #onError: (error: unknown, job: Job) => void;
+  readonly #warn: (line: string) => void;
 
-  constructor(store: Store, clock: Clock, onError: (error: unknown, job: Job) => void = (error, job) => console.error(`deposit-sandbox: job ${job.kind} ${job.id} failed:`, error)) {
+  /** `warn`: where a job that failed, or a run of due jobs that failed, is told (the sandbox's logger); silent without. */
+  constructor(store: Store, clock: Clock, warn: (line: string) => void = () => undefined) {
     this.#store = store;
     this.#clock = clock;
-    this.#onError = onError;
+    this.#warn = warn;
+    this.#onError = (error, job) => warn(`job ${job.kind} ${job.id} failed: ${describeError(error)}`);
     for (const job of store.jobs.values()) this.#seq = Math.max(this.#seq, job.seq);
     this.#queue = new JobQueue(
       (job) => store.jobs.get(job.id) === job,
@@ -154,7 +158,7 @@ export class Scheduler {
   /** A run started by the timer: a failure is the store's to report (it logs once per episode). */
   #runInBackground(): void {
     this.runDue().catch((error: unknown) => {
-      if (!(error instanceof StorageError)) console.error('deposit-sandbox: running due jobs failed:', error);
+      if (!(error instanceof StorageError)) this.#warn(`running due jobs failed: ${describeError(error)}`);
     });
   }
 

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import type { SandboxEnv } from '../workspaces/request-sandbox.js';
+import type { SandboxEnv } from '../http/sandbox-env.js';
 import { openApiDocument } from './openapi-document.js';
 
 /** How many documents (one per public URL: the server's and each workspace's) are kept. */

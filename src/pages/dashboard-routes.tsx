@@ -3,7 +3,7 @@ import { DASHBOARD_CSS } from './assets/dashboard-css.js';
 import { clientBundle } from './client-bundle.js';
 import { DashboardPage } from './components/dashboard-page.js';
 import { asset, page, securityHeaders } from './respond.js';
-import type { SandboxEnv } from '../workspaces/request-sandbox.js';
+import type { SandboxEnv } from '../http/sandbox-env.js';
 
 /**
  * The dashboard shell (English; `?lang=ru` for Russian) and its assets, mounted at `/_sandbox/` (with the trailing slash, so

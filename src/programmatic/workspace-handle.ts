@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { AdminClient } from '../admin-client/admin-client.js';
 import type { CallbackEvent } from '../callbacks/records.js';
 import type { Merchant } from '../merchants/fixtures.js';
-import type { Sandbox } from '../sandbox.js';
+import type { Sandbox } from '../sandbox-types.js';
 import type { ScenarioSummary } from '../scenarios/describe-scenario.js';
 import type { AddMerchantAnswer, ScenarioUploadAnswer } from '../workspaces/workspace-answers.js';
 import type { NewMerchant } from '../workspaces/workspace-merchants.js';

@@ -1,4 +1,4 @@
-import type { ErrorDetail, SignatureDebug } from '../errors.js';
+import type { ErrorDetail, SignatureDebug } from '../http/errors.js';
 
 /**
  * Why a logic module declined to do what it was asked. Plain data with no HTTP status: the

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Clock } from '../clock/clock.js';
 import { Scheduler } from '../clock/scheduler.js';
-import { SandboxError } from '../errors.js';
+import { SandboxError } from '../http/errors.js';
 import { Lifecycle } from '../lifecycle/lifecycle.js';
 import { registerTimeline, TIMELINE_JOB } from '../lifecycle/timeline.js';
 import { loadFixtures, MerchantDirectory } from '../merchants/fixtures.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { accepted } from '../../test/support.js';
-import { SandboxError } from '../errors.js';
+import { SandboxError } from '../http/errors.js';
 import type { MatchRequest } from './match-scenario.js';
 import { ScenarioEngine } from './scenario-engine.js';
 

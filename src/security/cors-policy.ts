@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
-import { SandboxError } from '../errors.js';
+import { SandboxError } from '../http/errors.js';
 
 /** Which part of the sandbox a policy covers. */
 export type CorsScope = 'provider' | 'admin' | 'public';

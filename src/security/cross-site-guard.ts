@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { SandboxError } from '../errors.js';
+import { SandboxError } from '../http/errors.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

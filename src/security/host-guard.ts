@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { SandboxError } from '../errors.js';
+import { SandboxError } from '../http/errors.js';
 import { isLoopbackHost } from './loopback.js';
 
 export interface HostGuardTarget {

@@ -1,9 +1,10 @@
 import { Hono } from 'hono';
-import { validate } from '../api/validation.js';
+import { validate } from '../http/validation.js';
 import { SIGNATURE_ALGORITHM, sign } from '../auth/signature.js';
-import { errors, SandboxError } from '../errors.js';
+import { errors, SandboxError } from '../http/errors.js';
 import { ADMIN_BODY_LIMIT, jsonBody, TEXT_BODY, textBody } from '../http/body.js';
-import { requireSandboxAdmin, type SandboxEnv } from './request-sandbox.js';
+import type { SandboxEnv } from '../http/sandbox-env.js';
+import { requireSandboxAdmin } from '../http/admin-guard.js';
 import { signRequestSchema } from './workspace-answers.js';
 import { addWorkspaceMerchant, newMerchantSchema } from './workspace-merchants.js';
 import { setWorkspaceScenarios } from './workspace-scenarios.js';
@@ -30,7 +31,7 @@ export function workspaceMerchantRoutes() {
   app.post('/:id/sign', jsonBody(ADMIN_BODY_LIMIT, { lenient: true }), validate('json', signRequestSchema), async (c) => {
     const sandbox = c.get('sandbox');
     const merchant = sandbox.merchants.get(c.req.param('id'));
-    if (!merchant) throw errors.notFound(`No merchant ${JSON.stringify(c.req.param('id'))} in workspace ${sandbox.workspace}. GET /_sandbox/merchants lists them.`);
+    if (!merchant) throw errors.notFound(`No merchant ${JSON.stringify(c.req.param('id'))} in workspace ${sandbox.workspace}. GET ${sandbox.basePath}/_sandbox/merchants lists them.`);
     const { string_to_sign } = c.req.valid('json');
     return c.json({ signature: sign(merchant.secret, string_to_sign), algorithm: SIGNATURE_ALGORITHM, merchant: merchant.id });
   });

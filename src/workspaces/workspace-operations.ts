@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Operation, OperationResponse } from '../openapi/operations.js';
+import type { Operation, OperationResponse } from '../openapi/operation.js';
 import { ADMIN_BODY_LIMIT } from '../http/body.js';
 import { errorEnvelopeSchema } from '../openapi/error-envelope.js';
 import { addMerchantAnswerSchema, scenarioUploadAnswerSchema, signAnswerSchema, signRequestSchema, workspacesAnswerSchema } from './workspace-answers.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startReceiver, type Receiver } from '../../test/callbacks-receiver.js';
-import { DEMO } from '../../test/support.js';
+import { capturingLogger, DEMO } from '../../test/support.js';
 import { createApp } from '../app.js';
 import { Refusal } from '../refusals/refusal.js';
 import { createWithScenario } from '../scenarios/create-with-scenario.js';
@@ -74,10 +74,10 @@ describe('WorkspaceRegistry', () => {
 
   it('expires workspaces unused for --workspace-ttl, with a log line, and removes their folder', async () => {
     const data = tempData();
-    const root = await createSandbox({ data, workspaceTtl: '1h' });
+    const logger = capturingLogger();
+    const root = await createSandbox({ data, workspaceTtl: '1h' }, undefined, { services: { logger } });
     cleanup.push(() => root.close());
-    const lines: string[] = [];
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (lines.push(String(chunk)), true));
+    const lines = logger.infos;
     const start = Date.now();
     trade(await open(root, 'old'), 'x');
     await open(root, 'fresh');
@@ -161,9 +161,9 @@ describe('a workspace whose store cannot be loaded', () => {
     const { writeFileSync, readFileSync } = await import('node:fs');
     const file = join(data, 'workspaces', 'broken', 'db.json');
     writeFileSync(file, '{"not":"a store"}');
-    const lines: string[] = [];
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (lines.push(String(chunk)), true));
-    const second = await createSandbox({ data });
+    const logger = capturingLogger();
+    const lines = logger.warnings;
+    const second = await createSandbox({ data }, undefined, { services: { logger } });
     cleanup.push(() => second.close());
     await second.workspaces!.loaded();
     expect(lines.join('')).toContain('workspace "broken" could not be loaded');

@@ -1,27 +1,53 @@
-import { readdirSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatDuration } from '../clock/duration.js';
 import type { SandboxOptionsInput } from '../config/options.js';
-import type { Sandbox, WorkspaceSeat } from '../sandbox.js';
+import type { OpenResult, Sandbox, SandboxServices, Workspaces, WorkspaceSeat } from '../sandbox-types.js';
+import { type Logger, workspaceLogger } from '../log/logger.js';
 import { MemoryAdapter, type StoreAdapter } from '../store/adapter.js';
 import { JournalAdapter } from '../store/journal-adapter.js';
+import { WorkspaceAdapter } from './workspace-adapter.js';
 import type { WorkspaceSummary } from './workspace-answers.js';
 import { DEFAULT_WORKSPACE, workspaceNameProblem } from './workspace-name.js';
 
-type CreateSandbox = (input: SandboxOptionsInput, adapter: StoreAdapter, settings: { seat: WorkspaceSeat }) => Promise<Sandbox>;
+type CreateSandbox = (input: SandboxOptionsInput, adapter: StoreAdapter, settings: { seat: WorkspaceSeat; services: SandboxServices }) => Promise<Sandbox>;
 
 interface Entry {
   readonly name: string;
   sandbox?: Sandbox;
+  /** The workspace's store adapter, fenced: set when loading starts. */
+  adapter?: WorkspaceAdapter;
   opening?: Promise<Sandbox>;
   /** Wall-clock time of the last request (at start-up: of the newest file in its folder). */
   lastUsed: number;
 }
 
-export type OpenResult = { ok: true; sandbox: Sandbox } | { ok: false; reason: 'invalid_name' | 'limit' | 'closed'; message: string };
+export type { OpenResult } from '../sandbox-types.js';
 
 /** How many stored workspaces are loaded at once at start-up. */
 const LOADERS = 4;
+
+/**
+ * A workspace folder being removed is first renamed to `<name>@removed-<time>` (`@` is in no
+ * workspace name, so it is never loaded as one), then deleted; start-up deletes any left.
+ */
+const TOMBSTONE = /^[A-Za-z0-9_.-]{1,64}@removed-\d+$/;
+
+/**
+ * Deletes workspace `name`'s folder so that a crash at any moment leaves it whole or gone: one
+ * rename takes it out of the workspaces (atomic), then the renamed folder is deleted, which a
+ * crash may leave half done for start-up to finish.
+ */
+function removeFolder(folder: string, name: string): void {
+  const tombstone = join(folder, `${name}@removed-${Date.now()}`);
+  try {
+    renameSync(join(folder, name), tombstone);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return; // never written: nothing on disk
+    throw error;
+  }
+  rmSync(tombstone, { recursive: true, force: true });
+}
 
 /** The sub-folder of the data folder that holds one folder per workspace. */
 export const WORKSPACES_FOLDER = 'workspaces';
@@ -35,23 +61,26 @@ export const WORKSPACES_FOLDER = 'workspaces';
  * the background, most recently used first, so the server listens without waiting for them;
  * a request for one not loaded yet waits for that one alone.
  */
-export class WorkspaceRegistry {
+export class WorkspaceRegistry implements Workspaces {
   readonly #root: Sandbox;
   readonly #create: CreateSandbox;
   readonly #entries = new Map<string, Entry>();
   readonly #deleting = new Map<string, Promise<void>>();
   readonly #log: (line: string) => void;
+  readonly #warn: (line: string) => void;
   #background: Promise<void> = Promise.resolve();
   #sweeper: NodeJS.Timeout | undefined;
   #closed = false;
+  #sweeping = false;
   /** The server's public URL as last seen, and without its trailing slashes. */
   #rootSeen = '';
   #rootBase = '';
 
-  constructor(root: Sandbox, create: CreateSandbox, log: (line: string) => void = (line) => process.stdout.write(`deposit-sandbox: ${line}\n`)) {
+  constructor(root: Sandbox, create: CreateSandbox, logger: Logger | undefined) {
     this.#root = root;
     this.#create = create;
-    this.#log = log;
+    this.#log = logger ? (line) => logger.info(line) : () => undefined;
+    this.#warn = logger ? (line) => logger.warn(line) : () => undefined;
   }
 
   /** The folder of the workspaces, or undefined when the server keeps nothing on disk. */
@@ -71,9 +100,10 @@ export class WorkspaceRegistry {
     if (folder !== undefined) {
       let names: string[] = [];
       try {
-        names = readdirSync(folder, { withFileTypes: true })
-          .filter((entry) => entry.isDirectory() && workspaceNameProblem(entry.name) === undefined && entry.name !== DEFAULT_WORKSPACE)
-          .map((entry) => entry.name);
+        const found = readdirSync(folder, { withFileTypes: true }).filter((entry) => entry.isDirectory());
+        // A removal that a crash (kill -9) interrupted left a tombstone: finish it.
+        for (const entry of found) if (TOMBSTONE.test(entry.name)) rmSync(join(folder, entry.name), { recursive: true, force: true });
+        names = found.filter((entry) => workspaceNameProblem(entry.name) === undefined && entry.name !== DEFAULT_WORKSPACE).map((entry) => entry.name);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       }
@@ -83,7 +113,7 @@ export class WorkspaceRegistry {
       const loader = async () => {
         for (let entry = order.shift(); entry !== undefined && !this.#closed; entry = order.shift()) {
           if (this.#entries.get(entry.name) !== entry) continue;
-          await this.#load(entry).catch((error: unknown) => this.#log(`workspace "${entry.name}" could not be loaded: ${(error as Error).message}`));
+          await this.#load(entry).catch((error: unknown) => this.#warn(`workspace "${entry.name}" could not be loaded: ${(error as Error).message}`));
           await new Promise((resolve) => setImmediate(resolve));
         }
       };
@@ -99,6 +129,11 @@ export class WorkspaceRegistry {
   /** Resolves once every workspace found at start-up is loaded. */
   loaded(): Promise<void> {
     return this.#background;
+  }
+
+  /** True when workspace `name` exists (loaded or not), or is default. */
+  has(name: string): boolean {
+    return name === DEFAULT_WORKSPACE || this.#entries.has(name);
   }
 
   /** The workspace if it is loaded (the fast path of every prefixed request), marking it used. */
@@ -161,23 +196,31 @@ export class WorkspaceRegistry {
   }
 
   /**
-   * Removes a workspace: stops its clock and callbacks (nothing pending is sent afterwards),
-   * then deletes its folder. Resolves with what it held, or undefined for an unknown name.
+   * Removes a workspace. Its work ends first: from this moment a request of that name waits for
+   * the removal and then gets a new, empty workspace; a request still running in the removed one
+   * has its changes refused (its store's fence, workspace-adapter.ts), so nothing of it reaches
+   * the folder a new workspace of the same name will use. Then its clock and callbacks stop
+   * (nothing pending is sent afterwards) and its folder is deleted. Resolves with what it held,
+   * or undefined for an unknown name.
    */
   async delete(name: string): Promise<WorkspaceSummary | undefined> {
     const entry = this.#entries.get(name);
     if (entry === undefined) return undefined;
     this.#entries.delete(name);
+    entry.adapter?.remove();
     let summary: WorkspaceSummary | undefined;
     const done = (async () => {
       const sandbox = await (entry.opening ?? Promise.resolve(entry.sandbox)).catch(() => undefined);
       if (sandbox) {
         summary = summarize(sandbox, entry.lastUsed);
-        await sandbox.close();
+        // Changes still pending are refused by the fence, which rejects the store's last commit:
+        // the store has put them back, so its files are closed with what is on disk.
+        await sandbox.close().catch(() => undefined);
+        await entry.adapter?.close(() => sandbox.store.snapshot());
       }
       const folder = this.folder;
       // A lock taken over by another process: the folder is that one's now; leave its files alone.
-      if (folder !== undefined && this.#root.dataFolder?.lost === undefined) rmSync(join(folder, name), { recursive: true, force: true });
+      if (folder !== undefined && this.#root.dataFolder?.lost === undefined) removeFolder(folder, name);
     })();
     this.#deleting.set(name, done);
     try {
@@ -188,18 +231,40 @@ export class WorkspaceRegistry {
     return summary ?? { name, path: `/w/${name}`, trades: 0, pending_steps: 0, callbacks: 0, clock: { mode: this.#root.options.clock, now: '' }, last_used: new Date(entry.lastUsed).toISOString() };
   }
 
-  /** Removes the workspaces unused for --workspace-ttl as of `now` (wall clock), with a log line each. */
+  /**
+   * Removes the workspaces unused for --workspace-ttl as of `now` (wall clock), with a log line
+   * each. Last use is the later of the last request and the last write (a request that runs
+   * long counts from its start, its save from its end), and it is read again for each workspace
+   * at the moment it is removed: a workspace used since the sweep began is kept. From that
+   * moment a request for it waits for the removal and gets a new workspace, and a request still
+   * running in it has its changes refused (see delete), so no acknowledged change is removed.
+   */
   async sweep(now: number = Date.now()): Promise<string[]> {
     const ttl = this.#root.options.workspaceTtl;
-    if (ttl <= 0 || this.#closed) return [];
-    const expired = [...this.#entries.values()].filter((entry) => now - entry.lastUsed >= ttl);
-    for (const entry of expired) {
-      await this.delete(entry.name);
-      this.#log(
-        `workspace "${entry.name}" expired: unused for ${formatDuration(now - entry.lastUsed)} (--workspace-ttl ${formatDuration(ttl)}, last used ${new Date(entry.lastUsed).toISOString()}); its data was removed`,
-      );
+    if (ttl <= 0 || this.#closed || this.#sweeping) return [];
+    this.#sweeping = true;
+    try {
+      const began = Date.now();
+      const candidates = [...this.#entries.values()].filter((entry) => now - lastUse(entry) >= ttl);
+      const removed: string[] = [];
+      for (const entry of candidates) {
+        if (this.#closed || this.#entries.get(entry.name) !== entry) continue;
+        // `now` moved on by the time the sweep has taken so far.
+        const at = now + (Date.now() - began);
+        const last = lastUse(entry);
+        if (at - last < ttl) continue;
+        // delete() takes the entry away before its first await: no request comes in between.
+        const deleting = this.delete(entry.name);
+        removed.push(entry.name);
+        await deleting;
+        this.#log(
+          `workspace "${entry.name}" expired: unused for ${formatDuration(at - last)} (--workspace-ttl ${formatDuration(ttl)}, last used ${new Date(last).toISOString()}); its data was removed`,
+        );
+      }
+      return removed;
+    } finally {
+      this.#sweeping = false;
     }
-    return expired.map((entry) => entry.name);
   }
 
   /** Stops the sweep and closes every workspace (flushing its store). */
@@ -220,10 +285,18 @@ export class WorkspaceRegistry {
     if (entry.sandbox) return Promise.resolve(entry.sandbox);
     entry.opening ??= (async () => {
       const folder = this.folder;
-      const adapter = folder === undefined ? new MemoryAdapter() : new JournalAdapter(join(folder, entry.name));
       const root = this.#root;
+      // The server's services, its logger marked with the workspace's name and silent once the workspace is removed.
+      const logger = root.services.logger && workspaceLogger(root.services.logger, entry.name);
+      const services: SandboxServices = {
+        ...root.services,
+        ...(logger ? { logger: { info: (line: string) => adapter.removed || logger.info(line), warn: (line: string) => adapter.removed || logger.warn(line) } } : {}),
+      };
+      const warn = services.logger ? { warn: (line: string) => services.logger?.warn(line) } : {};
+      const adapter = new WorkspaceAdapter(folder === undefined ? new MemoryAdapter() : new JournalAdapter(join(folder, entry.name), warn), entry.name);
+      entry.adapter = adapter;
       const seat: WorkspaceSeat = { name: entry.name, shared: root.shared, rootUrl: () => root.publicUrl };
-      const sandbox = await this.#create(root.options, adapter, { seat });
+      const sandbox = await this.#create(root.options, adapter, { seat, services });
       entry.sandbox = sandbox;
       return sandbox;
     })().catch((error: unknown) => {
@@ -232,6 +305,11 @@ export class WorkspaceRegistry {
     });
     return entry.opening;
   }
+}
+
+/** When a workspace was last used: its last request or its last write, whichever is later. */
+function lastUse(entry: Entry): number {
+  return Math.max(entry.lastUsed, entry.adapter?.lastWrite ?? 0);
 }
 
 function summarize(sandbox: Sandbox, lastUsed: number | undefined): WorkspaceSummary {

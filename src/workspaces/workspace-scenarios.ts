@@ -35,13 +35,13 @@ export function parseScenarioUpload(text: string, file: string, shared: readonly
 }
 
 /** The scenario engine of a sandbox: its uploaded scenarios (kept in the store) first, then the shared ones. */
-export function restoreWorkspaceScenarios(store: Store, shared: readonly LoadedScenario[]): ScenarioEngine {
+export function restoreWorkspaceScenarios(store: Store, shared: readonly LoadedScenario[], warn: (line: string) => void = () => undefined): ScenarioEngine {
   const row = store.meta.get(ROW);
   if (typeof row?.['yaml'] !== 'string' || typeof row['file'] !== 'string') return new ScenarioEngine(shared);
   const upload = parseScenarioUpload(row['yaml'], row['file'], shared);
   if (!upload.ok) {
     // A later version's bundled scenario may now share a name: say so and go on without the upload.
-    process.stderr.write(`deposit-sandbox: the scenarios uploaded to this workspace were set aside:\n  ${upload.error.message}\n`);
+    warn(`the scenarios uploaded to this workspace were set aside:\n  ${upload.error.message}`);
     return new ScenarioEngine(shared);
   }
   return new ScenarioEngine([...upload.entries, ...shared]);

@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { safeEqual } from '../auth/signature.js';
-import { SandboxError } from '../errors.js';
+import { SandboxError } from './errors.js';
+import type { SandboxEnv } from './sandbox-env.js';
 
 const HOW = 'Send `Authorization: Bearer <token>` with the token the sandbox was started with (--admin-token or DEPOSIT_SANDBOX_ADMIN_TOKEN).';
 
@@ -43,3 +44,9 @@ export function requireAdminToken(token: string | undefined): MiddlewareHandler 
     await next();
   };
 }
+
+/** The admin-token check (src/admin/admin-token.ts) with the token of the request's sandbox. */
+export const requireSandboxAdmin: MiddlewareHandler<SandboxEnv> = async (c, next) => {
+  assertAdminAccess(c, c.get('sandbox').options.adminToken);
+  await next();
+};

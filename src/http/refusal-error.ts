@@ -1,4 +1,4 @@
-import { SandboxError } from '../errors.js';
+import { SandboxError } from './errors.js';
 import { Refusal, type RefusalKind } from '../refusals/refusal.js';
 import { SCENARIO_HEADER } from '../scenarios/scenario.js';
 

@@ -1,10 +1,9 @@
-import type { Context, MiddlewareHandler } from 'hono';
-import { assertAdminAccess } from '../admin/admin-token.js';
-import type { Sandbox } from '../sandbox.js';
+import type { Context } from 'hono';
+import type { Sandbox } from '../sandbox-types.js';
 
 /**
  * The sandbox that serves a request, set once per request by the workspace selection
- * (workspace-routes.ts) before any route runs: the default sandbox for unprefixed paths, the
+ * (src/app.ts, src/workspaces/workspace-routes.ts) before any route runs: the default sandbox for unprefixed paths, the
  * workspace `name` for `/w/<name>/...`. Every route reads it from here (`c.get('sandbox')`), so
  * one app with one set of routes serves every workspace. Read it with `c.get`, not `c.var`: Hono
  * builds `c.var` anew, an object of every variable, on each read.
@@ -16,12 +15,6 @@ export interface SandboxEnv {
     base: string;
   };
 }
-
-/** The admin-token check (src/admin/admin-token.ts) with the token of the request's sandbox. */
-export const requireSandboxAdmin: MiddlewareHandler<SandboxEnv> = async (c, next) => {
-  assertAdminAccess(c, c.get('sandbox').options.adminToken);
-  await next();
-};
 
 /** The request's sandbox, or undefined when the request failed before one was chosen. */
 export function sandboxOf(c: Context): Sandbox | undefined {

@@ -2,8 +2,8 @@ import type { ValidationTargets } from 'hono';
 import { zValidator } from '@hono/zod-validator';
 import { z } from 'zod';
 import { formatPath } from '../config/issues.js';
-import { errors, type SandboxError } from '../errors.js';
-import { JSON_BODY } from '../http/body.js';
+import { errors, type SandboxError } from './errors.js';
+import { JSON_BODY } from './body.js';
 
 /** Turns zod issues into the sandbox's 422 envelope: one detail per field, a message that teaches. */
 export function validationError(error: { issues: readonly z.core.$ZodIssue[] }): SandboxError {

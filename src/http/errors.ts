@@ -1,4 +1,4 @@
-import type { StorageError } from './store/storage-error.js';
+import type { StorageError } from '../store/storage-error.js';
 
 /**
  * One error type, one envelope, rendered in one place (`app.onError`).
@@ -93,6 +93,14 @@ export const errors = {
     const full = error.kind === 'full';
     const status = full && admin ? 507 : 503;
     return new SandboxError(status, full ? 'storage_full' : 'storage_error', error.message, { headers: { 'Retry-After': '5' } });
+  },
+  /** A change refused because the request's workspace was removed (or the sandbox stopped) while the request ran. */
+  workspaceRemoved(name: string): SandboxError {
+    return new SandboxError(
+      409,
+      'workspace_removed',
+      `Workspace ${JSON.stringify(name)} was removed (DELETE /w/${name}/_sandbox, or --workspace-ttl) or the sandbox stopped while this request was running: nothing it changed was saved, and a workspace created since under that name was not touched. Send the request again to make it in the workspace as it is now.`,
+    );
   },
   tooLarge(limit: number): SandboxError {
     // Connection: close: the rest of the body is never read, so the connection cannot carry another request.

@@ -1,0 +1,36 @@
+import type { z } from 'zod';
+
+/** Who may call an operation: the provider's two auth headers, the admin token, or anyone. */
+export type OperationAuth = 'x-auth' | 'x-token' | 'admin' | 'open';
+
+export interface OperationResponse {
+  description: string;
+  /** A JSON answer of this shape (registered in openapi-document.ts). */
+  schema?: z.ZodType;
+  /** Another answer: an HTML page, or a JSON document described by its own standard. */
+  content?: { mediaType: 'text/html' | 'text/css' | 'text/javascript' | 'application/json'; description?: string };
+  headers?: Record<string, string>;
+}
+
+/** One row of the route table /openapi.json is built from. */
+export interface Operation {
+  method: 'get' | 'post' | 'put' | 'delete';
+  /** OpenAPI path template, e.g. /api/v1/trades/{merchant}/{uuid}. */
+  path: string;
+  operationId: string;
+  tag: 'provider' | 'sandbox' | 'pages';
+  summary: string;
+  description?: string;
+  auth: OperationAuth;
+  pathParams?: Record<string, string>;
+  /** Path parameters that are UUIDs. */
+  uuidParams?: readonly string[];
+  query?: z.ZodObject;
+  /** Every query parameter may be sent empty (`?state=`), which counts as absent. */
+  queryAllowsEmpty?: boolean;
+  /** A form body (application/x-www-form-urlencoded) instead of JSON. */
+  form?: z.ZodType;
+  requestHeaders?: Record<string, string>;
+  body?: z.ZodType;
+  responses: Record<number, OperationResponse>;
+}
