@@ -58,7 +58,7 @@ describe('deposit-sandbox check-callback --probe', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('Fuzzing the callback receiver as merchant 6f1c2a9e-3b7d-4c52-9a1e-2d4b8f0c7e51 (Demo Shop): seed 42, 100 schedules, balance probe on\n\n');
     expect(result.stdout).toMatch(/\nFLAGGED: credited \d+ twice: the receiver does not de-duplicate by X-Sandbox-Event-Id or by trade id and state/);
-    expect(result.stdout).toMatch(/\n {3}1\. T1 confirmed event T1#2 attempt 1 +delivered +-> 200\n {3}2\. T1 confirmed event T1#2 attempt 2 +delivered again \(same event\) +-> 200\n/);
+    expect(result.stdout).toMatch(/\n {3}1\. T1 confirmed event T1#1 attempt 1 +delivered +-> 200\n {3}2\. T1 confirmed event T1#1 attempt 2 +delivered again \(same event\) +-> 200\n/);
     const replay = /\nReplay it: --seed 42 --path (\S+)\nor send exactly this list: --replay '(.+)'\n$/.exec(result.stdout);
     expect(replay).not.toBeNull();
     const xml = readFileSync(junit, 'utf8');

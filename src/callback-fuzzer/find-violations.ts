@@ -131,7 +131,7 @@ function checkTrade(index: number, amount: number, deliveries: Delivery[], probe
   if (probe.state !== null && RANK[probe.state] < RANK[newest]) {
     add(
       'state_back',
-      `the state of ${name} went back from ${newest} to ${probe.state}: the receiver applies an older callback that arrives after a newer one; ignore a state older than the one stored`,
+      `the state of ${name} went back from ${newest} to ${probe.state}: the receiver did not keep the final state of a genuine callback it answered 2xx to; store it, and never let an older state replace a newer one`,
     );
   } else if (!forged.some((d) => d.state === probe.state)) {
     add('state_wrong', `the probe says ${name} is ${probe.state ?? 'unknown (null)'}, but the newest genuine callback it accepted says ${newest}`);

@@ -28,7 +28,7 @@ export interface Delivery {
   trade: number;
   state: TradeState;
   kind: StepKind;
-  /** Symbolic event id, e.g. "T1#2" (event 2 of trade 1), "T1#3" for a replay. */
+  /** Symbolic event id, e.g. "T1#1" (event 1 of trade 1, cb_<id>_1 on the wire), "T1#2" for its first replay. */
   event: string;
   attempt: number;
   /** Answer status, or null when none came. */
@@ -45,12 +45,7 @@ export interface ScheduleRun {
 }
 
 /** The trade ids and orders of one run: unique per run of the fuzzer, never printed. */
-export function runTrades(
-  nonce: string,
-  run: number,
-  schedule: Schedule,
-  target: FuzzTarget,
-): Array<{ id: string; order: string; bodies: Record<'created' | 'final', { state: TradeState; json: string }> }> {
+export function runTrades(nonce: string, run: number, schedule: Schedule, target: FuzzTarget): Array<{ id: string; order: string; state: TradeState; body: string }> {
   return schedule.trades.map((trade, index) => {
     const hex = createHash('sha256').update(`${nonce}:${run}:${index}`).digest('hex');
     const id = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
@@ -70,9 +65,9 @@ export function runTrades(
       updated_at: '',
       history: [],
     };
-    // The body of a callback is the trade exactly as GET returns it (what the dispatcher sends).
-    const body = (state: TradeState) => ({ state, json: JSON.stringify(toTrade({ ...record, state }, 'get', target.publicUrl)) });
-    return { id, order, bodies: { created: body('created'), final: body(trade.final) } };
+    // The body of the trade's one callback: the trade in its final state exactly as GET returns
+    // it, serialized as the dispatcher serializes it (src/trades/trade-json.ts).
+    return { id, order, state: trade.final, body: JSON.stringify(toTrade({ ...record, state: trade.final }, 'get', target.publicUrl)) };
   });
 }
 
@@ -89,12 +84,13 @@ export async function runSchedule(schedule: Schedule, target: FuzzTarget, nonce:
 
   const send = async (stepNo: number, step: Step, late = false): Promise<void> => {
     const trade = trades[step.trade]!;
-    const body = trade.bodies[step.event].json;
-    let seq = step.event === 'created' ? 1 : 2;
+    const body = trade.body;
+    // Event 1 is the trade's state change; a replay is a new event, numbered on (as the dispatcher numbers them).
+    let seq = 1;
     if (step.kind === 'replay') {
       const count = (replays.get(step.trade) ?? 0) + 1;
       replays.set(step.trade, count);
-      seq = 2 + count;
+      seq = 1 + count;
     }
     const event = `T${step.trade + 1}#${seq}`;
     const attempt = (attempts.get(event) ?? 0) + 1;
@@ -113,7 +109,7 @@ export async function runSchedule(schedule: Schedule, target: FuzzTarget, nonce:
     deliveries.push({
       step: stepNo,
       trade: step.trade,
-      state: trade.bodies[step.event].state,
+      state: trade.state,
       kind: step.kind,
       event,
       attempt,

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 
-/** The states a fuzzed trade ends in (its second callback); the first callback is always `created`. */
+/**
+ * The states a fuzzed trade ends in. As with the sandbox, a trade's only callback is its move
+ * from `created` (or `ecom`) to a final state: creating a trade sends none (docs/callbacks.md).
+ */
 export const FINAL_STATES = ['confirmed', 'canceled', 'expired'] as const;
 
 /**
@@ -24,8 +27,6 @@ export const fuzzTradeSchema = z.strictObject({
 export const stepSchema = z.strictObject({
   /** Index into `trades`. */
   trade: z.number().int().min(0),
-  /** Which of the trade's two events: `created` (event 1) or its final state (event 2). */
-  event: z.enum(['created', 'final']),
   kind: z.enum(STEP_KINDS),
 });
 
