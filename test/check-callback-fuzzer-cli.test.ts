@@ -77,6 +77,17 @@ describe('deposit-sandbox check-callback --probe', () => {
     expect(byList.stdout).toMatch(/\nFLAGGED: credited \d+ twice/);
   });
 
+  it('exits 1 for a receiver that checks, waits for its database, then writes: the race cause names the fix', async () => {
+    const { url, probe } = await receiver('check-then-insert');
+    const result = await cli(['check-callback', url, '--probe', probe, '--seed', '42', '--runs', '100']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      '\nFLAGGED: credited 100 twice when two deliveries of one event overlapped: the receiver checks and then writes without a unique key or a lock; make the write itself refuse the second (a unique index on the event id or on trade id + state, INSERT … ON CONFLICT DO NOTHING, or SELECT … FOR UPDATE) (T1).\n',
+    );
+    expect(result.stdout).toMatch(/abandoned at the callback timeout|\[at once with /);
+  });
+
   it('exits 0 for the correct receiver, and the JUnit file lists every invariant as passed', async () => {
     const { url, probe } = await receiver('correct');
     const junit = join(dir, 'correct.xml');

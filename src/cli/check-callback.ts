@@ -86,9 +86,10 @@ a wrong X-Signature and one without X-Signature. A correct receiver answers 2xx 
 three and 4xx (401) to the last two.
 
 With --probe <url> (your balance probe: GET <url>?order=<order> answers {"state", "credited_cents"})
-or --seed/--runs: fuzzes the receiver with seeded delivery schedules (duplicates, reordering,
-slow answers and retries, replays, forged signatures), checks credits and states through the
-probe after each, and prints the smallest failing schedule with its cause and how to replay it.
+or --seed/--runs: fuzzes the receiver with seeded delivery schedules (duplicates, deliveries
+sent at the same moment, timeouts whose retry overlaps the first attempt, replays, forged
+signatures), checks credits and states through the probe after each, and prints the smallest
+failing schedule with its cause and how to replay it.
 
 Exits 1 when anything is flagged. No sandbox needs to be running.
 
