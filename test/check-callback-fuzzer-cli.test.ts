@@ -109,7 +109,9 @@ describe('deposit-sandbox check-callback --probe', () => {
     const junit = join(dir, 'five.xml');
     const five = await cli(['check-callback', url, '--junit', junit]);
     expect(five.code).toBe(1);
-    expect(five.stdout.endsWith('\n2 of 5 checks flagged: fix them and run the check again.\n')).toBe(true);
+    expect(five.stdout).toContain('\n2 of 5 checks flagged: fix them and run the check again.\n\nCredits were NOT checked:');
+    expect(fuzzed.stdout).toContain(`\nCredits were NOT checked: without --probe this check reads your receiver's answers only`);
+    expect(fuzzed.stdout).toContain(`\n  deposit-sandbox check-callback ${url} --probe ${new URL('/probe', url).href}\n`);
     const xml = readFileSync(junit, 'utf8');
     expect(await junitErrors(xml)).toEqual([]);
     expect(xml).toContain('<testsuite name="check-callback" tests="5" failures="2" errors="0" skipped="0">');

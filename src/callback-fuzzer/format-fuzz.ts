@@ -45,7 +45,7 @@ function groupMates(line: number, group: { index: number; size: number }): strin
 /** The whole transcript after the header: the verdict, and for a failure the shrunk schedule, its cause and how to replay it. */
 export function formatFuzzReport(report: FuzzReport): string {
   if (report.passed) {
-    return `No violation in ${report.schedules} schedules${report.probe ? '' : ' (answers only: pass --probe <url> to check credits and states too)'}.\n`;
+    return `No violation in ${report.schedules} schedules${report.probe ? '' : ' in the answers'}.\n`;
   }
   const failure = report.failure!;
   const [headline, ...more] = failure.violations;

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { checkSuite } from '../callback-fuzzer/fuzz-junit.js';
 import { checkCallbackReceiver } from '../check-callback/check-callback-receiver.js';
-import { formatCase, formatCheckHeader, formatCheckSummary } from '../check-callback/format-check.js';
+import { formatCase, formatCheckHeader, formatCheckSummary, formatNoProbeNote } from '../check-callback/format-check.js';
 import { DURATION_HINT, parseDuration } from '../clock/duration.js';
 import { loadFixtures } from '../merchants/fixtures.js';
 import { junitXml } from '../junit/junit-xml.js';
@@ -74,7 +74,7 @@ export async function checkCallbackCommand(url: string, options: CheckCallbackCo
       if (!options.json) write(formatCase(result));
     },
   });
-  write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatCheckSummary(report));
+  write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatCheckSummary(report) + formatNoProbeNote(url));
   if (options.junit !== undefined) writeFileSync(resolve(options.junit), junitXml([checkSuite(report)], 'deposit-sandbox check-callback'));
   return report;
 }
