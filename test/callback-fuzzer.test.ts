@@ -6,7 +6,9 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createServer } from 'node:http';
 import { fuzzReceiver, type FuzzReport } from '../src/callback-fuzzer/fuzz-receiver.js';
+import { ProbeError, readProbe } from '../src/callback-fuzzer/probe.js';
 import { formatFuzzHeader, formatFuzzReport } from '../src/callback-fuzzer/format-fuzz.js';
 import { verifyCallbackSignature } from '../src/auth/signature.js';
 import { tradeSchema } from '../src/trades/trade.js';
@@ -240,6 +242,32 @@ describe('fuzzReceiver with a balance probe', () => {
       await t.close();
       await real.close();
       await fuzzed.close();
+    }
+  });
+
+  it('a probe that trickles its answer a byte at a time is cut off at --timeout in total, not only when idle', async () => {
+    // Headers at once, then one byte every 20 ms, forever: never idle for long, never done.
+    const timers = new Set<NodeJS.Timeout>();
+    const slow = createServer((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      const timer = setInterval(() => res.write(' '), 20);
+      timers.add(timer);
+      res.on('close', () => clearInterval(timer));
+    });
+    servers.push(slow);
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    const probe = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/probe`;
+    try {
+      const read = readProbe(probe, 'order-1', 300);
+      await expect(read).rejects.toBeInstanceOf(ProbeError);
+      await expect(read).rejects.toThrow(/could not be read \(the whole answer did not arrive within 300 ms; --timeout bounds each probe read\)/);
+      // And the fuzzer stops with that error instead of hanging.
+      const { url } = await start(correct!.handle);
+      const run = fuzzReceiver({ url, probe, merchant: { id: DEMO.id, secret: DEMO.secret }, otherSecret: SECOND.secret, publicUrl: 'http://127.0.0.1:4242', timeoutMs: 300, seed: 1, runs: 5 });
+      await expect(run).rejects.toThrow(/did not arrive within 300 ms/);
+    } finally {
+      for (const timer of timers) clearInterval(timer);
+      slow.closeAllConnections();
     }
   });
 });
