@@ -9,6 +9,7 @@ import { findTrade } from '../trades/service.js';
 import { toTrade } from '../trades/trade.js';
 import { tradeJson } from '../trades/trade-json.js';
 import { JSON_BODY, jsonBody } from './json-body.js';
+import { loseAnswer } from './lose-answer.js';
 import { orRefuse } from './refusal-error.js';
 import { validate } from './validation.js';
 
@@ -38,16 +39,22 @@ export function providerRoutes() {
 
   app.post('/deposit/create', body, authenticateBody('create'), validate('json', createRequestSchema), async (c) => {
     const sandbox = c.get('sandbox');
-    const { trade, scenario } = orRefuse(await createWithScenario(sandbox, c.req.valid('json'), c.req.header(SCENARIO_HEADER)));
+    const { trade, scenario, answer } = orRefuse(await createWithScenario(sandbox, c.req.valid('json'), c.req.header(SCENARIO_HEADER)));
     await sandbox.store.commit();
+    // Scenario faults after the save: no answer at all, or a late one (src/scenarios/scenario.ts, answer).
+    if (answer?.lost) return loseAnswer(c);
+    if (answer?.delay) await sandbox.scenarios.wait(answer.delay);
     if (scenario) c.header(SCENARIO_HEADER, scenario.name);
     return c.json(toTrade(trade, 'create', sandbox.publicUrl), 201);
   });
 
   app.post('/deposit/build', body, authenticateBody('build'), validate('json', buildRequestSchema), async (c) => {
     const sandbox = c.get('sandbox');
-    const { trade, scenario } = orRefuse(await createWithScenario(sandbox, c.req.valid('json'), c.req.header(SCENARIO_HEADER)));
+    const { trade, scenario, answer } = orRefuse(await createWithScenario(sandbox, c.req.valid('json'), c.req.header(SCENARIO_HEADER)));
     await sandbox.store.commit();
+    // Scenario faults after the save: no answer at all, or a late one (src/scenarios/scenario.ts, answer).
+    if (answer?.lost) return loseAnswer(c);
+    if (answer?.delay) await sandbox.scenarios.wait(answer.delay);
     if (scenario) c.header(SCENARIO_HEADER, scenario.name);
     return c.json(toTrade(trade, 'build', sandbox.publicUrl), 201);
   });

@@ -24,8 +24,15 @@ export class Refusal {
   readonly status: number | undefined;
   /** Only for `forced`: the scenario that scripted it. */
   readonly scenario: string | undefined;
+  /** Only for `forced`: when the caller may try again, in ms (an outage's Retry-After). */
+  readonly retryAfterMs: number | undefined;
 
-  constructor(kind: RefusalKind, code: string, message: string, options: { details?: ErrorDetail[]; allowed?: string[]; signature?: SignatureDebug; status?: number; scenario?: string } = {}) {
+  constructor(
+    kind: RefusalKind,
+    code: string,
+    message: string,
+    options: { details?: ErrorDetail[]; allowed?: string[]; signature?: SignatureDebug; status?: number; scenario?: string; retryAfterMs?: number } = {},
+  ) {
     this.kind = kind;
     this.code = code;
     this.message = message;
@@ -34,6 +41,7 @@ export class Refusal {
     this.signature = options.signature;
     this.status = options.status;
     this.scenario = options.scenario;
+    this.retryAfterMs = options.retryAfterMs;
   }
 }
 
