@@ -63,6 +63,7 @@ describe('bundled scenario files', () => {
     expect(find((s) => (s.callbacks?.fail_first ?? 0) > 0)).not.toEqual([]);
     expect(find((s) => s.callbacks?.duplicate === true)).not.toEqual([]);
     expect(find((s) => s.callbacks?.bad_signature === true)).not.toEqual([]);
+    expect(find((s) => s.callbacks?.overlap === true)).toEqual(['overlapping-callbacks']);
     // The faults a merchant must survive (docs/surviving-failures.md); the integration report keys on these names.
     expect(find((s) => s.answer?.lost === true)).toEqual(['lost-answer']);
     expect(find((s) => s.answer?.delay_ms === 65_000)).toEqual(['late-answer']);

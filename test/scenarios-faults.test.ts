@@ -12,6 +12,8 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { SandboxOptionsInput } from '../src/config/options.js';
 import { createSandbox } from '../src/sandbox.js';
 import { listen, type RunningServer } from '../src/server.js';
+import { verifyCallbackSignature } from '../src/auth/signature.js';
+import { startReceiver } from './callbacks-receiver.js';
 import { DEMO, nextOrder, p2pBody, rawExchange } from './support.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -94,5 +96,45 @@ describe('bundled create-side faults over HTTP', () => {
     const retry = await create(server, order);
     expect(retry.status).toBe(201);
     expect(await retry.json()).toMatchObject({ order, state: 'created' });
+  });
+
+  it('sbx-race-: every callback is delivered twice at the same moment, same event id, both signed, overlapping at the receiver', async () => {
+    // The receiver answers neither copy until both have arrived: were they sent one after the
+    // other, the first would wait for an answer that never comes and the test would time out.
+    const held: Array<() => void> = [];
+    const receiver = await startReceiver(
+      (_request, res) =>
+        new Promise<void>((resolve) => {
+          held.push(() => {
+            res.end('ok');
+            resolve();
+          });
+          if (held.length === 2) for (const answer of held) answer();
+        }),
+    );
+    cleanups.push(() => receiver.close());
+    const server = await serve({ clock: 'manual', callbackTimeout: '60s' });
+    const order = nextOrder('sbx-race-');
+    const created = await fetch(`${server.url}/api/v1/trades/deposit/create`, { method: 'POST', headers, body: JSON.stringify(p2pBody({ order, callback_url: `${receiver.url}/cb` })) });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('X-Sandbox-Scenario')).toBe('overlapping-callbacks');
+    const { id } = (await created.json()) as { id: string };
+    await fetch(`${server.url}/_sandbox/clock/advance`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"by":"5s"}' });
+    const [a, b] = await receiver.waitFor(2);
+    for (const copy of [a!, b!]) {
+      expect(copy.headers['x-sandbox-event-id']).toBe(`cb_${id}_1`);
+      expect(copy.headers['x-sandbox-attempt']).toBe('1');
+      expect(verifyCallbackSignature(DEMO.secret, Buffer.from(copy.body), copy.headers['x-signature'] as string)).toBe(true);
+      expect(JSON.parse(copy.body)).toMatchObject({ id, order, state: 'confirmed' });
+    }
+    expect(b!.body).toBe(a!.body);
+    // The log shows the delivery and its twin.
+    let kinds: string[] = [];
+    while (kinds.length < 2) {
+      const trade = (await (await fetch(`${server.url}/_sandbox/trades/${id}`)).json()) as { callbacks: Array<{ status: string; attempts: Array<{ kind: string; status: number }> }> };
+      kinds = trade.callbacks[0]?.attempts.map((attempt) => `${attempt.kind} ${attempt.status}`) ?? [];
+      if (kinds.length < 2) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(kinds).toEqual(['delivery 200', 'duplicate 200']);
   });
 });

@@ -133,6 +133,7 @@ export function effectSummary(scenario: Scenario): string {
     if (failing > 0) parts.push(`the first ${failing === 1 ? 'attempt of each callback fails' : `${failing} attempts of each callback fail`}, then retries deliver it`);
     if (callbacks.bad_signature) parts.push('each callback event is first sent once with a wrong X-Signature');
     if (callbacks.duplicate) parts.push('each delivered callback is sent a second time');
+    if (callbacks.overlap) parts.push('each callback is delivered twice at the same moment (same event id, both signed)');
   }
   if (!scenario.timeline?.length) parts.push('the trade waits for the payment page or an admin action');
   return parts.join('; ');

@@ -182,7 +182,9 @@ export const scenarioSchema = z
         .array(timelineStepSchema, { error: 'must be a list of steps such as [{after: "30s", state: "confirmed"}]' })
         .optional()
         .meta({ description: 'State changes scheduled on the sandbox clock, in time order.' }),
-      callbacks: callbackBehaviourSchema.optional().meta({ description: 'How the callbacks of this trade misbehave: fail_first (N), delay (duration), duplicate (true), bad_signature (true).' }),
+      callbacks: callbackBehaviourSchema
+        .optional()
+        .meta({ description: 'How the callbacks of this trade misbehave: fail_first (N), delay (duration), duplicate (true), overlap (true), bad_signature (true).' }),
     },
     { error: 'must be a scenario: a mapping with at least name and description' },
   )
