@@ -51,7 +51,21 @@ describe('deposit-sandbox scenarios', () => {
     const { code, stdout } = await run(['scenarios', '--json']);
     expect(code).toBe(0);
     const { scenarios } = JSON.parse(stdout) as { scenarios: ScenarioSummary[] };
-    expect(scenarios.map((s) => s.name)).toEqual(['confirm', 'cancel', 'expire', 'reject', 'unauthorized', 'slow', 'lost-answer', 'late-answer', 'unavailable', 'flaky-callbacks', 'duplicate-callback', 'bad-signature-callback', 'overlapping-callbacks']);
+    expect(scenarios.map((s) => s.name)).toEqual([
+      'confirm',
+      'cancel',
+      'expire',
+      'reject',
+      'unauthorized',
+      'slow',
+      'lost-answer',
+      'late-answer',
+      'unavailable',
+      'flaky-callbacks',
+      'duplicate-callback',
+      'bad-signature-callback',
+      'overlapping-callbacks',
+    ]);
     expect(scenarios[0]).toMatchObject({ source: 'scenarios/10-outcomes.yaml', bundled: true, magic: 'order starting with "sbx-confirm-"', does: 'confirmed after 5s' });
   });
 
