@@ -4,7 +4,10 @@
 //
 // 1. Starts examples/receivers/correct.mjs as a process (127.0.0.1, a free port) and times
 //    `deposit-sandbox check-callback <url> --probe <probe> --seed 1 --runs 1000` as a process,
-//    start-up included. Goal: under 30 s.
+//    start-up included: schedules with overlap (at_once groups, timeouts whose retry overlaps
+//    the first attempt). Goal: under 30 s, exit 0.
+//    Then the same against examples/receivers/check-then-insert.mjs with --runs 100: it must be
+//    flagged with the race cause (exit 1) in under 10 s.
 // 2. Creates trades in-process through the app (app.request(), no sockets) with the mistake
 //    counting on and off (two apps over one in-memory sandbox), in alternating slices, and prints the
 //    ratio of the CPU time per create (on / off), medians over the slices. Goal: at most 1.03.
@@ -28,8 +31,8 @@ const watchdog = setTimeout(() => {
   process.exit(1);
 }, 180_000);
 
-function startReceiver() {
-  const child = spawn(process.execPath, [RECEIVER], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
+function startReceiver(file = RECEIVER) {
+  const child = spawn(process.execPath, [file], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
   return new Promise((resolve, reject) => {
     let out = '';
@@ -42,17 +45,21 @@ function startReceiver() {
   });
 }
 
-async function fuzzerSeconds() {
-  const receiver = await startReceiver();
+async function fuzzerSeconds(file = RECEIVER, runs = '1000') {
+  const receiver = await startReceiver(file);
   const started = performance.now();
+  let out = '';
   const code = await new Promise((resolve) => {
-    const cli = spawn(process.execPath, [BIN, 'check-callback', receiver.url, '--probe', receiver.probe, '--seed', '1', '--runs', '1000'], { stdio: ['ignore', 'ignore', 'inherit'] });
+    const cli = spawn(process.execPath, [BIN, 'check-callback', receiver.url, '--probe', receiver.probe, '--seed', '1', '--runs', runs], { stdio: ['ignore', 'pipe', 'inherit'] });
     children.push(cli);
+    cli.stdout.on('data', (chunk) => {
+      out += chunk;
+    });
     cli.once('exit', resolve);
   });
   const seconds = (performance.now() - started) / 1000;
   receiver.child.kill();
-  return { seconds, code };
+  return { seconds, code, race: out.includes('deliveries of one event overlapped') };
 }
 
 let order = 0;
@@ -106,12 +113,14 @@ async function countingRatio() {
 }
 
 const fuzz = await fuzzerSeconds();
+const race = await fuzzerSeconds(fileURLToPath(new URL('../examples/receivers/check-then-insert.mjs', import.meta.url)), '100');
 const cost = await countingRatio();
 const ratio = cost.on / cost.off;
 clearTimeout(watchdog);
 process.stdout.write(
   [
-    `  fuzzer, 1,000 schedules against examples/receivers/correct.mjs (CLI process, start-up included): ${fuzz.seconds.toFixed(1)} s, exit ${fuzz.code}   goal < 30 s, exit 0   ${fuzz.seconds < 30 && fuzz.code === 0 ? 'PASS' : 'FAIL'}`,
+    `  fuzzer, 1,000 schedules with overlap against examples/receivers/correct.mjs (CLI process, start-up included): ${fuzz.seconds.toFixed(1)} s, exit ${fuzz.code}   goal < 30 s, exit 0   ${fuzz.seconds < 30 && fuzz.code === 0 ? 'PASS' : 'FAIL'}`,
+    `  fuzzer, --runs 100 against examples/receivers/check-then-insert.mjs (CLI process, start-up included): ${race.seconds.toFixed(1)} s, exit ${race.code}, ${race.race ? 'race cause printed' : 'NO race cause'}   goal < 10 s, exit 1, race cause   ${race.seconds < 10 && race.code === 1 && race.race ? 'PASS' : 'FAIL'}`,
     `  create path, mistake counting on / off (in-process app.request(), median time of ${cost.pairs.toLocaleString('en-US')} creates each, alternating request by request): ${cost.on.toFixed(1)} / ${cost.off.toFixed(1)} us per create = ${ratio.toFixed(3)} (two identical apps: ${cost.noise.toFixed(3)})   goal <= 1.03   ${ratio <= 1.03 ? 'PASS' : 'FAIL'}`,
     '',
   ].join('\n'),

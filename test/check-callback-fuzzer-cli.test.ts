@@ -58,7 +58,7 @@ describe('deposit-sandbox check-callback --probe', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('Fuzzing the callback receiver as merchant 6f1c2a9e-3b7d-4c52-9a1e-2d4b8f0c7e51 (Demo Shop): seed 42, 100 schedules, balance probe on\n\n');
     expect(result.stdout).toMatch(/\nFLAGGED: credited \d+ twice: the receiver does not de-duplicate by X-Sandbox-Event-Id or by trade id and state/);
-    expect(result.stdout).toMatch(/\n {3}1\. T1 confirmed event T1#2 attempt 1 +delivered +-> 200\n {3}2\. T1 confirmed event T1#2 attempt 2 +delivered again \(same event\) +-> 200\n/);
+    expect(result.stdout).toMatch(/\n {3}1\. T1 confirmed event T1#1 attempt 1 +delivered +-> 200\n {3}2\. T1 confirmed event T1#1 attempt 2 +delivered again \(same event\) +-> 200\n/);
     const replay = /\nReplay it: --seed 42 --path (\S+)\nor send exactly this list: --replay '(.+)'\n$/.exec(result.stdout);
     expect(replay).not.toBeNull();
     const xml = readFileSync(junit, 'utf8');
@@ -75,6 +75,17 @@ describe('deposit-sandbox check-callback --probe', () => {
     expect(byList.code).toBe(1);
     expect(byList.stdout).toContain('seed 42, 1 schedules, balance probe on');
     expect(byList.stdout).toMatch(/\nFLAGGED: credited \d+ twice/);
+  });
+
+  it('exits 1 for a receiver that checks, waits for its database, then writes: the race cause names the fix', async () => {
+    const { url, probe } = await receiver('check-then-insert');
+    const result = await cli(['check-callback', url, '--probe', probe, '--seed', '42', '--runs', '100']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      '\nFLAGGED: credited 100 twice when two deliveries of one event overlapped: the receiver checks and then writes without a unique key or a lock; make the write itself refuse the second (a unique index on the event id or on trade id + state, INSERT … ON CONFLICT DO NOTHING, or SELECT … FOR UPDATE) (T1).\n',
+    );
+    expect(result.stdout).toMatch(/abandoned at the callback timeout|\[at once with /);
   });
 
   it('exits 0 for the correct receiver, and the JUnit file lists every invariant as passed', async () => {
@@ -98,7 +109,9 @@ describe('deposit-sandbox check-callback --probe', () => {
     const junit = join(dir, 'five.xml');
     const five = await cli(['check-callback', url, '--junit', junit]);
     expect(five.code).toBe(1);
-    expect(five.stdout.endsWith('\n2 of 5 checks flagged: fix them and run the check again.\n')).toBe(true);
+    expect(five.stdout).toContain('\n2 of 5 checks flagged: fix them and run the check again.\n\nCredits were NOT checked:');
+    expect(fuzzed.stdout).toContain(`\nCredits were NOT checked: without --probe this check reads your receiver's answers only`);
+    expect(fuzzed.stdout).toContain(`\n  deposit-sandbox check-callback ${url} --probe ${new URL('/probe', url).href}\n`);
     const xml = readFileSync(junit, 'utf8');
     expect(await junitErrors(xml)).toEqual([]);
     expect(xml).toContain('<testsuite name="check-callback" tests="5" failures="2" errors="0" skipped="0">');

@@ -194,7 +194,10 @@ describe('deposit-sandbox check-callback', () => {
       'a wrong signature',
       'no signature',
     ]);
-    expect(result.stdout.endsWith('\nThe receiver passed all 5 checks.\n')).toBe(true);
+    expect(result.stdout).toContain('\nThe receiver passed all 5 checks.\n');
+    // A pass without --probe is no clean bill for credits, and says so.
+    expect(result.stdout).toContain("\nCredits were NOT checked: without --probe this check reads your receiver's answers only, and a receiver that credits an order twice still answers 200.\n");
+    expect(result.stdout.endsWith(`\n  deposit-sandbox check-callback ${good.url}/cb --probe ${good.url}/probe\n`)).toBe(true);
   });
 
   it('exits 1 and says what to fix when the receiver accepts forged callbacks', async () => {
@@ -204,7 +207,7 @@ describe('deposit-sandbox check-callback', () => {
       /\n {2}FLAGGED {2}a wrong signature +200 in \d+ ms\n {11}Accepted a callback whose X-Signature is wrong \(200\): anyone who can reach this URL could mark orders paid\./,
     );
     expect(result.stdout).toMatch(/\n {2}FLAGGED {2}no signature +200 in \d+ ms\n/);
-    expect(result.stdout.endsWith('\n2 of 5 checks flagged: fix them and run the check again.\n')).toBe(true);
+    expect(result.stdout).toContain('\n2 of 5 checks flagged: fix them and run the check again.\n\nCredits were NOT checked:');
   });
 
   it('takes the merchant and prints JSON; a wrong --secret is caught by a receiver that verifies', async () => {

@@ -40,7 +40,7 @@ describe('deposit-sandbox scenarios', () => {
     const { code, stdout, stderr } = await run(['scenarios']);
     expect(stderr).toBe('');
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^9 scenarios, in match order \(first match wins\):/);
+    expect(stdout).toMatch(/^13 scenarios, in match order \(first match wins\):/);
     expect(stdout).toContain('scenarios/10-outcomes.yaml (bundled)');
     expect(stdout).toMatch(/ {2}confirm +order starting with "sbx-confirm-" +confirmed after 5s\n/);
     expect(stdout).toMatch(/ {2}reject +order starting with "sbx-reject-" +create answers 422 trade_rejected/);
@@ -51,7 +51,21 @@ describe('deposit-sandbox scenarios', () => {
     const { code, stdout } = await run(['scenarios', '--json']);
     expect(code).toBe(0);
     const { scenarios } = JSON.parse(stdout) as { scenarios: ScenarioSummary[] };
-    expect(scenarios.map((s) => s.name)).toEqual(['confirm', 'cancel', 'expire', 'reject', 'unauthorized', 'slow', 'flaky-callbacks', 'duplicate-callback', 'bad-signature-callback']);
+    expect(scenarios.map((s) => s.name)).toEqual([
+      'confirm',
+      'cancel',
+      'expire',
+      'reject',
+      'unauthorized',
+      'slow',
+      'lost-answer',
+      'late-answer',
+      'unavailable',
+      'flaky-callbacks',
+      'duplicate-callback',
+      'bad-signature-callback',
+      'overlapping-callbacks',
+    ]);
     expect(scenarios[0]).toMatchObject({ source: 'scenarios/10-outcomes.yaml', bundled: true, magic: 'order starting with "sbx-confirm-"', does: 'confirmed after 5s' });
   });
 
@@ -63,11 +77,11 @@ describe('deposit-sandbox scenarios', () => {
     expect(flag.code).toBe(0);
     const list = (JSON.parse(flag.stdout) as { scenarios: ScenarioSummary[] }).scenarios;
     expect(list[0]).toMatchObject({ name: 'vip', source: `f${folders}/mine.yaml`, bundled: false, magic: 'customer matching /^vip-/' });
-    expect(list).toHaveLength(10);
+    expect(list).toHaveLength(14);
 
     const env = await run(['scenarios'], { DEPOSIT_SANDBOX_SCENARIOS: dir });
     expect(env.code).toBe(0);
-    expect(env.stdout).toMatch(/^10 scenarios/);
+    expect(env.stdout).toMatch(/^14 scenarios/);
     expect(env.stdout).toMatch(/ {2}vip +customer matching \/\^vip-\/ +confirmed after 0ms/);
   });
 

@@ -63,13 +63,18 @@ describe('bundled scenario files', () => {
     expect(find((s) => (s.callbacks?.fail_first ?? 0) > 0)).not.toEqual([]);
     expect(find((s) => s.callbacks?.duplicate === true)).not.toEqual([]);
     expect(find((s) => s.callbacks?.bad_signature === true)).not.toEqual([]);
+    expect(find((s) => s.callbacks?.overlap === true)).toEqual(['overlapping-callbacks']);
+    // The faults a merchant must survive (docs/surviving-failures.md); the integration report keys on these names.
+    expect(find((s) => s.answer?.lost === true)).toEqual(['lost-answer']);
+    expect(find((s) => s.answer?.delay_ms === 65_000)).toEqual(['late-answer']);
+    expect(find((s) => s.respond?.status === 503 && s.respond.retry_after_ms !== undefined && s.respond.first_only === true)).toEqual(['unavailable']);
     // Every bundled scenario has a magic value (a match block), not only the header.
     expect(list.filter((s) => s.match.includes('header only'))).toEqual([]);
   });
 
   it('every bundled scenario is opt-in: its order pattern starts with ^sbx-', () => {
     for (const { scenario } of loadScenarios([{ path: BUNDLED_SCENARIOS, bundled: true }])) {
-      expect(scenario.match?.order, scenario.name).toMatch(/^\^sbx-[a-z]+-$/);
+      expect(scenario.match?.order, scenario.name).toMatch(/^\^sbx-[a-z0-9]+-$/);
     }
   });
 

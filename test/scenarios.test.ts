@@ -166,7 +166,9 @@ describe('matching at create', () => {
     expect(res.status).toBe(422);
     const error = await errorOf(res);
     expect(error.code).toBe('unknown_scenario');
-    expect(error.message).toContain('Known scenarios: confirm, cancel, expire, reject, unauthorized, slow, flaky-callbacks, duplicate-callback, bad-signature-callback');
+    expect(error.message).toContain(
+      'Known scenarios: confirm, cancel, expire, reject, unauthorized, slow, lost-answer, late-answer, unavailable, flaky-callbacks, duplicate-callback, bad-signature-callback, overlapping-callbacks',
+    );
     expect(t.sandbox.store.trades.size).toBe(0);
   });
 

@@ -9,9 +9,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"regexp"
 	"strings"
 )
 
@@ -87,6 +89,33 @@ func (c *Client) Create(ctx context.Context, r CreateRequest) (*Trade, error) {
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("X-Auth", Sign(c.Secret, []byte(r.StringToSign())))
 	return c.do(req, http.StatusCreated)
+}
+
+// savedID finds the id a duplicate_order answer names: "... already exists for this merchant (id <uuid>) ...".
+var savedID = regexp.MustCompile(`\(id ([0-9a-f-]{36})\)`)
+
+// CreateOrRecover is Create, surviving an answer that never comes: the trade may be saved although
+// the connection closed (or timed out) without an answer, so it asks again with the SAME order; a
+// 422 duplicate_order then names the saved trade, which is read and returned. Never a new order.
+func (c *Client) CreateOrRecover(ctx context.Context, r CreateRequest) (*Trade, error) {
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		var trade *Trade
+		trade, err = c.Create(ctx, r)
+		var refused *Error
+		switch {
+		case err == nil:
+			return trade, nil
+		case errors.As(err, &refused):
+			found := savedID.FindStringSubmatch(refused.Body)
+			if refused.Status != http.StatusUnprocessableEntity || !strings.Contains(refused.Body, `"duplicate_order"`) || found == nil {
+				return nil, err
+			}
+			return c.Get(ctx, found[1]) // an earlier attempt was saved: that is our trade
+		}
+		// No answer (a network error or a timeout): saved or not, we cannot tell; ask again.
+	}
+	return nil, err
 }
 
 // Get reads a trade back, signed over merchant::uuid in X-Token.

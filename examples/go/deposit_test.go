@@ -206,3 +206,15 @@ func TestABadSignatureIsExplained(t *testing.T) {
 		t.Fatalf("want a 401 that shows the string to sign, got %v", err)
 	}
 }
+
+func TestALostCreateAnswerIsRecoveredWithTheSameOrder(t *testing.T) {
+	client := &Client{BaseURL: startSandbox(t), Merchant: merchant, Secret: secret}
+	order := fmt.Sprintf("sbx-lost-go-%d", time.Now().UnixNano()) // saved, then no answer at all
+	if _, err := client.Create(context.Background(), CreateRequest{Order: order, AmountCents: 31250, Type: "any_bank"}); err == nil {
+		t.Fatal("want no answer for an sbx-lost- order")
+	}
+	trade, err := client.CreateOrRecover(context.Background(), CreateRequest{Order: order, AmountCents: 31250, Type: "any_bank"})
+	if err != nil || trade.Order != order || trade.State != "created" {
+		t.Fatalf("want the saved trade back, got %+v, %v", trade, err)
+	}
+}

@@ -2,26 +2,43 @@
 import hashlib
 import hmac
 import json
+import sqlite3
 import threading
 from http.server import BaseHTTPRequestHandler
 
 
 class Ledger:
-    """Balances per customer account; a trade is credited at most once."""
+    """Balances per customer account in SQLite (the standard library's sqlite3). The credits
+    table's primary key on the trade id is what credits a trade at most once: two deliveries
+    that overlap both run the INSERT, and the database refuses the second (no "already
+    credited?" look-up first, which both would pass)."""
 
-    def __init__(self):
-        self.balance_cents = 0
-        self.credited = set()
+    def __init__(self, path: str = ":memory:"):
+        self.db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        self.db.execute("CREATE TABLE IF NOT EXISTS credits (trade_id TEXT PRIMARY KEY, amount_cents INTEGER NOT NULL)")
         self.deliveries = {}  # trade id -> signed callbacks received, repeats included
-        self.changed = threading.Condition()
+        self.changed = threading.Condition()  # also serializes use of the one connection
 
     def record(self, trade: dict) -> None:
         with self.changed:
             self.deliveries[trade["id"]] = self.deliveries.get(trade["id"], 0) + 1
-            if trade["state"] == "confirmed" and trade["id"] not in self.credited:
-                self.credited.add(trade["id"])
-                self.balance_cents += trade["amount_cents"]
+            if trade["state"] == "confirmed":
+                # INSERT ... ON CONFLICT DO NOTHING: a repeat, a retry or a replay inserts nothing.
+                self.db.execute(
+                    "INSERT INTO credits (trade_id, amount_cents) VALUES (?, ?) ON CONFLICT (trade_id) DO NOTHING",
+                    (trade["id"], trade["amount_cents"]),
+                )
             self.changed.notify_all()
+
+    @property
+    def credited(self) -> set:
+        with self.changed:
+            return {row[0] for row in self.db.execute("SELECT trade_id FROM credits")}
+
+    @property
+    def balance_cents(self) -> int:
+        with self.changed:
+            return self.db.execute("SELECT COALESCE(SUM(amount_cents), 0) FROM credits").fetchone()[0]
 
     def wait_for(self, predicate, timeout: float = 10) -> bool:
         with self.changed:

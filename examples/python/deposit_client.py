@@ -2,6 +2,7 @@
 import hashlib
 import hmac
 import json
+import re
 import urllib.error
 import urllib.request
 
@@ -48,6 +49,23 @@ class DepositClient:
                 "amount_currency": "RUB", "type": type_, **optional}
         signature = sign(self.secret, string_to_sign(CREATE_FIELDS, body))
         return self._call("POST", "/api/v1/trades/deposit/create", {"X-Auth": signature}, body)
+
+    def create_or_recover(self, order: str, amount_cents: int, type_: str = "any_bank", **optional) -> dict:
+        """create(), surviving an answer that never comes: the trade may be saved although the
+        connection closed (or timed out) without an answer, so retry with the SAME order; a 422
+        duplicate_order then names the saved trade, which is read and returned. Never a new order."""
+        for attempt in range(3):
+            try:
+                return self.create(order, amount_cents, type_, **optional)
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                if attempt == 2:
+                    raise
+                continue  # no answer: saved or not, we cannot tell; ask again with the same order
+            except DepositError as error:
+                saved = re.search(r"\(id ([0-9a-f-]{36})\)", error.body)
+                if error.status != 422 or '"duplicate_order"' not in error.body or not saved:
+                    raise
+                return self.get(saved.group(1))  # an earlier attempt was saved: that is our trade
 
     def get(self, trade_id: str) -> dict:
         """GET /api/v1/trades/:merchant/:uuid, signed over merchant::uuid in X-Token."""

@@ -124,3 +124,30 @@ def test_a_bad_signature_is_explained(sandbox_url):
         client.create(f"py-{uuid.uuid4()}", 5000, "nspk")
     assert refused.value.status == 401
     assert "string to sign" in refused.value.body.lower()
+
+
+def test_a_lost_create_answer_is_recovered_with_the_same_order(sandbox_url):
+    client = DepositClient(sandbox_url, MERCHANT, SECRET)
+    order = f"sbx-lost-{uuid.uuid4()}"  # the bundled lost-answer scenario: saved, then no answer at all
+    with pytest.raises((urllib.error.URLError, ConnectionError)):
+        client.create(order, 31250)
+    trade = client.create_or_recover(order, 31250)  # the retry gets duplicate_order, which names the trade
+    assert trade["order"] == order and trade["state"] == "created"
+    assert client.get(trade["id"]) == trade
+
+
+def test_overlapping_deliveries_credit_once():
+    ledger = Ledger()
+    trade = {"id": str(uuid.uuid4()), "state": "confirmed", "amount_cents": 31250}
+    start = threading.Barrier(8)
+
+    def deliver():
+        start.wait()  # all eight at the same moment, as a retry racing the first attempt
+        ledger.record(trade)
+
+    workers = [threading.Thread(target=deliver) for _ in range(8)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    assert ledger.balance_cents == 31250 and ledger.credited == {trade["id"]}

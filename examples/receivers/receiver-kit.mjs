@@ -19,14 +19,53 @@ export function signatureOk(raw, signature, secret = SECRET) {
 /** Later states outrank earlier ones: a callback may never move an order back. */
 export const RANK = { created: 0, ecom: 0, confirmed: 1, canceled: 1, expired: 1 };
 
-/** The shop's data: one row per order, plus the callback event ids already handled. */
-export function createLedger() {
-  return { orders: new Map(), events: new Set() };
+/**
+ * The shop's data: one row per order ({ state, credited_cents }), the callback event ids already
+ * handled, and the credits table with its unique key (one credit per order). Each method that
+ * talks to the "database" first waits one round trip (`latencyMs`, default 0: the next turn of
+ * the event loop), so other requests run in between, as with a real database.
+ */
+export function createLedger({ latencyMs = Number(process.env.DB_LATENCY_MS ?? 0) } = {}) {
+  const orders = new Map();
+  const credits = new Set();
+  const roundTrip = () => new Promise((resolve) => (latencyMs > 0 ? setTimeout(resolve, latencyMs) : setImmediate(resolve)));
+  const row = (order) => {
+    if (!orders.has(order)) orders.set(order, { state: null, credited_cents: 0 });
+    return orders.get(order);
+  };
+  return {
+    orders,
+    events: new Set(),
+    roundTrip,
+    /** SELECT state FROM orders WHERE order_id = ? */
+    async readState(order) {
+      await roundTrip();
+      return orders.get(order)?.state ?? null;
+    },
+    /**
+     * INSERT INTO credits (order_id, amount) VALUES (?, ?) ON CONFLICT (order_id) DO NOTHING,
+     * and the order's balance with it, in one statement: true when this call inserted the row.
+     * The unique key, not an earlier look-up, is what makes a second credit impossible.
+     */
+    async insertCredit(order, amount) {
+      await roundTrip();
+      if (credits.has(order)) return false;
+      credits.add(order);
+      row(order).credited_cents += amount;
+      return true;
+    },
+    /** UPDATE orders SET state = ? WHERE order_id = ? AND rank(state) <= rank(?): never moves an order back. */
+    async advanceState(order, state) {
+      await roundTrip();
+      const current = row(order);
+      if (current.state === null || RANK[state] >= RANK[current.state]) current.state = state;
+    },
+  };
 }
 
 /**
  * An http.Server for `handle(request, ledger)`, which gets { raw, trade, signature, eventId }
- * (trade is null when the body is not JSON) and returns the status to answer.
+ * (trade is null when the body is not JSON) and returns the status to answer (or a promise of it).
  */
 export function createReceiver(handle, ledger = createLedger()) {
   return createServer((req, res) => {
@@ -49,8 +88,10 @@ export function createReceiver(handle, ledger = createLedger()) {
         // handled below as a 400
       }
       const request = { raw, trade, signature: req.headers['x-signature'], eventId: req.headers['x-sandbox-event-id'] };
-      const status = trade === null ? 400 : handle(request, ledger);
-      res.writeHead(status, { 'Content-Type': 'text/plain' }).end(status < 300 ? 'ok' : 'refused');
+      Promise.resolve(trade === null ? 400 : handle(request, ledger)).then(
+        (status) => res.writeHead(status, { 'Content-Type': 'text/plain' }).end(status < 300 ? 'ok' : 'refused'),
+        (error) => res.writeHead(500, { 'Content-Type': 'text/plain' }).end(String(error)),
+      );
     });
   });
 }

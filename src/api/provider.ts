@@ -11,6 +11,7 @@ import { tradeJson } from '../trades/trade-json.js';
 import { JSON_BODY, jsonBody } from '../http/body.js';
 import { orRefuse } from '../http/refusal-error.js';
 import { validate } from '../http/validation.js';
+import { loseAnswer } from '../http/lose-answer.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -38,16 +39,22 @@ export function providerRoutes() {
 
   app.post('/deposit/create', body, authenticateBody('create'), validate('json', createRequestSchema), async (c) => {
     const sandbox = c.get('sandbox');
-    const { trade, scenario } = orRefuse(await createWithScenario(sandbox, c.req.valid('json'), c.req.header(SCENARIO_HEADER)));
+    const { trade, scenario, answer } = orRefuse(await createWithScenario(sandbox, c.req.valid('json'), c.req.header(SCENARIO_HEADER)));
     await sandbox.store.commit();
+    // Scenario faults after the save: no answer at all, or a late one (src/scenarios/scenario.ts, answer).
+    if (answer?.lost) return loseAnswer(c);
+    if (answer?.delay) await sandbox.scenarios.wait(answer.delay);
     if (scenario) c.header(SCENARIO_HEADER, scenario.name);
     return c.json(toTrade(trade, 'create', sandbox.publicUrl), 201);
   });
 
   app.post('/deposit/build', body, authenticateBody('build'), validate('json', buildRequestSchema), async (c) => {
     const sandbox = c.get('sandbox');
-    const { trade, scenario } = orRefuse(await createWithScenario(sandbox, c.req.valid('json'), c.req.header(SCENARIO_HEADER)));
+    const { trade, scenario, answer } = orRefuse(await createWithScenario(sandbox, c.req.valid('json'), c.req.header(SCENARIO_HEADER)));
     await sandbox.store.commit();
+    // Scenario faults after the save: no answer at all, or a late one (src/scenarios/scenario.ts, answer).
+    if (answer?.lost) return loseAnswer(c);
+    if (answer?.delay) await sandbox.scenarios.wait(answer.delay);
     if (scenario) c.header(SCENARIO_HEADER, scenario.name);
     return c.json(toTrade(trade, 'build', sandbox.publicUrl), 201);
   });

@@ -52,8 +52,10 @@ const answer = (d: Delivery) => (d.status === null ? 'no answer' : String(d.stat
  * trade is credited its amount exactly once, and only if a genuine `confirmed` was delivered;
  * nothing is credited for forged or non-confirmed callbacks; the state never goes back;
  * forged callbacks get a 4xx and genuine ones a 2xx. Returns every violation, worst first.
+ * `races` holds the trades whose double credit is a race: the same schedule sent one request
+ * after another credited them once (see fuzzReceiver).
  */
-export function findViolations(schedule: Schedule, run: ScheduleRun): Violation[] {
+export function findViolations(schedule: Schedule, run: ScheduleRun, races: ReadonlySet<number> = new Set()): Violation[] {
   const found: Violation[] = [];
   const add = (kind: ViolationKind, cause: string) => {
     if (!found.some((v) => v.kind === kind && v.cause === cause)) found.push({ kind, cause });
@@ -68,7 +70,7 @@ export function findViolations(schedule: Schedule, run: ScheduleRun): Violation[
           `accepted a callback with ${FORGERY[d.kind]} (${label}) with ${d.status}: the receiver does not verify X-Signature (HMAC-SHA256 of the raw body with the merchant's secret); anyone who can reach it could mark orders paid`,
         );
       else if (!is4xx(d.status)) add('forged_not_refused', `answered ${answer(d)} to a callback with ${FORGERY[d.kind]} (${label}): refuse it with 401`);
-    } else if (!d.late && !is2xx(d.status)) {
+    } else if (!d.abandoned && !is2xx(d.status)) {
       add(
         'genuine_refused',
         `answered ${answer(d)} to a genuine callback (${label}, attempt ${d.attempt}${d.kind === 'replay' ? ', a replay' : ''})${d.error ? ` (${d.error})` : ''}: answer 2xx to every correctly signed callback, also repeats and older states, and ignore what is already handled`,
@@ -86,18 +88,26 @@ export function findViolations(schedule: Schedule, run: ScheduleRun): Violation[
         run.deliveries.filter((d) => d.trade === index),
         probe,
         add,
+        races.has(index),
       );
     }
   }
   return found.sort((a, b) => VIOLATION_KINDS.indexOf(a.kind) - VIOLATION_KINDS.indexOf(b.kind));
 }
 
-function checkTrade(index: number, amount: number, deliveries: Delivery[], probe: { state: TradeState | null; credited_cents: number }, add: (kind: ViolationKind, cause: string) => void): void {
+function checkTrade(
+  index: number,
+  amount: number,
+  deliveries: Delivery[],
+  probe: { state: TradeState | null; credited_cents: number },
+  add: (kind: ViolationKind, cause: string) => void,
+  race: boolean,
+): void {
   const name = `T${index + 1}`;
   const genuine = deliveries.filter((d) => !FORGED_KINDS.has(d.kind));
   const forged = deliveries.filter((d) => FORGED_KINDS.has(d.kind));
   const confirmed = genuine.filter((d) => d.state === 'confirmed');
-  const accepted = confirmed.some((d) => is2xx(d.status) || d.late);
+  const accepted = confirmed.some((d) => is2xx(d.status) || d.abandoned);
   const credited = probe.credited_cents;
 
   if (credited > 0 && confirmed.length === 0) {
@@ -118,7 +128,8 @@ function checkTrade(index: number, amount: number, deliveries: Delivery[], probe
     if (credited === 0) {
       if (accepted) add('not_credited', `credited nothing for ${name} although a genuine "confirmed" for ${amount} was delivered and answered 2xx: credit the amount when "confirmed" arrives`);
     } else if (credited % amount === 0) {
-      add('credited_twice', `credited ${amount} ${times(credited / amount)}: ${twiceCause(confirmed)} (${name})`);
+      const n = credited / amount;
+      add('credited_twice', race ? `${raceCause(amount, n)} (${name})` : `credited ${amount} ${times(n)}: ${twiceCause(confirmed)} (${name})`);
     } else if (credited > amount && forged.some((d) => d.state === 'confirmed')) {
       add('credited_forged', `credited ${credited} for ${name} (amount ${amount}) after a forged "confirmed": the receiver credits before verifying the signature, or does not verify it`);
     } else {
@@ -126,12 +137,12 @@ function checkTrade(index: number, amount: number, deliveries: Delivery[], probe
     }
   }
 
-  const newest = genuine.filter((d) => is2xx(d.status) || d.late).reduce<TradeState | null>((best, d) => (best === null || RANK[d.state] > RANK[best] ? d.state : best), null);
+  const newest = genuine.filter((d) => is2xx(d.status) || d.abandoned).reduce<TradeState | null>((best, d) => (best === null || RANK[d.state] > RANK[best] ? d.state : best), null);
   if (newest === null || probe.state === newest) return;
   if (probe.state !== null && RANK[probe.state] < RANK[newest]) {
     add(
       'state_back',
-      `the state of ${name} went back from ${newest} to ${probe.state}: the receiver applies an older callback that arrives after a newer one; ignore a state older than the one stored`,
+      `the state of ${name} went back from ${newest} to ${probe.state}: the receiver did not keep the final state of a genuine callback it answered 2xx to; store it, and never let an older state replace a newer one`,
     );
   } else if (!forged.some((d) => d.state === probe.state)) {
     add('state_wrong', `the probe says ${name} is ${probe.state ?? 'unknown (null)'}, but the newest genuine callback it accepted says ${newest}`);
@@ -139,6 +150,16 @@ function checkTrade(index: number, amount: number, deliveries: Delivery[], probe
 }
 
 const times = (n: number) => (n === 2 ? 'twice' : `${n} times`);
+
+/** True when some deliveries of this trade overlapped at the receiver (a timeout's retry, an at_once group). */
+export function overlapped(deliveries: readonly Delivery[], trade: number): boolean {
+  return deliveries.some((d) => d.trade === trade && d.state === 'confirmed' && (d.abandoned === true || d.group !== undefined));
+}
+
+/** The cause of a double credit that only happens when deliveries overlap. */
+function raceCause(amount: number, n: number): string {
+  return `credited ${amount} ${times(n)} when ${n === 2 ? 'two' : n} deliveries of one event overlapped: the receiver checks and then writes without a unique key or a lock; make the write itself refuse the second (a unique index on the event id or on trade id + state, INSERT … ON CONFLICT DO NOTHING, or SELECT … FOR UPDATE)`;
+}
 
 function twiceCause(confirmed: Delivery[]): string {
   const byEvent = new Map<string, number>();

@@ -4,7 +4,6 @@ import type { Schedule } from './schedule.js';
 
 const HOW: Record<Delivery['kind'], string> = {
   deliver: 'delivered',
-  slow: 'delivered',
   replay: 'replayed (new event id)',
   wrong_signature: 'forged: wrong X-Signature',
   no_signature: 'forged: no X-Signature',
@@ -20,23 +19,33 @@ export function formatFuzzHeader(merchant: string, seed: number, runs: number, p
 export function formatSchedule(schedule: Schedule, deliveries: Delivery[]): string {
   const trades = schedule.trades.map((t, i) => `  T${i + 1}: amount_cents ${t.amount_cents}, ends ${t.final}\n`).join('');
   const lines = deliveries.map((d, i) => {
-    const what = d.late
-      ? 'answer treated as too late (timeout)'
-      : d.kind === 'slow'
-        ? 'retried after the late answer'
+    const what = d.abandoned
+      ? 'abandoned at the callback timeout'
+      : d.retry
+        ? 'retried while attempt 1 still runs'
         : d.attempt > 1 && d.kind === 'deliver'
           ? 'delivered again (same event)'
           : HOW[d.kind];
-    const got = d.status === null ? 'no answer' : String(d.status);
-    return `  ${String(i + 1).padStart(2)}. T${d.trade + 1} ${d.state.padEnd(9)} event ${d.event} attempt ${d.attempt}  ${what.padEnd(36)} -> ${got}\n`;
+    // A group's requests were all on the wire before any answer: "at once" with the others' numbers.
+    const together = d.group ? ` [at once with ${groupMates(i, d.group)}]` : '';
+    const got = d.abandoned ? 'not awaited' : d.status === null ? 'no answer' : String(d.status);
+    return `  ${String(i + 1).padStart(2)}. T${d.trade + 1} ${d.state.padEnd(9)} event ${d.event} attempt ${d.attempt}  ${(what + together).padEnd(36)} -> ${got}\n`;
   });
   return trades + lines.join('');
+}
+
+/** The line numbers of the other requests of a group, e.g. "2" or "2, 3". */
+function groupMates(line: number, group: { index: number; size: number }): string {
+  const first = line - group.index + 1;
+  return Array.from({ length: group.size }, (_, k) => first + k + 1)
+    .filter((n) => n !== line + 1)
+    .join(', ');
 }
 
 /** The whole transcript after the header: the verdict, and for a failure the shrunk schedule, its cause and how to replay it. */
 export function formatFuzzReport(report: FuzzReport): string {
   if (report.passed) {
-    return `No violation in ${report.schedules} schedules${report.probe ? '' : ' (answers only: pass --probe <url> to check credits and states too)'}.\n`;
+    return `No violation in ${report.schedules} schedules${report.probe ? '' : ' in the answers'}.\n`;
   }
   const failure = report.failure!;
   const [headline, ...more] = failure.violations;

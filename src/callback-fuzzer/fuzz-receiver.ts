@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { CallbackSender } from '../callbacks/callback-sender.js';
-import { findViolations, type Violation } from './find-violations.js';
+import { findViolations, overlapped, type Violation } from './find-violations.js';
 import { ProbeError } from './probe.js';
 import { runSchedule, type FuzzTarget, type ScheduleRun } from './run-schedule.js';
 import { scheduleArbitrary } from './schedule-arbitrary.js';
@@ -55,7 +55,8 @@ export interface FuzzReport {
 export async function fuzzReceiver(options: FuzzOptions): Promise<FuzzReport> {
   const seed = options.seed ?? 1;
   const runs = options.runs ?? 100;
-  const sender = options.sender ?? new CallbackSender(1);
+  // Enough slots for the longest schedule's abandoned attempts and a group on the wire together.
+  const sender = options.sender ?? new CallbackSender(64);
   const target: FuzzTarget = { ...options, sender };
   const nonce = randomBytes(4).toString('hex');
   let count = 0;
@@ -92,10 +93,21 @@ export async function fuzzReceiver(options: FuzzOptions): Promise<FuzzReport> {
       if (details.failed && details.errorInstance) throw details.errorInstance;
       return { ...base, passed: true };
     }
+    // A double credit where deliveries overlapped: send the same schedule once more, one request
+    // after another. Trades it credits once are a race (check, then write), not a missing de-duplication.
+    const failure = last;
+    const suspects = failure.violations.some((v) => v.kind === 'credited_twice') ? failure.schedule.trades.map((_, i) => i).filter((i) => overlapped(failure.run.deliveries, i)) : [];
+    if (suspects.length > 0 && options.probe !== undefined) {
+      count++;
+      const sequential = await runSchedule(failure.schedule, target, nonce, count, { overlap: false });
+      const once = new Set(suspects.filter((i) => sequential.probes?.[i]?.credited_cents === failure.schedule.trades[i]!.amount_cents));
+      if (once.size > 0) failure.violations = findViolations(failure.schedule, failure.run, once);
+    }
     return {
       ...base,
       passed: false,
-      failure: { ...last, path: details.counterexamplePath ?? '', failedAfter: details.numRuns, shrinks: details.numShrinks },
+      schedules: count,
+      failure: { ...failure, path: details.counterexamplePath ?? '', failedAfter: details.numRuns, shrinks: details.numShrinks },
     };
   } finally {
     if (!options.sender) sender.close();

@@ -30,7 +30,8 @@ export async function readProbe(probe: string, order: string, timeoutMs = 10_000
   try {
     response = await get(url, timeoutMs);
   } catch (error) {
-    const cause = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    const cause =
+      (error as NodeJS.ErrnoException).code === 'ETIMEDOUT' ? `${(error as Error).message}; --timeout bounds each probe read` : ((error as NodeJS.ErrnoException).code ?? (error as Error).message);
     throw new ProbeError(`${where} could not be read (${cause}). Start the probe endpoint of your test environment, or fix --probe. ${EXPECTED}`);
   }
   const { text } = response;
@@ -53,10 +54,21 @@ export async function readProbe(probe: string, order: string, timeoutMs = 10_000
 
 const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
 
-/** GET over a kept-alive connection (the fuzzer reads the probe after every schedule). */
+/**
+ * GET over a kept-alive connection (the fuzzer reads the probe after every schedule). The whole
+ * read, from connecting to the last byte of the answer, must end within `timeoutMs`: a probe
+ * that trickles its answer a byte at a time is cut off like one that never answers.
+ */
 function get(url: URL, timeoutMs: number): Promise<{ status: number; text: string }> {
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
+    let done = false;
+    const settle = (outcome: () => void) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      outcome();
+    };
     const req = client.get(url, { agent: url.protocol === 'https:' ? agents.https : agents.http, headers: { Accept: 'application/json' }, timeout: timeoutMs }, (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
@@ -64,10 +76,15 @@ function get(url: URL, timeoutMs: number): Promise<{ status: number; text: strin
         size += chunk.length;
         if (size <= 64 * 1024) chunks.push(chunk);
       });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
+      res.on('end', () => settle(() => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') })));
+      res.on('error', (error) => settle(() => reject(error)));
     });
+    const timer = setTimeout(() => {
+      const error = Object.assign(new Error(`the whole answer did not arrive within ${timeoutMs} ms`), { code: 'ETIMEDOUT' });
+      settle(() => reject(error));
+      req.destroy(error);
+    }, timeoutMs);
     req.on('timeout', () => req.destroy(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' })));
-    req.on('error', reject);
+    req.on('error', (error) => settle(() => reject(error)));
   });
 }

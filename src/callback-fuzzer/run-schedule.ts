@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import { sign } from '../auth/signature.js';
-import type { CallbackSender } from '../callbacks/callback-sender.js';
+import type { CallbackRequest, CallbackResponse, CallbackSender } from '../callbacks/callback-sender.js';
+import { SendBarrier } from '../callbacks/send-barrier.js';
 import { DEFAULT_POOL } from '../merchants/fixtures.js';
 import { createRandom } from '../trades/random.js';
 import { drawRequisites } from '../trades/requisites.js';
 import { toTrade, type TradeRecord, type TradeState } from '../trades/trade.js';
 import { readProbe, type ProbeAnswer } from './probe.js';
-import type { Schedule, Step, StepKind } from './schedule.js';
+import type { Schedule, StepKind } from './schedule.js';
 
 /** Whose callbacks the fuzzer imitates, and the secrets it forges with. */
 export interface FuzzTarget {
@@ -20,6 +21,9 @@ export interface FuzzTarget {
   sender: CallbackSender;
 }
 
+/** How one request was sent: the event, a replay of it, or a forged copy. */
+export type DeliveryKind = Exclude<StepKind, 'timeout' | 'at_once'>;
+
 /** One callback on the wire and its answer. */
 export interface Delivery {
   /** 1-based step of the schedule. */
@@ -27,14 +31,18 @@ export interface Delivery {
   /** Index of the trade in the schedule. */
   trade: number;
   state: TradeState;
-  kind: StepKind;
-  /** Symbolic event id, e.g. "T1#2" (event 2 of trade 1), "T1#3" for a replay. */
+  kind: DeliveryKind;
+  /** Symbolic event id, e.g. "T1#1" (event 1 of trade 1, cb_<id>_1 on the wire), "T1#2" for its first replay. */
   event: string;
   attempt: number;
-  /** Answer status, or null when none came. */
+  /** Answer status, or null when none came (always null for an abandoned attempt: its answer is not judged). */
   status: number | null;
-  /** Sent as the first attempt of a `slow` step: its answer is treated as too late. */
-  late?: boolean;
+  /** The first attempt of a `timeout` step: abandoned at the callback timeout while the receiver still worked on it. */
+  abandoned?: boolean;
+  /** The retry of an abandoned attempt, sent while that attempt still ran. */
+  retry?: boolean;
+  /** Its place in an `at_once` group (1-based) and the group's size. */
+  group?: { index: number; size: number };
   error?: string;
 }
 
@@ -45,12 +53,7 @@ export interface ScheduleRun {
 }
 
 /** The trade ids and orders of one run: unique per run of the fuzzer, never printed. */
-export function runTrades(
-  nonce: string,
-  run: number,
-  schedule: Schedule,
-  target: FuzzTarget,
-): Array<{ id: string; order: string; bodies: Record<'created' | 'final', { state: TradeState; json: string }> }> {
+export function runTrades(nonce: string, run: number, schedule: Schedule, target: FuzzTarget): Array<{ id: string; order: string; state: TradeState; body: string }> {
   return schedule.trades.map((trade, index) => {
     const hex = createHash('sha256').update(`${nonce}:${run}:${index}`).digest('hex');
     const id = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
@@ -70,75 +73,102 @@ export function runTrades(
       updated_at: '',
       history: [],
     };
-    // The body of a callback is the trade exactly as GET returns it (what the dispatcher sends).
-    const body = (state: TradeState) => ({ state, json: JSON.stringify(toTrade({ ...record, state }, 'get', target.publicUrl)) });
-    return { id, order, bodies: { created: body('created'), final: body(trade.final) } };
+    // The body of the trade's one callback: the trade in its final state exactly as GET returns
+    // it, serialized as the dispatcher serializes it (src/trades/trade-json.ts).
+    return { id, order, state: trade.final, body: JSON.stringify(toTrade({ ...record, state: trade.final }, 'get', target.publicUrl)) };
   });
 }
 
 /**
- * Sends one schedule to the receiver, one callback after another, then reads the probe for
- * each trade. Callbacks are signed as the sandbox signs them (X-Signature: hex HMAC-SHA256 of
- * the raw body keyed with the merchant's secret); bodies are the trade as GET returns it.
+ * Sends one schedule to the receiver, step by step, then reads the probe for each trade.
+ * Callbacks are signed as the sandbox signs them (X-Signature: hex HMAC-SHA256 of the raw body
+ * keyed with the merchant's secret); bodies are the trade as GET returns it.
+ *
+ * A `timeout` step sends the event, abandons it once it is on the wire (the callback timeout
+ * ran out while the receiver works on it) and sends the retry at once; an `at_once` group sends
+ * its deliveries through one SendBarrier, so all are on the wire before any can be answered.
+ * With `overlap: false` the same requests go out one after another, each answered before the
+ * next (the fuzzer uses this to tell a race from a missing de-duplication). Before the probe is
+ * read, every request still on the wire has been answered or has timed out.
  */
-export async function runSchedule(schedule: Schedule, target: FuzzTarget, nonce: string, run: number): Promise<ScheduleRun> {
+export async function runSchedule(schedule: Schedule, target: FuzzTarget, nonce: string, run: number, options: { overlap?: boolean } = {}): Promise<ScheduleRun> {
+  const overlap = options.overlap ?? true;
   const trades = runTrades(nonce, run, schedule, target);
   const attempts = new Map<string, number>();
   const replays = new Map<number, number>();
   const deliveries: Delivery[] = [];
+  const stillRunning: Array<Promise<unknown>> = [];
 
-  const send = async (stepNo: number, step: Step, late = false): Promise<void> => {
-    const trade = trades[step.trade]!;
-    const body = trade.bodies[step.event].json;
-    let seq = step.event === 'created' ? 1 : 2;
-    if (step.kind === 'replay') {
-      const count = (replays.get(step.trade) ?? 0) + 1;
-      replays.set(step.trade, count);
-      seq = 2 + count;
+  /** The next request of this kind for a trade: event id, attempt, signature. */
+  const prepare = (stepNo: number, tradeIndex: number, kind: DeliveryKind) => {
+    const trade = trades[tradeIndex]!;
+    // Event 1 is the trade's state change; a replay is a new event, numbered on (as the dispatcher numbers them).
+    let seq = 1;
+    if (kind === 'replay') {
+      const count = (replays.get(tradeIndex) ?? 0) + 1;
+      replays.set(tradeIndex, count);
+      seq = 1 + count;
     }
-    const event = `T${step.trade + 1}#${seq}`;
+    const event = `T${tradeIndex + 1}#${seq}`;
     const attempt = (attempts.get(event) ?? 0) + 1;
     attempts.set(event, attempt);
-    const signature = signatureFor(step.kind, target, body);
-    const answer = await target.sender.send({
+    const signature = signatureFor(kind, target, trade.body);
+    const request: CallbackRequest = {
       url: target.url,
-      body,
+      body: trade.body,
       timeoutMs: target.timeoutMs,
       headers: {
         ...(signature !== undefined ? { 'X-Signature': signature } : {}),
         'X-Sandbox-Event-Id': `cb_${trade.id}_${seq}`,
         'X-Sandbox-Attempt': String(attempt),
       },
-    });
-    deliveries.push({
-      step: stepNo,
-      trade: step.trade,
-      state: trade.bodies[step.event].state,
-      kind: step.kind,
-      event,
-      attempt,
-      status: answer.status,
-      ...(late ? { late: true } : {}),
-      ...(answer.status === null && answer.error !== undefined ? { error: answer.error } : {}),
-    });
+    };
+    const delivery: Delivery = { step: stepNo, trade: tradeIndex, state: trade.state, kind, event, attempt, status: null };
+    return { request, delivery };
   };
+  const answered = (delivery: Delivery, answer: CallbackResponse): Delivery => ({
+    ...delivery,
+    status: answer.status,
+    ...(answer.status === null && answer.error !== undefined ? { error: answer.error } : {}),
+  });
 
   for (const [index, step] of schedule.steps.entries()) {
-    if (step.kind === 'slow') {
-      // The answer of the first attempt counts as too late; the retry follows.
-      await send(index + 1, step, true);
-      await send(index + 1, step);
+    const stepNo = index + 1;
+    if (step.kind === 'timeout') {
+      const first = prepare(stepNo, step.trade, 'deliver');
+      let onSent: () => void = () => undefined;
+      const sent = new Promise<void>((resolve) => {
+        onSent = resolve;
+      });
+      const answer = target.sender.send({ ...first.request, onSent });
+      stillRunning.push(answer);
+      // The callback timeout runs out while the receiver works on it: the attempt is abandoned
+      // (its answer is never judged) and the retry goes out at once.
+      await (overlap ? Promise.race([sent, answer]) : answer);
+      deliveries.push({ ...first.delivery, abandoned: true });
+      const retry = prepare(stepNo, step.trade, 'deliver');
+      deliveries.push({ ...answered(retry.delivery, await target.sender.send(retry.request)), retry: true });
+    } else if (step.kind === 'at_once') {
+      const group = step.group.map((member) => prepare(stepNo, step.trade, member));
+      const barrier = new SendBarrier(group.length);
+      const answers: CallbackResponse[] = [];
+      if (overlap) answers.push(...(await Promise.all(group.map((g) => target.sender.send({ ...g.request, barrier })))));
+      else for (const g of group) answers.push(await target.sender.send(g.request));
+      // In the group's own order, whatever order the answers came in.
+      for (const [i, g] of group.entries()) deliveries.push({ ...answered(g.delivery, answers[i]!), group: { index: i + 1, size: group.length } });
     } else {
-      await send(index + 1, step);
+      const one = prepare(stepNo, step.trade, step.kind);
+      deliveries.push(answered(one.delivery, await target.sender.send(one.request)));
     }
   }
+  await Promise.all(stillRunning);
   if (target.probe === undefined) return { deliveries };
   const probes: ProbeAnswer[] = [];
   for (const trade of trades) probes.push(await readProbe(target.probe, trade.order, target.timeoutMs));
   return { deliveries, probes };
 }
 
-function signatureFor(kind: StepKind, target: FuzzTarget, body: string): string | undefined {
+function signatureFor(kind: DeliveryKind, target: FuzzTarget, body: string): string | undefined {
   switch (kind) {
     case 'no_signature':
       return undefined;

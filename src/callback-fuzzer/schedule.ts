@@ -1,33 +1,44 @@
 import { z } from 'zod';
 
-/** The states a fuzzed trade ends in (its second callback); the first callback is always `created`. */
+/**
+ * The states a fuzzed trade ends in. As with the sandbox, a trade's only callback is its move
+ * from `created` (or `ecom`) to a final state: creating a trade sends none (docs/callbacks.md).
+ */
 export const FINAL_STATES = ['confirmed', 'canceled', 'expired'] as const;
 
 /**
  * How one step of a schedule reaches the receiver:
  * - `deliver`: the event as the sandbox sends it (right signature, the event's own X-Sandbox-Event-Id);
- * - `slow`: delivered, but its answer is treated as too late (past the callback timeout), so
- *   the same event is sent again at once as the next attempt (the retry);
+ * - `timeout`: the event, abandoned at the callback timeout while the receiver still works on it,
+ *   and at once its retry (same event id, next attempt): the two overlap at the receiver;
+ * - `at_once`: a group of two or three deliveries sent at the same moment (see `group`), all on
+ *   the wire before any is answered;
  * - `replay`: the same body under a new event id, signed afresh (what the sandbox's replay sends);
  * - `wrong_signature`, `no_signature`, `other_merchant`: forged copies (X-Signature made with a
  *   wrong key, absent, or made with another merchant's secret).
  */
-export const STEP_KINDS = ['deliver', 'slow', 'replay', 'wrong_signature', 'no_signature', 'other_merchant'] as const;
+export const STEP_KINDS = ['deliver', 'timeout', 'at_once', 'replay', 'wrong_signature', 'no_signature', 'other_merchant'] as const;
 export type StepKind = (typeof STEP_KINDS)[number];
 export const FORGED_KINDS: ReadonlySet<StepKind> = new Set(['wrong_signature', 'no_signature', 'other_merchant']);
+/** What each delivery of an `at_once` group is: the event again, or a replay of it. */
+export const GROUP_MEMBERS = ['deliver', 'replay'] as const;
 
 export const fuzzTradeSchema = z.strictObject({
   amount_cents: z.number().int().min(1).max(1_000_000_000),
   final: z.enum(FINAL_STATES),
 });
 
-export const stepSchema = z.strictObject({
-  /** Index into `trades`. */
-  trade: z.number().int().min(0),
-  /** Which of the trade's two events: `created` (event 1) or its final state (event 2). */
-  event: z.enum(['created', 'final']),
-  kind: z.enum(STEP_KINDS),
-});
+const trade = z.number().int().min(0).meta({ description: 'Index into trades.' });
+
+export const stepSchema = z.union([
+  z.strictObject({ trade, kind: z.enum(STEP_KINDS).exclude(['at_once']) }),
+  z.strictObject({
+    trade,
+    kind: z.literal('at_once'),
+    /** The deliveries sent at the same moment, e.g. ["deliver", "deliver"] or ["deliver", "replay"]. */
+    group: z.array(z.enum(GROUP_MEMBERS)).min(2).max(3),
+  }),
+]);
 
 /** A delivery schedule: trades and the callbacks that reach the receiver, in order. */
 export const scheduleSchema = z

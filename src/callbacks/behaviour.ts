@@ -12,6 +12,8 @@ export const callbackBehaviourSchema = z.strictObject({
   delay: durationSchema.optional(),
   /** After a delivery, send the same event (same id, body and signature) once more. */
   duplicate: z.boolean({ error: 'must be true or false' }).optional(),
+  /** Send every attempt twice at the same moment (same event id, attempt, body and signature): two deliveries that overlap. */
+  overlap: z.boolean({ error: 'must be true or false' }).optional(),
   /** Before the real callback, send a copy whose X-Signature is wrong; a receiver must refuse it. */
   bad_signature: z.boolean({ error: 'must be true or false' }).optional(),
 });

@@ -13,6 +13,7 @@ import type { CallbackBehaviour } from './behaviour.js';
 import { badSignatureAttempt, sentAttempt, simulatedAttempt, unsignedAttempt } from './attempt-log.js';
 import { CallbackIndex } from './callback-index.js';
 import { CallbackSender, type CallbackResponse } from './callback-sender.js';
+import { SendBarrier } from './send-barrier.js';
 import { countedAttempts, type Attempt, type CallbackEvent } from './records.js';
 
 /** Job kind of one callback attempt: data {event, attempt}. */
@@ -207,11 +208,20 @@ export class CallbackDispatcher extends EventEmitter<CallbackNotices> {
     }
 
     const at = clock.nowIso();
-    const result = await this.#send(event, n, signature);
+    let twin: CallbackResponse | undefined;
+    let result: CallbackResponse;
+    if (behaviour?.overlap) {
+      // Both copies are on the wire before the receiver can answer either (src/callbacks/send-barrier.ts).
+      const barrier = new SendBarrier(2);
+      [result, twin] = await Promise.all([this.#send(event, n, signature, barrier), this.#send(event, n, signature, barrier)]);
+    } else {
+      result = await this.#send(event, n, signature);
+    }
     const current = this.#stillCurrent(event, n, result);
     if (!current) return;
     // One stored change for the attempt and, when it counted, the delivery.
     event = this.#log(current, sentAttempt(n, 'delivery', at, result), result.ok ? 'delivered' : undefined);
+    if (twin && !twin.aborted) event = this.#log(event, sentAttempt(n, 'duplicate', at, twin));
     if (!result.ok) {
       this.#afterFailure(event, n);
       return;
@@ -301,8 +311,9 @@ export class CallbackDispatcher extends EventEmitter<CallbackNotices> {
     return current;
   }
 
-  #send(event: CallbackEvent, attempt: number, signature: string): Promise<CallbackResponse> {
+  #send(event: CallbackEvent, attempt: number, signature: string, barrier?: SendBarrier): Promise<CallbackResponse> {
     return this.#sender.send({
+      ...(barrier ? { barrier } : {}),
       url: event.url,
       body: event.body,
       timeoutMs: this.#o.timeoutMs,

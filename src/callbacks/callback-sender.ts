@@ -3,6 +3,7 @@ import https from 'node:https';
 import { performance } from 'node:perf_hooks';
 import { formatDuration } from '../clock/duration.js';
 import { Limiter } from './limiter.js';
+import type { SendBarrier } from './send-barrier.js';
 
 /** How much of a receiver's answer is read and logged; the connection is dropped past it. */
 export const MAX_RESPONSE_BYTES = 1024;
@@ -16,6 +17,10 @@ export interface CallbackRequest {
   /** Extra headers (signature, event id, attempt); Content-Type and Content-Length are set here. */
   headers: Record<string, string>;
   timeoutMs: number;
+  /** Send together with the other requests of this barrier: the last body byte waits until all are on the wire. */
+  barrier?: SendBarrier;
+  /** Called once the whole request has been handed to the connection (before any answer). */
+  onSent?: () => void;
 }
 
 export interface CallbackResponse {
@@ -91,9 +96,16 @@ export class CallbackSender {
       let location: string | undefined;
       let settled = false;
 
+      let arrived = false;
+      const arrive = () => {
+        if (arrived || !request.barrier) return undefined;
+        arrived = true;
+        return request.barrier.arrive();
+      };
       const finish = (outcome: { error?: string; aborted?: boolean }) => {
         if (settled) return;
         settled = true;
+        void arrive(); // a request that failed before its barrier must not hold the others
         clearTimeout(timer);
         this.#inFlight.delete(abort);
         const response = Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BYTES).toString('utf8');
@@ -160,7 +172,18 @@ export class CallbackSender {
 
       req.on('error', (error: NodeJS.ErrnoException) => finish({ error: describeNetworkError(error, url) }));
 
-      req.end(request.body);
+      if (request.onSent) req.once('finish', request.onSent);
+      if (!request.barrier) {
+        req.end(request.body);
+        return;
+      }
+      // All but the last byte now; the last byte once every request of the barrier is this far.
+      const bytes = Buffer.from(request.body);
+      req.write(bytes.subarray(0, -1), () => {
+        void arrive()?.then(() => {
+          if (!settled) req.end(bytes.subarray(-1));
+        });
+      });
     });
   }
 }

@@ -27,3 +27,21 @@ export function formatCheckSummary(report: CheckReport): string {
 export function formatCheckReport(report: CheckReport, name?: string): string {
   return formatCheckHeader(report.url, report.merchant, name) + report.cases.map(formatCase).join('') + formatCheckSummary(report);
 }
+
+/**
+ * Said after every check run without --probe, passed or not: answers alone cannot show a double
+ * credit, so the run is no clean bill for credits. Shows how to add the probe.
+ */
+export function formatNoProbeNote(url: string): string {
+  let probe = 'http://127.0.0.1:3000/probe';
+  try {
+    probe = new URL('/probe', url).href;
+  } catch {
+    // keep the example
+  }
+  return (
+    "\nCredits were NOT checked: without --probe this check reads your receiver's answers only, and a receiver that credits an order twice still answers 200.\n" +
+    'To check credits, add a balance probe to your test environment (GET <probe>?order=<order> answering {"state": "confirmed", "credited_cents": 31250}; examples in docs/callback-fuzzer.md) and run:\n' +
+    `  deposit-sandbox check-callback ${url} --probe ${probe}\n`
+  );
+}

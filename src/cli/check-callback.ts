@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { checkSuite } from '../callback-fuzzer/fuzz-junit.js';
 import { checkCallbackReceiver } from '../check-callback/check-callback-receiver.js';
-import { formatCase, formatCheckHeader, formatCheckSummary } from '../check-callback/format-check.js';
+import { formatCase, formatCheckHeader, formatCheckSummary, formatNoProbeNote } from '../check-callback/format-check.js';
 import { DURATION_HINT, parseDuration } from '../clock/duration.js';
 import { loadFixtures } from '../merchants/fixtures.js';
 import { junitXml } from '../junit/junit-xml.js';
@@ -74,7 +74,7 @@ export async function checkCallbackCommand(url: string, options: CheckCallbackCo
       if (!options.json) write(formatCase(result));
     },
   });
-  write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatCheckSummary(report));
+  write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatCheckSummary(report) + formatNoProbeNote(url));
   if (options.junit !== undefined) writeFileSync(resolve(options.junit), junitXml([checkSuite(report)], 'deposit-sandbox check-callback'));
   return report;
 }
@@ -86,9 +86,10 @@ a wrong X-Signature and one without X-Signature. A correct receiver answers 2xx 
 three and 4xx (401) to the last two.
 
 With --probe <url> (your balance probe: GET <url>?order=<order> answers {"state", "credited_cents"})
-or --seed/--runs: fuzzes the receiver with seeded delivery schedules (duplicates, reordering,
-slow answers and retries, replays, forged signatures), checks credits and states through the
-probe after each, and prints the smallest failing schedule with its cause and how to replay it.
+or --seed/--runs: fuzzes the receiver with seeded delivery schedules (duplicates, deliveries
+sent at the same moment, timeouts whose retry overlaps the first attempt, replays, forged
+signatures), checks credits and states through the probe after each, and prints the smallest
+failing schedule with its cause and how to replay it.
 
 Exits 1 when anything is flagged. No sandbox needs to be running.
 

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { fuzzSuite } from '../callback-fuzzer/fuzz-junit.js';
 import { fuzzReceiver, type FuzzReport } from '../callback-fuzzer/fuzz-receiver.js';
 import { formatFuzzHeader, formatFuzzReport } from '../callback-fuzzer/format-fuzz.js';
+import { formatNoProbeNote } from '../check-callback/format-check.js';
 import { scheduleSchema, type Schedule } from '../callback-fuzzer/schedule.js';
 import { describeIssues } from '../config/issues.js';
 import { junitXml } from '../junit/junit-xml.js';
@@ -77,7 +78,7 @@ export async function fuzzCallbackCommand(context: FuzzContext, options: FuzzCom
     ...(options.path !== undefined ? { path: options.path } : {}),
     ...(schedule ? { schedule } : {}),
   });
-  write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatFuzzReport(report));
+  write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatFuzzReport(report) + (options.probe === undefined ? formatNoProbeNote(context.url) : ''));
   if (options.junit !== undefined) writeFileSync(resolve(options.junit), junitXml([fuzzSuite(report, context.url)], 'deposit-sandbox check-callback'));
   return report;
 }

@@ -5,7 +5,7 @@ import { errors, SandboxError } from '../http/errors.js';
 
 /**
  * The one body reader of every route that takes a body: `jsonBody()` for JSON (then
- * `validate('json', schema)`, src/api/validation.ts, checks the fields) and `textBody()` for
+ * `validate('json', schema)`, src/http/validation.ts, checks the fields) and `textBody()` for
  * text (a scenario file). A body is bounded before it is read: a request that declares its
  * Content-Length is measured by that header, before a byte of the body is read, and one over the
  * limit is answered 413 at once whatever it declares, the connection closing instead of

@@ -19,7 +19,10 @@ export function refusalError(refusal: Refusal): SandboxError {
       ...(refusal.allowed !== undefined ? { allowed: refusal.allowed } : {}),
       ...(refusal.signature !== undefined ? { signature: refusal.signature } : {}),
     },
-    headers: refusal.scenario !== undefined ? { [SCENARIO_HEADER]: refusal.scenario } : {},
+    headers: {
+      ...(refusal.scenario !== undefined ? { [SCENARIO_HEADER]: refusal.scenario } : {}),
+      ...(refusal.retryAfterMs !== undefined ? { 'Retry-After': String(Math.ceil(refusal.retryAfterMs / 1000)) } : {}),
+    },
   });
 }
 

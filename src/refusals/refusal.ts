@@ -3,7 +3,7 @@ import type { ErrorDetail, SignatureDebug } from '../http/errors.js';
 /**
  * Why a logic module declined to do what it was asked. Plain data with no HTTP status: the
  * lifecycle, the trade service, the scenario engine and authentication return one (beside a
- * trade or `undefined`), and the HTTP layer (src/api/refusal-error.ts) picks the status.
+ * trade or `undefined`), and the HTTP layer (src/http/refusal-error.ts) picks the status.
  *
  * - `not_found`: the thing named does not exist.
  * - `invalid`: the input breaks a rule (an unknown state, a duplicate order, an unknown scenario).
@@ -24,8 +24,15 @@ export class Refusal {
   readonly status: number | undefined;
   /** Only for `forced`: the scenario that scripted it. */
   readonly scenario: string | undefined;
+  /** Only for `forced`: when the caller may try again, in ms (an outage's Retry-After). */
+  readonly retryAfterMs: number | undefined;
 
-  constructor(kind: RefusalKind, code: string, message: string, options: { details?: ErrorDetail[]; allowed?: string[]; signature?: SignatureDebug; status?: number; scenario?: string } = {}) {
+  constructor(
+    kind: RefusalKind,
+    code: string,
+    message: string,
+    options: { details?: ErrorDetail[]; allowed?: string[]; signature?: SignatureDebug; status?: number; scenario?: string; retryAfterMs?: number } = {},
+  ) {
     this.kind = kind;
     this.code = code;
     this.message = message;
@@ -34,6 +41,7 @@ export class Refusal {
     this.signature = options.signature;
     this.status = options.status;
     this.scenario = options.scenario;
+    this.retryAfterMs = options.retryAfterMs;
   }
 }
 

@@ -6,7 +6,7 @@ import { createTrade, type TradeServiceDeps } from '../trades/service.js';
 import type { TradeRecord } from '../trades/trade.js';
 import { DEFAULT_CODES } from './describe-scenario.js';
 import type { ScenarioEngine } from './scenario-engine.js';
-import { SCENARIO_HEADER, type Scenario } from './scenario.js';
+import { SCENARIO_HEADER, type AnswerAfterSave, type Scenario } from './scenario.js';
 
 export interface ScenarioCreateDeps extends TradeServiceDeps {
   scenarios: ScenarioEngine;
@@ -34,6 +34,7 @@ export function forcedRefusal(scenario: Scenario): Refusal | undefined {
     details: respond.field !== undefined ? [{ field: respond.field, message: respond.message }] : [],
     status: respond.status,
     scenario: scenario.name,
+    ...(respond.retry_after !== undefined ? { retryAfterMs: respond.retry_after } : {}),
   });
 }
 
@@ -51,17 +52,23 @@ export function scheduleTimeline(scheduler: Scheduler, trade: TradeRecord, scena
  * pick the scenario (header, else first match), wait its response delay, return its forced
  * answer as a refusal (nothing stored), or create the trade with the scenario's name and
  * schedule its timeline. A refusal (an unknown scenario name, a duplicate order) stores
- * nothing. The caller commits the store and answers 201.
+ * nothing. The caller commits the store and answers 201, unless `answer` says the answer is
+ * lost (close the connection) or late (wait `answer.delay` after the commit).
  */
-export async function createWithScenario(deps: ScenarioCreateDeps, request: DepositRequest, header: string | undefined): Promise<{ trade: TradeRecord; scenario: Scenario | undefined } | Refusal> {
+export async function createWithScenario(
+  deps: ScenarioCreateDeps,
+  request: DepositRequest,
+  header: string | undefined,
+): Promise<{ trade: TradeRecord; scenario: Scenario | undefined; answer: AnswerAfterSave | undefined } | Refusal> {
   const scenario = deps.scenarios.select(request, header);
   if (scenario instanceof Refusal) return scenario;
   if (scenario && deps.log) deps.log(scenarioLogLine(deps.scenarios, scenario, request, Boolean(header?.trim())));
   if (scenario?.delay) await deps.scenarios.wait(scenario.delay);
   const forced = scenario && forcedRefusal(scenario);
-  if (forced) return forced;
+  // first_only: an order's first create gets the forced answer; its retry goes through.
+  if (forced && (!scenario.respond?.first_only || deps.scenarios.firstTry(scenario, request))) return forced;
   const trade = createTrade(deps, request, scenario?.name);
   if (trade instanceof Refusal) return trade;
   if (scenario) scheduleTimeline(deps.scheduler, trade, scenario);
-  return { trade, scenario };
+  return { trade, scenario, answer: scenario?.answer };
 }

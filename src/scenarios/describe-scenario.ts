@@ -20,8 +20,10 @@ export const scenarioSummarySchema = z.object({
   magic: z.string(),
   /** What it does, e.g. `confirmed after 5s`. */
   does: z.string(),
-  respond: z.object({ status: z.number().int(), code: z.string(), message: z.string() }).nullable(),
+  respond: z.object({ status: z.number().int(), code: z.string(), message: z.string(), retry_after_ms: z.number().optional(), first_only: z.boolean().optional() }).nullable(),
   delay_ms: z.number().nullable(),
+  /** What becomes of the create answer after the trade is saved: lost (no answer) or delayed. */
+  answer: z.object({ lost: z.boolean(), delay_ms: z.number().nullable() }).nullable(),
   timeline: z.array(z.object({ after_ms: z.number(), state: tradeStateSchema })),
   callbacks: callbackBehaviourSchema.nullable(),
 });
@@ -107,16 +109,22 @@ export function matchSummary(match: ScenarioMatch | undefined): string {
   return parts.join(' and ');
 }
 
-export const DEFAULT_CODES = { 401: 'scenario_unauthorized', 422: 'scenario_rejected' } as const;
+export const DEFAULT_CODES = { 401: 'scenario_unauthorized', 422: 'scenario_rejected', 503: 'service_unavailable' } as const;
 
 /** What a scenario does, in one line: `create answers 422 trade_rejected; nothing is stored`. */
 export function effectSummary(scenario: Scenario): string {
   const parts: string[] = [];
   const late = scenario.delay !== undefined ? ` after ${formatDuration(scenario.delay)} (real time)` : '';
   if (scenario.respond) {
-    return `create answers ${scenario.respond.status} ${scenario.respond.code ?? DEFAULT_CODES[scenario.respond.status]}${late}; no trade is stored`;
+    const { status, code, retry_after, first_only } = scenario.respond;
+    const retry = retry_after !== undefined ? ` with Retry-After ${Math.ceil(retry_after / 1000)}` : '';
+    const first = first_only ? "an order's first create answers" : 'create answers';
+    return `${first} ${status} ${code ?? DEFAULT_CODES[status]}${retry}${late}; no trade is stored${first_only ? '; a retry of the same order creates the trade' : ''}`;
   }
   if (late) parts.push(`create answers${late}`);
+  if (scenario.answer?.lost) parts.push('the trade is saved, then the connection is closed with no answer');
+  if (scenario.answer?.delay !== undefined)
+    parts.push(`the trade is saved, then the answer comes after ${scenario.answer.delay % 1000 === 0 ? `${scenario.answer.delay / 1000}s` : `${scenario.answer.delay}ms`} (real time)`);
   for (const step of scenario.timeline ?? []) parts.push(`${step.state} after ${formatDuration(step.after)}`);
   const callbacks = scenario.callbacks;
   if (callbacks) {
@@ -125,6 +133,7 @@ export function effectSummary(scenario: Scenario): string {
     if (failing > 0) parts.push(`the first ${failing === 1 ? 'attempt of each callback fails' : `${failing} attempts of each callback fail`}, then retries deliver it`);
     if (callbacks.bad_signature) parts.push('each callback event is first sent once with a wrong X-Signature');
     if (callbacks.duplicate) parts.push('each delivered callback is sent a second time');
+    if (callbacks.overlap) parts.push('each callback is delivered twice at the same moment (same event id, both signed)');
   }
   if (!scenario.timeline?.length) parts.push('the trade waits for the payment page or an admin action');
   return parts.join('; ');
@@ -148,8 +157,17 @@ export function summarize(entry: LoadedScenario): ScenarioSummary {
     match: matchSummary(scenario.match),
     magic: phrases.length > 0 ? phrases.map((p) => p.text).join(' and ') : `${SCENARIO_HEADER}: ${scenario.name} only`,
     does: effectSummary(scenario),
-    respond: scenario.respond ? { status: scenario.respond.status, code: scenario.respond.code ?? DEFAULT_CODES[scenario.respond.status], message: scenario.respond.message } : null,
+    respond: scenario.respond
+      ? {
+          status: scenario.respond.status,
+          code: scenario.respond.code ?? DEFAULT_CODES[scenario.respond.status],
+          message: scenario.respond.message,
+          ...(scenario.respond.retry_after !== undefined ? { retry_after_ms: scenario.respond.retry_after } : {}),
+          ...(scenario.respond.first_only ? { first_only: true } : {}),
+        }
+      : null,
     delay_ms: scenario.delay ?? null,
+    answer: scenario.answer ? { lost: scenario.answer.lost === true, delay_ms: scenario.answer.delay ?? null } : null,
     timeline: (scenario.timeline ?? []).map((step) => ({ after_ms: step.after, state: step.state })),
     callbacks: scenario.callbacks ?? null,
   };

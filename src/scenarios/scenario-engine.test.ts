@@ -100,6 +100,7 @@ describe('ScenarioEngine', () => {
       does: 'confirmed after 5s',
       respond: null,
       delay_ms: null,
+      answer: null,
       timeline: [{ after_ms: 5000, state: 'confirmed' }],
       callbacks: null,
     });

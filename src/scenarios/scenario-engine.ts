@@ -12,6 +12,8 @@ import { compilePattern, type ScenarioPattern } from './scenario-pattern.js';
 export class ScenarioEngine {
   readonly #entries: readonly LoadedScenario[];
   readonly #byName: ReadonlyMap<string, LoadedScenario>;
+  /** Orders (merchant + order) a `first_only` answer was given to, oldest first; bounded. */
+  readonly #tried = new Set<string>();
   /** Wall-clock end times of the create delays under way (shutdown reports the longest). */
   readonly #delays = new Set<{ end: number }>();
   /**
@@ -95,6 +97,18 @@ export class ScenarioEngine {
       );
     }
     return scenario;
+  }
+
+  /**
+   * True the first time this merchant's order meets `scenario` (its `first_only` answer is then
+   * given), false for a retry of the same order. Remembers the last 10,000 orders.
+   */
+  firstTry(scenario: Scenario, request: MatchRequest & { order: string }): boolean {
+    const key = `${scenario.name.toLowerCase()}\u0000${request.merchant.toLowerCase()}\u0000${request.order}`;
+    if (this.#tried.has(key)) return false;
+    if (this.#tried.size >= 10_000) this.#tried.delete(this.#tried.values().next().value as string);
+    this.#tried.add(key);
+    return true;
   }
 
   /**

@@ -102,8 +102,10 @@ export const respondSchema = z
   .strictObject(
     {
       status: z
-        .literal([401, 422], { error: (iss) => `must be 401 or 422 (the error statuses the create endpoints document); got ${shown(iss.input)}` })
-        .meta({ description: 'HTTP status of the forced answer.' }),
+        .literal([401, 422, 503], {
+          error: (iss) => `must be 401 or 422 (the error statuses the create endpoints document), or 503 (the provider is unavailable); got ${shown(iss.input)}`,
+        })
+        .meta({ description: 'HTTP status of the forced answer: 401, 422, or 503 for an outage.' }),
       code: z
         .string({ error: 'must be a string such as "trade_rejected"' })
         .regex(/^[a-z][a-z0-9_]*$/, 'must be lower_snake_case, e.g. "trade_rejected"')
@@ -111,10 +113,44 @@ export const respondSchema = z
         .meta({ description: 'error.code of the answer; default "scenario_unauthorized" (401) or "scenario_rejected" (422).' }),
       message: z.string({ error: 'must be a string: the error message the merchant sees' }).min(1, 'must not be empty').meta({ description: 'error.message of the answer.' }),
       field: z.string().min(1, 'must not be empty').optional().meta({ description: 'When set, error.details holds one entry for this field with the message.' }),
+      retry_after: durationSchema.optional().meta({ description: `Only with status 503: sent as the Retry-After header, in whole seconds; ${DURATION_HINT}.` }),
+      first_only: z
+        .boolean({ error: 'must be true or false' })
+        .optional()
+        .meta({ description: "Only an order's first create gets this answer; a retry with the same merchant and order goes through (and creates the trade)." }),
     },
     { error: 'must be a mapping such as {status: 422, code: "trade_rejected", message: "..."}' },
   )
+  .superRefine((value, ctx) => {
+    if (value.retry_after !== undefined && value.status !== 503) {
+      ctx.addIssue({ code: 'custom', path: ['retry_after'], message: `goes with status 503 only (Retry-After tells a client when to come back after an outage); got status ${value.status}` });
+    }
+  })
   .meta({ description: 'Answer the create request with this error envelope instead of creating a trade. Nothing is stored.' });
+
+export const answerSchema = z
+  .strictObject(
+    {
+      lost: z
+        .literal(true, { error: 'must be true: the trade is saved, then the connection is closed with no HTTP answer' })
+        .optional()
+        .meta({ description: 'The trade is saved, then the connection is closed without any HTTP answer.' }),
+      delay: responseDelaySchemaAfterSave().optional(),
+    },
+    { error: 'must be a mapping such as {lost: true} or {delay: "65s"}' },
+  )
+  .superRefine((value, ctx) => {
+    if ((value.lost === undefined) === (value.delay === undefined)) {
+      ctx.addIssue({ code: 'custom', message: 'must hold exactly one of lost (true) or delay (a duration)' });
+    }
+  })
+  .meta({ description: 'What happens to the create answer after the trade is saved: lost (no answer at all) or sent after a delay.' });
+
+function responseDelaySchemaAfterSave() {
+  return durationSchema
+    .refine((value) => value <= MAX_RESPONSE_DELAY, `must be at most 5m (the answer waits in real time)`)
+    .meta({ description: `The trade is saved first; the 201 answer comes this long after (real time, even with --clock manual); ${DURATION_HINT}.` });
+}
 
 const responseDelaySchema = durationSchema
   .refine((value) => value <= MAX_RESPONSE_DELAY, `must be at most 5m (the create answer waits in real time)`)
@@ -145,22 +181,25 @@ export const scenarioSchema = z
       match: matchSchema.optional(),
       respond: respondSchema.optional(),
       delay: responseDelaySchema.optional(),
+      answer: answerSchema.optional(),
       timeline: z
         .array(timelineStepSchema, { error: 'must be a list of steps such as [{after: "30s", state: "confirmed"}]' })
         .optional()
         .meta({ description: 'State changes scheduled on the sandbox clock, in time order.' }),
-      callbacks: callbackBehaviourSchema.optional().meta({ description: 'How the callbacks of this trade misbehave: fail_first (N), delay (duration), duplicate (true), bad_signature (true).' }),
+      callbacks: callbackBehaviourSchema
+        .optional()
+        .meta({ description: 'How the callbacks of this trade misbehave: fail_first (N), delay (duration), duplicate (true), overlap (true), bad_signature (true).' }),
     },
     { error: 'must be a scenario: a mapping with at least name and description' },
   )
   .superRefine((value, ctx) => {
     if (value.respond) {
-      for (const key of ['timeline', 'callbacks'] as const) {
+      for (const key of ['timeline', 'callbacks', 'answer'] as const) {
         if (value[key] !== undefined) {
           ctx.addIssue({
             code: 'custom',
             path: [key],
-            message: `cannot be used with respond: a forced ${value.respond.status} stores no trade, so there is nothing to ${key === 'timeline' ? 'move' : 'call back'}. Remove one of them`,
+            message: `cannot be used with respond: a forced ${value.respond.status} stores no trade, so there is nothing to ${key === 'timeline' ? 'move' : key === 'callbacks' ? 'call back' : 'answer after saving'}. Remove one of them`,
           });
         }
       }
@@ -189,4 +228,5 @@ export type ScenarioInput = z.input<typeof scenarioSchema>;
 export type ScenarioMatch = z.output<typeof matchSchema>;
 export type AmountMatch = z.output<typeof amountMatchSchema>;
 export type ForcedResponse = z.output<typeof respondSchema>;
+export type AnswerAfterSave = z.output<typeof answerSchema>;
 export type TimelineStep = z.output<typeof timelineStepSchema>;

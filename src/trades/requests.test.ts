@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildRequestSchema, createRequestSchema } from './requests.js';
 
-// The API validates with the schemas as `z.compile` builds them (src/api/validation.ts); the
+// The API validates with the schemas as `z.compile` builds them (src/http/validation.ts); the
 // refusals must stay word for word those of the ordinary parser, and the accepted values equal.
 const MERCHANT = '6f1c2a9e-3b7d-4c52-9a1e-2d4b8f0c7e51';
 const text = fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom('', '  ', 'a\u0000b', '\ud800', 'x'.repeat(256)));

@@ -51,6 +51,33 @@ final class DepositClient
     }
 
     /**
+     * create(), surviving an answer that never comes: the trade may be saved although the
+     * connection closed (or timed out) without an answer, so it asks again with the SAME order;
+     * a 422 duplicate_order then names the saved trade, which is read and returned. Never a new order.
+     *
+     * @param array<string, string> $optional
+     * @return array<string, mixed> the trade
+     */
+    public function createOrRecover(string $order, int $amountCents, string $type = 'any_bank', array $optional = []): array
+    {
+        for ($attempt = 0; ; $attempt++) {
+            try {
+                return $this->create($order, $amountCents, $type, $optional);
+            } catch (DepositError $refused) {
+                $found = preg_match('/\(id ([0-9a-f-]{36})\)/', $refused->body, $saved);
+                if ($refused->status !== 422 || !str_contains($refused->body, '"duplicate_order"') || $found !== 1) {
+                    throw $refused;
+                }
+                return $this->get($saved[1]); // an earlier attempt was saved: that is our trade
+            } catch (\RuntimeException $noAnswer) {
+                if ($attempt >= 2) {
+                    throw $noAnswer; // no answer: saved or not, we cannot tell; ask again
+                }
+            }
+        }
+    }
+
+    /**
      * GET /api/v1/trades/:merchant/:uuid, signed over merchant::uuid in X-Token.
      *
      * @return array<string, mixed> the trade

@@ -153,4 +153,22 @@ final class DepositFlowTest extends TestCase
             self::assertStringContainsStringIgnoringCase('string to sign', $refused->body);
         }
     }
+
+    public function testALostCreateAnswerIsRecoveredWithTheSameOrder(): void
+    {
+        $client = new DepositClient(self::$sandboxUrl, self::MERCHANT, self::SECRET);
+        $order = 'sbx-lost-php-' . bin2hex(random_bytes(8)); // saved, then no answer at all
+        $outcome = 'answered';
+        try {
+            $client->create($order, 31250);
+        } catch (DepositError $unexpected) {
+            $outcome = "answered {$unexpected->status}";
+        } catch (\RuntimeException $noAnswer) {
+            $outcome = 'no answer'; // the connection closed without an answer
+        }
+        self::assertSame('no answer', $outcome);
+        $trade = $client->createOrRecover($order, 31250);
+        self::assertSame($order, $trade['order']);
+        self::assertSame('created', $trade['state']);
+    }
 }
