@@ -125,6 +125,8 @@ describe('what the process prints', () => {
     expect(await stop(run)).toBe(0);
     const { stdout, stderr } = run.output();
     expect(stdout).toContain(`merchant: Demo Shop ${DEMO.id}`);
+    // Names the file that holds the token and secret instead of printing them.
+    expect(stdout).toContain(`(token and secret: in ${join(ROOT, 'fixtures', 'merchants.json')})`);
     for (const secret of [DEMO.token, SECOND.token, DEMO.secret, SECOND.secret, ADMIN]) {
       expect(stdout, `stdout holds ${secret}`).not.toContain(secret);
       expect(stderr, `stderr holds ${secret}`).not.toContain(secret);
