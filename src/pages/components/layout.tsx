@@ -36,6 +36,7 @@ export function Layout(props: { title: string; ctx: PageContext; children: Child
                     {LANG_NAMES[lang]}
                   </span>
                 ) : postSwitch ? (
+                  // A form of its own: a button of the step's form would become its default button (Enter in the code field).
                   <form method="post" action={`${postSwitch.action}?lang=${lang}`} class="lang-form">
                     <input type="hidden" name="card" value={postSwitch.card} />
                     <button type="submit" name="action" value="lang" lang={lang} class="link" data-testid={`lang-${lang}`}>
