@@ -35,12 +35,7 @@ export async function clockShowCommand(target: SandboxTarget, options: ClockOpti
  * `deposit-sandbox clock advance <duration>`: moves the sandbox clock forward and runs every
  * step that fell due, in order (POST /_sandbox/clock/advance), as the dashboard's clock panel does.
  */
-export async function clockAdvanceCommand(
-  target: SandboxTarget,
-  by: string,
-  options: ClockOptions = {},
-  write: (text: string) => void = (text) => process.stdout.write(text),
-): Promise<AdvanceAnswer> {
+export async function clockAdvanceCommand(target: SandboxTarget, by: string, options: ClockOptions = {}, write: (text: string) => void = (text) => process.stdout.write(text)): Promise<AdvanceAnswer> {
   const ms = parseDuration(by);
   if (ms === undefined || ms <= 0) throw new Error(`The duration must be ${DURATION_HINT}, longer than 0; got ${JSON.stringify(by)}. For example: deposit-sandbox clock advance 10m`);
   const { answer, url } = await withSandbox(target, async (client) => ({ answer: await client.advanceClock(by), url: client.url }));

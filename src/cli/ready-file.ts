@@ -75,7 +75,8 @@ export async function waitForReadyFile(path: string, timeoutMs: number, interval
     const content = readReadyFile(path);
     if ('url' in content) return content;
     const left = deadline - Date.now();
-    if (left <= 0) throw new Error(`No sandbox within ${timeoutMs % 1000 === 0 ? `${timeoutMs / 1000}s` : `${timeoutMs}ms`}: ${content.problem}. Start it with --ready-file ${path}, or raise --timeout.`);
+    if (left <= 0)
+      throw new Error(`No sandbox within ${timeoutMs % 1000 === 0 ? `${timeoutMs / 1000}s` : `${timeoutMs}ms`}: ${content.problem}. Start it with --ready-file ${path}, or raise --timeout.`);
     await new Promise((done) => setTimeout(done, Math.min(intervalMs, left)));
   }
 }

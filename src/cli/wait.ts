@@ -43,9 +43,7 @@ export function registerWait(program: Command): void {
   addAdminOptions(program.command('wait').description('wait until a sandbox answers its health check (exit 0), or fail after --timeout'))
     .option('--timeout <duration>', 'give up after this long (default 30s)')
     .addOption(
-      new Option('--ready-file <path>', 'the file `serve --ready-file` writes: wait for it to appear, then for the sandbox at the URL it holds (a --port 0 sandbox)').env(
-        'DEPOSIT_SANDBOX_READY_FILE',
-      ),
+      new Option('--ready-file <path>', 'the file `serve --ready-file` writes: wait for it to appear, then for the sandbox at the URL it holds (a --port 0 sandbox)').env('DEPOSIT_SANDBOX_READY_FILE'),
     )
     .addHelpText(
       'after',
