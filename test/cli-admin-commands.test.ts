@@ -120,6 +120,27 @@ describe('deposit-sandbox wait', () => {
     await stop(served);
   });
 
+  it('--ready-file finds a --port 0 sandbox: waits for the file to appear, then for the URL it holds', async () => {
+    const file = join(dir, 'wait-for.ready');
+    // Started before the sandbox: the file does not exist yet.
+    const waiting = cli(['wait', '--ready-file', file, '--timeout', '25s']);
+    const served = await serve(['--port', '0', '--ready-file', file]);
+    const result = await waiting;
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(`The sandbox at ${served.url} is healthy.\n`);
+    // The same file through the variable serve reads too; a --url flag wins over it.
+    expect((await cli(['wait', '--timeout', '5s'], { DEPOSIT_SANDBOX_READY_FILE: file })).stdout).toBe(`The sandbox at ${served.url} is healthy.\n`);
+    const both = await cli(['wait', '--url', served.url, '--ready-file', file]);
+    expect(both.code).toBe(1);
+    expect(both.stderr).toContain('Pass --url or --ready-file, not both');
+    await stop(served);
+    // Removed on exit: a wait now names the file it waited for.
+    const gone = await cli(['wait', '--ready-file', file, '--timeout', '300ms']);
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toContain(`No sandbox within 300ms: the ready file ${file} does not exist yet. Start it with --ready-file ${file}, or raise --timeout.`);
+  });
+
   it('exits 1 after --timeout with the last problem and the sandbox it asked', async () => {
     const port = await closedPort();
     const result = await cli(['wait', '--url', `http://127.0.0.1:${port}`, '--timeout', '1s']);

@@ -126,6 +126,35 @@ describe('the document', () => {
     expect(documented.size).toBe(30); // 3 provider endpoints, 19 admin and workspace routes, 6 payment page routes, the dashboard, this document
   });
 
+  it('declares what the routes accept: empty filters (each schema admits "") and application/*+json bodies', async () => {
+    for (const path of ['/_sandbox/trades', '/_sandbox/callbacks']) {
+      for (const parameter of doc['paths'][path]['get']['parameters'] as Json[]) {
+        expect(check(parameter['schema'] as Json, ''), `${path} ${parameter['name']}=`).toEqual([]);
+        const res = await t.app.request(`${path}?${parameter['name']}=`, { headers: admin });
+        expect(res.status, `${path}?${parameter['name']}=`).toBe(200);
+      }
+    }
+    // A value outside the enum is still refused, as the document says.
+    expect(check(doc['paths']['/_sandbox/trades']['get']['parameters'][1]['schema'] as Json, 'paid')).not.toEqual([]);
+    expect((await t.app.request('/_sandbox/trades?state=paid', { headers: admin })).status).toBe(422);
+
+    for (const [path, method] of [
+      ['/api/v1/trades/deposit/create', 'post'],
+      ['/api/v1/trades/deposit/build', 'post'],
+      ['/_sandbox/clock/advance', 'post'],
+    ] as const) {
+      const body = doc['paths'][path][method]['requestBody'] as Json;
+      expect(Object.keys(body['content']), path).toEqual(['application/json', 'application/*+json']);
+      expect(body['description']).toContain('application/<name>+json');
+    }
+    const created = await t.app.request('/api/v1/trades/deposit/create', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/vnd.api+json; charset=utf-8', 'X-Auth': DEMO.token },
+      body: JSON.stringify(p2pBody()),
+    });
+    expect(created.status).toBe(201);
+  });
+
   it('describes the request bodies with the schemas the routes validate with, as zod reads them', () => {
     const create = doc['components']['schemas']['CreateRequest'] as Json;
     expect(create['required']).toEqual(['merchant', 'order', 'amount_cents', 'amount_currency', 'type']);
@@ -138,6 +167,7 @@ describe('the document', () => {
     for (const path of ['/_sandbox/trades', '/_sandbox/callbacks']) {
       for (const parameter of doc['paths'][path]['get']['parameters'] as Json[]) expect(parameter, `${path} ${parameter['name']}`).toMatchObject({ in: 'query', allowEmptyValue: true });
     }
+    expect(doc['paths']['/_sandbox/trades']['get']['parameters'][1]['schema']).toEqual({ type: 'string', enum: ['created', 'ecom', 'confirmed', 'canceled', 'expired', ''] });
     expect(create['properties']['merchant']['format']).toBe('uuid');
     // Optional URLs: a uri, or null (which means absent).
     expect(create['properties']['callback_url']).toEqual({ anyOf: [{ type: 'string', maxLength: 2048, format: 'uri' }, { type: 'null' }] });

@@ -306,7 +306,9 @@ describe('publishing', () => {
 
   it('the package builds itself when installed from git: `prepare` runs the build, and the release workflow publishes with provenance', () => {
     const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-    expect(manifest.scripts['prepare']).toBe('npm run build');
+    // scripts/prepare.js runs `npm run build` unless dist/ is built from the same sources.
+    expect(manifest.scripts['prepare']).toBe('node scripts/prepare.js');
+    expect(readFileSync(join(ROOT, 'scripts', 'prepare.js'), 'utf8')).toContain("'run', 'build'");
     const workflow = readFileSync(join(ROOT, '.github', 'workflows', 'release.yml'), 'utf8');
     expect(workflow).toMatch(/tags: \[["']v\*\.\*\.\*["']\]/);
     expect(workflow).toContain('id-token: write');

@@ -31,8 +31,8 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
-async function start(args: string[]): Promise<Run> {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('DEPOSIT_SANDBOX_') && name !== 'PORT'));
+async function start(args: string[], extraEnv: Record<string, string> = {}): Promise<Run> {
+  const env = { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('DEPOSIT_SANDBOX_') && name !== 'PORT' && name !== 'container')), ...extraEnv };
   const child = spawn(process.execPath, [BIN, '--port', '0', '--in-memory', ...args], { cwd: ROOT, env, stdio: 'pipe' });
   children.push(child);
   let stdout = '';
@@ -70,6 +70,15 @@ describe('binding a non-loopback host', () => {
     expect(stderr).toContain('WARNING: deposit-sandbox listens on 0.0.0.0');
     expect(stderr).toContain('--admin-token');
     expect(stderr).toMatch(/reset the sandbox/);
+  });
+
+  it('inside a container (the container variable podman sets), the warning does not advise --host 127.0.0.1', async () => {
+    const run = await start(['--host', '0.0.0.0'], { container: 'podman' });
+    expect(await stop(run)).toBe(0);
+    const { stderr } = run.output();
+    expect(stderr).toContain('WARNING: deposit-sandbox listens on 0.0.0.0');
+    expect(stderr).toContain('-p 127.0.0.1:4242:4242');
+    expect(stderr).not.toContain('--host 127.0.0.1');
   });
 
   it('with --admin-token there is no warning, and the admin API wants the token', async () => {
@@ -116,6 +125,8 @@ describe('what the process prints', () => {
     expect(await stop(run)).toBe(0);
     const { stdout, stderr } = run.output();
     expect(stdout).toContain(`merchant: Demo Shop ${DEMO.id}`);
+    // Names the file that holds the token and secret instead of printing them.
+    expect(stdout).toContain(`(token and secret: in ${join(ROOT, 'fixtures', 'merchants.json')})`);
     for (const secret of [DEMO.token, SECOND.token, DEMO.secret, SECOND.secret, ADMIN]) {
       expect(stdout, `stdout holds ${secret}`).not.toContain(secret);
       expect(stderr, `stderr holds ${secret}`).not.toContain(secret);

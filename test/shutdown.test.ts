@@ -147,4 +147,12 @@ describe('shutdown of a real process', () => {
     again.child.kill('SIGTERM');
     expect(await again.exited).toBe(0);
   });
+
+  it('an --in-memory sandbox says it exits, not that it saves a store it does not have', async () => {
+    const proc = await startProcess(['--port', '0', '--in-memory']);
+    proc.child.kill('SIGTERM');
+    expect(await proc.exited).toBe(0);
+    expect(proc.stdout()).toContain('SIGTERM received: exiting (--in-memory: nothing to save)');
+    expect(proc.stdout()).not.toContain('saving the store');
+  });
 });

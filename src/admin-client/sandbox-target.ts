@@ -5,7 +5,7 @@ import { AdminClient, AdminClientError, DEFAULT_SANDBOX_URL } from './admin-clie
 export const SANDBOX_URL_ENV = 'DEPOSIT_SANDBOX_URL';
 
 /** Where an admin command's sandbox address came from. */
-export type TargetSource = 'flag' | 'env' | 'default';
+export type TargetSource = 'flag' | 'env' | 'default' | 'ready-file';
 
 /** The sandbox an admin command talks to, and how that was decided. */
 export interface SandboxTarget {
@@ -14,6 +14,8 @@ export interface SandboxTarget {
   adminToken?: string | undefined;
   /** A workspace of that sandbox (/w/<name>); the unprefixed one when absent. */
   workspace?: string | undefined;
+  /** With source 'ready-file': the file the URL was read from. */
+  readyFile?: string | undefined;
 }
 
 /** "http://127.0.0.1:4242 (the default; ...)" : the sandbox a command talked to, for its messages. */
@@ -21,6 +23,7 @@ export function describeTarget(target: SandboxTarget): string {
   const url = `${target.url.replace(/\/+$/, '')}${target.workspace !== undefined ? ` workspace ${target.workspace}` : ''}`;
   if (target.source === 'flag') return `${url} (from --url)`;
   if (target.source === 'env') return `${url} (from ${SANDBOX_URL_ENV})`;
+  if (target.source === 'ready-file') return `${url} (from the ready file ${target.readyFile ?? ''})`;
   return `${url} (the default; pass --url or set ${SANDBOX_URL_ENV} for another sandbox)`;
 }
 

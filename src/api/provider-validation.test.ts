@@ -70,14 +70,19 @@ describe.each(both)('%s: amount_cents', (_name, path, body) => {
     expect(await refused(path, rest, 'amount_cents')).toContain('integer number of kopecks');
   });
 
-  it('a float says amounts are integer kopecks and suggests the value', async () => {
+  it('a float says amounts are integer kopecks and gives both readings: rubles, or kopecks to round', async () => {
     const message = await refused(path, body({ amount_cents: 312.5 }), 'amount_cents');
-    expect(message).toContain('amount_cents must be an integer number of kopecks, not rubles');
-    expect(message).toContain('did you mean 31250?');
+    expect(message).toBe(
+      'amount_cents must be an integer number of kopecks, not rubles; got 312.5. If you meant 312.50 rubles (312 rubles 50 kopecks), send 31250. If 312.5 is already in kopecks, a kopeck cannot be split: send 312 or 313.',
+    );
+  });
+
+  it('a float that is no whole number of kopecks as rubles only gets the rounding', async () => {
+    expect(await refused(path, body({ amount_cents: 3.125 }), 'amount_cents')).toContain('As rubles it is not a whole number of kopecks either');
   });
 
   it('a ruble amount with kopecks (3.12) suggests 312', async () => {
-    expect(await refused(path, body({ amount_cents: 3.12 }), 'amount_cents')).toContain('did you mean 312?');
+    expect(await refused(path, body({ amount_cents: 3.12 }), 'amount_cents')).toContain('If you meant 3.12 rubles (3 rubles 12 kopecks), send 312.');
   });
 
   it.each([['312'], ['3.12'], ['312 RUB']])('a string (%j) is refused with a message that says kopecks', async (amount) => {

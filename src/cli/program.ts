@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { registerCheckCallback } from './check-callback.js';
+import { registerClock } from './clock.js';
 import { registerHealth } from './health.js';
+import { registerReplay } from './replay.js';
 import { registerReport } from './report.js';
 import { registerReset } from './reset.js';
 import { scenariosCommand } from './scenarios.js';
@@ -77,6 +79,8 @@ export function createProgram(): Command {
   registerSign(program);
   registerReset(program);
   registerWait(program);
+  registerClock(program);
+  registerReplay(program);
   registerCheckCallback(program);
   registerHealth(program);
   registerReport(program);

@@ -1,3 +1,5 @@
+import { resolve } from 'node:path';
+import { BUNDLED_FIXTURES } from '../merchants/fixtures.js';
 import { listen } from '../server.js';
 import { createSandbox, parseOptions } from '../sandbox.js';
 import type { SandboxOptionsInput } from '../config/options.js';
@@ -60,7 +62,7 @@ export async function serveCommand(options: SandboxOptionsInput, extras: ServeEx
       `  auth:     ${sandbox.options.auth}; clock: ${sandbox.clock.mode}${clockLead(sandbox.clock.aheadOfWall())}`,
       `  payments: ${sandbox.publicUrl}/pay/<trade id>`,
       // Never a token or secret in the log: the README and the fixtures file list them.
-      demo ? `  merchant: ${demo.name} ${demo.id} (token and secret: see the fixtures file)` : '',
+      demo ? `  merchant: ${demo.name} ${demo.id} (token and secret: in ${resolve(sandbox.options.fixtures ?? BUNDLED_FIXTURES)})` : '',
       '',
     ]
       .filter((line, index, all) => line !== '' || index === all.length - 1)

@@ -144,11 +144,28 @@ function parameters(operation: Operation): Json[] {
   if (operation.query) {
     for (const [name, field] of Object.entries(operation.query.shape)) {
       const schema = inline(field as z.ZodType);
-      out.push({ name, in: 'query', required: false, ...(operation.queryAllowsEmpty ? { allowEmptyValue: true } : {}), schema });
+      if (!operation.queryAllowsEmpty) {
+        out.push({ name, in: 'query', required: false, schema });
+        continue;
+      }
+      out.push({ name, in: 'query', required: false, description: EMPTY_QUERY, allowEmptyValue: true, schema: admitEmpty(schema) });
     }
   }
   for (const [name, description] of Object.entries(operation.requestHeaders ?? {})) out.push({ name, in: 'header', required: false, description, schema: { type: 'string' } });
   return out;
+}
+
+const EMPTY_QUERY = 'Sent empty (`?state=`), the parameter counts as absent: no filter, or the default.';
+
+/**
+ * A query parameter's schema that also admits the empty value the route takes as absent
+ * (allowEmptyValue alone is deprecated in OpenAPI 3.1 and leaves `""` outside an enum).
+ */
+function admitEmpty(schema: Json): Json {
+  if (schema['type'] === 'string' && schema['enum'] === undefined) return schema;
+  if (Array.isArray(schema['enum'])) return { ...schema, enum: [...(schema['enum'] as unknown[]), ''] };
+  const { default: fallback, ...rest } = schema;
+  return { anyOf: [rest, { type: 'string', const: '' }], ...(fallback !== undefined ? { default: fallback } : {}) };
 }
 
 /** A zod schema as an inline JSON Schema (as zod reads it). */
@@ -160,6 +177,13 @@ function inline(schema: z.ZodType): Json {
 
 const json = (id: string) => ({ 'application/json': { schema: { $ref: REF(id) } } });
 
+/**
+ * Request bodies: application/json, and any structured-syntax JSON type (application/<name>+json,
+ * such as application/vnd.api+json), which src/api/json-body.ts reads the same way.
+ */
+const jsonRequest = (id: string) => ({ 'application/json': { schema: { $ref: REF(id) } }, 'application/*+json': { schema: { $ref: REF(id) } } });
+const JSON_REQUEST_NOTE = 'Sent as application/json or any application/<name>+json type (for example application/vnd.api+json), with or without a charset; other types are a 422.';
+
 function responseContent(response: OperationResponse): Json {
   if (response.schema) return { content: json(idOf(response.schema)) };
   if (response.content) {
@@ -170,7 +194,7 @@ function responseContent(response: OperationResponse): Json {
 }
 
 function requestBody(operation: Operation): Json {
-  if (operation.body) return { requestBody: { required: true, content: json(idOf(operation.body)) } };
+  if (operation.body) return { requestBody: { required: true, description: JSON_REQUEST_NOTE, content: jsonRequest(idOf(operation.body)) } };
   if (operation.form) return { requestBody: { required: false, content: { 'application/x-www-form-urlencoded': { schema: inline(operation.form) } } } };
   return {};
 }

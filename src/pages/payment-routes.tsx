@@ -17,11 +17,12 @@ import { cardFormSchema, cardNote, CHALLENGE_CODE, checkCard, TEST_CARDS } from 
 /** Largest form body the payment page reads, in bytes. */
 export const FORM_BODY_LIMIT = 16 * 1024;
 
-/** The 3-D Secure form: the challenged card (a hidden field), the code, and "cancel" when that button was pressed. */
+/** The 3-D Secure form: the challenged card (a hidden field), the code, and which button was pressed. */
 export const challengeFormSchema = z.object({
   card: z.string().max(64).optional(),
   code: z.string().max(64).optional(),
-  action: z.literal('cancel').optional(),
+  /** "cancel": the Cancel button; "lang": the language switch (the same step in the ?lang= language). */
+  action: z.enum(['cancel', 'lang']).optional(),
 });
 
 /** The hosted payment page (payment_data.url), mounted at /pay. */
@@ -47,7 +48,7 @@ export function paymentRoutes() {
   const showForm = (c: Context<SandboxEnv>, view: PaymentView, card: CardFormState, status: 200 | 422) => page(c, <PaymentPage view={view} ctx={ctxOf(c)} card={card} />, status);
   const alreadyFinal = (c: Context<SandboxEnv>, view: PaymentView) => {
     const ctx = ctxOf(c);
-    return page(c, <PaymentPage view={view} ctx={ctx} message={ctx.t('notice.alreadyFinal', { state: view.trade.state })} />, 409);
+    return page(c, <PaymentPage view={view} ctx={ctx} message={ctx.t('notice.alreadyFinal', { state: ctx.t(`state.${view.trade.state}`) })} />, 409);
   };
 
   /** Moves the trade through the lifecycle (history cause "page"), then sends the payer on. */
@@ -131,6 +132,7 @@ export function paymentRoutes() {
       // Only a challenged test card reaches this step; anything else starts again at the card form.
       return showForm(c, view, { notice: { kind: 'error', text: ctxOf(c).t('notice.notCharged') } }, 422);
     }
+    if (form.action === 'lang') return page(c, <ChallengePage view={view} ctx={ctxOf(c)} card={card.number} />);
     if (form.action === 'cancel') return settle(c, view, 'canceled', cardNote(card.number, '3ds.canceled'));
     if ((form.code ?? '').trim() === CHALLENGE_CODE) return settle(c, view, 'confirmed', cardNote(card.number, '3ds.confirmed'));
     return settle(c, view, 'canceled', cardNote(card.number, '3ds.wrongCode'));

@@ -63,11 +63,24 @@ const orderField = z
   .max(LIMITS.maxOrderLength, { error: `order must be at most ${LIMITS.maxOrderLength} characters.`, abort: true })
   .superRefine(printable('order'));
 
+/**
+ * A fractional amount_cents has two readings, and the message gives both: rubles (312.5 is
+ * 312 rubles 50 kopecks, so 31250) or kopecks already (then it must be rounded: 312 or 313).
+ */
+function fractionalAmountMessage(input: number): string {
+  const lead = `amount_cents must be an integer number of kopecks, not rubles; got ${input}.`;
+  const asKopecks = `If ${input} is already in kopecks, a kopeck cannot be split: send ${Math.floor(input)} or ${Math.ceil(input)}.`;
+  const kopecks = Math.round(input * 100);
+  if (input < 0 || Math.abs(input * 100 - kopecks) > 1e-6 || kopecks === 0) {
+    return `${lead} As rubles it is not a whole number of kopecks either (a ruble amount has at most two decimals). ${asKopecks}`;
+  }
+  const [rubles, rest] = [Math.floor(kopecks / 100), kopecks % 100];
+  return `${lead} If you meant ${rubles}.${String(rest).padStart(2, '0')} rubles (${rubles} rubles ${rest} kopecks), send ${kopecks}. ${asKopecks}`;
+}
+
 function amountMessage(input: unknown): string {
   if (input === undefined) return missing('amount_cents', 'the amount as an integer number of kopecks (3 rubles 12 kopecks is 312)');
-  if (typeof input === 'number' && Number.isFinite(input) && !Number.isInteger(input)) {
-    return `amount_cents must be an integer number of kopecks, not rubles: 3 rubles 12 kopecks is 312. Got ${input}; did you mean ${Math.round(input * 100)}?`;
-  }
+  if (typeof input === 'number' && Number.isFinite(input) && !Number.isInteger(input)) return fractionalAmountMessage(input);
   if (typeof input === 'number' && !Number.isSafeInteger(input)) {
     const got = Number.isFinite(input) ? `a number past ${Number.MAX_SAFE_INTEGER}, the largest integer JSON numbers carry exactly` : shown(input);
     return `amount_cents must be an integer number of kopecks no larger than ${LIMITS.maxAmountCents}; got ${got}.`;

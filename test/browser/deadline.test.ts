@@ -47,7 +47,9 @@ describeBrowser('deadline on the payment page in Chromium', () => {
       await expect.poll(() => page.getByTestId('time-left').textContent(), { timeout: 60_000 }).toBe('10:00');
       await advance('10m');
       await page.getByTestId('result-title').filter({ hasText: expired }).waitFor({ timeout: 60_000 });
-      expect(await page.getByTestId('state').textContent()).toBe('expired');
+      expect(await page.getByTestId('state').getAttribute('data-state')).toBe('expired');
+      // The badge speaks the page's language.
+      expect(await page.getByTestId('state').textContent()).toBe(lang === 'ru' ? 'истекла' : 'expired');
       expect(await page.getByTestId('result-icon').getAttribute('data-icon')).toBe('expired');
       await screenshot(page, `deadline-expired-${lang}-${name}`);
       await expectClean(watched);

@@ -103,7 +103,7 @@ describeBrowser('merchant-supplied markup runs nowhere (Chromium)', () => {
     expect(await page.getByTestId('order').textContent()).toBe(trade.order);
     await screenshot(page, 'xss-3ds-ru-desktop');
     await expectClean(watched);
-    await page.locator('input[name="card"]').evaluate((input: HTMLInputElement, value) => (input.value = value), `"><${SCRIPT.slice(1)}`);
+    await page.locator('#challenge-form input[name="card"]').evaluate((input: HTMLInputElement, value) => (input.value = value), `"><${SCRIPT.slice(1)}`);
     await page.getByTestId('3ds-code').fill(IMG);
     await page.getByTestId('3ds-submit').click();
     await page.getByTestId('notice').waitFor();

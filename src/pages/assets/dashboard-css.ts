@@ -22,7 +22,12 @@ header.top button { min-height: 36px; padding: .3em .8em; }
   grid-template-areas: "new new" "trades trades" "detail check" "detail scenarios";
 }
 .new-panel { grid-area: new; }
-form.new-trade { display: grid; grid-template-columns: repeat(auto-fill, minmax(11rem, 1fr)); gap: .5rem .75rem; align-items: end; }
+/* Fields wrap like words: each at least 11rem, a select as wide as its longest option (so
+   "ecom: карта на платёжной странице" is not cut on a desktop), all growing to fill the line. */
+form.new-trade { display: flex; flex-wrap: wrap; gap: .5rem .75rem; align-items: flex-end; }
+form.new-trade > .field { flex: 1 1 11rem; min-width: 0; }
+form.new-trade > .field:has(> select) { flex-basis: auto; }
+form.new-trade select { width: 100%; max-width: 100%; }
 form.new-trade label { display: block; font-size: .8rem; color: var(--muted); margin-bottom: .2rem; }
 form.new-trade input, form.new-trade select, form.new-trade button { min-height: 38px; padding: .35em .6em; }
 form.new-trade button { width: 100%; }

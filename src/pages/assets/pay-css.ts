@@ -24,7 +24,11 @@ button.copy { min-height: 36px; padding: .3em .8em; font-size: .9rem; flex: none
 .actions button { width: 100%; }
 label { display: block; font-size: .85rem; color: var(--muted); margin-bottom: .3rem; }
 .field { margin-bottom: .9rem; }
-.row { display: grid; grid-template-columns: 1fr 1fr; gap: .75rem; }
+.row { display: grid; grid-template-columns: 1fr 1fr; grid-template-rows: auto auto auto; column-gap: .75rem; }
+/* Expiry and CVC line up whatever their labels' length: each field spans the row's three tracks
+   (label, input, error) as a subgrid, and a label that wraps pushes both inputs down alike. */
+.row .field { display: grid; grid-row: span 3; grid-template-rows: subgrid; row-gap: 0; align-items: end; }
+.row .field .field-error { align-self: start; }
 .field-error { color: var(--bad); font-size: .85rem; margin: .3rem 0 0; overflow-wrap: anywhere; }
 .notice { border-radius: 8px; padding: .7rem .85rem; margin-bottom: 1rem; font-size: .95rem; overflow-wrap: anywhere; }
 .notice.error { background: var(--bad-bg); color: var(--bad); }
@@ -48,6 +52,8 @@ th { font-size: .8rem; color: var(--muted); font-weight: 600; }
 details.test-cards summary { min-height: 44px; display: flex; align-items: center; }
 .result .reason { color: var(--muted); overflow-wrap: anywhere; }
 .back { display: inline-block; margin-top: 1rem; font-weight: 600; overflow-wrap: anywhere; }
+.langs .lang-form { display: inline; margin: 0; }
+.langs button.link { background: none; border: 0; padding: 0; min-height: 0; color: #cfe0ff; text-decoration: underline; font-size: inherit; }
 footer { color: var(--muted); font-size: .8rem; text-align: center; margin-top: 1.25rem; overflow-wrap: anywhere; }
 @media (max-width: 420px) { .number { font-size: 1.05rem; letter-spacing: 0; } }
 @media (max-width: 380px) { .amount { font-size: 1.75rem; } .panel { padding: 1rem; } }

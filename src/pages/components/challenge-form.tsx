@@ -14,7 +14,7 @@ export function ChallengeForm(props: { view: PaymentView; ctx: PageContext; card
     <section class="panel challenge" aria-labelledby="challenge-title" data-testid="3ds">
       <h1 id="challenge-title">{t('3ds.title')}</h1>
       <p>{t('3ds.intro', { amount: formatMoney(view.trade.amount_cents, ctx.lang), merchant: view.merchantName, card: maskCard(card) })}</p>
-      <form method="post" action={`${base}/pay/${view.trade.id}/3ds${query}`}>
+      <form method="post" action={`${base}/pay/${view.trade.id}/3ds${query}`} id="challenge-form">
         <input type="hidden" name="card" value={card} />
         <div class="field">
           <label for="code">{t('3ds.code')}</label>

@@ -4,8 +4,13 @@ import type { PageContext } from '../page-context.js';
 
 const LANG_NAMES = { ru: 'Русский', en: 'English' } as const;
 
-/** The HTML document around a payment-side page: language, viewport meta, the page's own stylesheet and script. */
-export function Layout(props: { title: string; ctx: PageContext; children: Child; switcher?: boolean }) {
+/**
+ * The HTML document around a payment-side page: language, viewport meta, the page's own stylesheet and script.
+ * `postSwitch`: the page answers a POST (the 3-D Secure step), so the language switch posts the
+ * step again (the challenged card, `action=lang`) in the other language instead of linking to `?lang=`.
+ */
+export function Layout(props: { title: string; ctx: PageContext; children: Child; switcher?: boolean; postSwitch?: { action: string; card: string } }) {
+  const { postSwitch } = props;
   const { ctx } = props;
   return (
     <html lang={ctx.lang} data-base={ctx.base}>
@@ -30,6 +35,14 @@ export function Layout(props: { title: string; ctx: PageContext; children: Child
                   <span lang={lang} aria-current="true" data-testid={`lang-${lang}`}>
                     {LANG_NAMES[lang]}
                   </span>
+                ) : postSwitch ? (
+                  // A form of its own: a button of the step's form would become its default button (Enter in the code field).
+                  <form method="post" action={`${postSwitch.action}?lang=${lang}`} class="lang-form">
+                    <input type="hidden" name="card" value={postSwitch.card} />
+                    <button type="submit" name="action" value="lang" lang={lang} class="link" data-testid={`lang-${lang}`}>
+                      {LANG_NAMES[lang]}
+                    </button>
+                  </form>
                 ) : (
                   <a lang={lang} hreflang={lang} href={`?lang=${lang}`} data-testid={`lang-${lang}`}>
                     {LANG_NAMES[lang]}

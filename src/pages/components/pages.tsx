@@ -19,7 +19,7 @@ const HEADINGS = {
 function Footer(props: { view: PaymentView; ctx: PageContext }) {
   return (
     <footer>
-      {props.ctx.t('footer.trade')} <span class="mono">{props.view.trade.id}</span> · {props.view.trade.type}
+      {props.ctx.t('footer.trade')} <span class="mono">{props.view.trade.id}</span> · <span data-testid="trade-type">{props.ctx.t(`type.${props.view.trade.type}`)}</span>
     </footer>
   );
 }
@@ -40,8 +40,8 @@ function Outcome(props: { view: PaymentView; ctx: PageContext; message?: string 
       <h1 data-testid="result-title">{t(heading.key)}</h1>
       <p>
         {t('result.state')}{' '}
-        <span class={`badge ${view.trade.state}`} data-testid="state">
-          {view.trade.state}
+        <span class={`badge ${view.trade.state}`} data-testid="state" data-state={view.trade.state}>
+          {t(`state.${view.trade.state}`)}
         </span>
       </p>
       <p class="reason" data-testid="reason">
@@ -86,7 +86,7 @@ export function PaymentPage(props: { view: PaymentView; ctx: PageContext; card?:
 export function ChallengePage(props: { view: PaymentView; ctx: PageContext; card: string }) {
   const { view, ctx } = props;
   return (
-    <Layout title={ctx.t('title.challenge', { merchant: view.merchantName })} ctx={ctx} switcher={false}>
+    <Layout title={ctx.t('title.challenge', { merchant: view.merchantName })} ctx={ctx} postSwitch={{ action: `${ctx.base}/pay/${view.trade.id}/3ds`, card: props.card }}>
       <section class="panel">
         <TradeSummary view={view} ctx={ctx} />
       </section>

@@ -27,8 +27,8 @@ export const PAY_EN = {
   'p2p.copied': 'Copied',
   'p2p.copyFailed': 'Copy failed',
   'p2p.paid': 'I have paid',
-  'p2p.qrCaption': 'Scan with your bank app to fill in the phone number, amount and recipient.',
-  'p2p.qrNote': 'A sandbox imitation of an SBP QR code: it is not certified by NSPK and no bank app will pay it.',
+  'p2p.qrCaption': 'What a real SBP QR code would carry: the phone number, amount and recipient above. In the sandbox it is for tests that read it (a QR reader shows these details).',
+  'p2p.qrNote': 'An imitation, not certified by NSPK: a bank app will not pay it. Transfer the money yourself or press "I have paid".',
   'p2p.qrLabel': 'SBP QR code with the phone number {phone}, the amount {amount} and the recipient {name}',
   'action.cancel': 'Cancel',
   'card.title': 'Pay by card',
@@ -87,6 +87,14 @@ export const PAY_EN = {
   'notFound.text': 'The sandbox has no trade {id}.',
   'notFound.hint': 'Open the payment_data.url returned when the trade was created. Trades are gone after a reset, or after a restart of a sandbox started with --in-memory.',
   'merchant.unknown': 'Unknown merchant',
+  'state.created': 'waiting for payment',
+  'state.ecom': 'waiting for payment',
+  'state.confirmed': 'confirmed',
+  'state.canceled': 'canceled',
+  'state.expired': 'expired',
+  'type.any_bank': 'transfer to a card',
+  'type.nspk': 'transfer by phone number (SBP)',
+  'type.ecom': 'card payment',
 } satisfies Catalogue;
 
 export type PayKey = keyof typeof PAY_EN;
