@@ -98,7 +98,7 @@ function renderFlagTables() {
   const others = [...new Set(flags.map((flag) => flag.command))].filter((command) => command !== '' && command !== 'serve');
   for (const command of others) {
     const own = flags.filter((flag) => flag.command === command).map((flag) => `\`${flag.flags}\``);
-    lines.push(`| [\`${command}\`](cli-help.md#${helpAnchor(command)}) | ${own.join(', ')} |`);
+    lines.push(`| [\`${command}\`](cli-help.md#${helpAnchor(command.split(' ')[0])}) | ${own.join(', ')} |`);
   }
   return `${lines.join('\n')}\n`;
 }

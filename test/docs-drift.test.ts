@@ -39,6 +39,8 @@ const OTHER_TOOLS_FLAGS: Record<string, string> = {
   '--user': "podman/docker run's (docs/containers.md: a data volume owned by you)",
   '--runtime': "podman's (docs/containers.md: how the container suite runs podman)",
   '--cgroup-manager': "podman's (docs/containers.md: how the container suite runs podman)",
+  '--isolation': "podman build's (docs/containers.md: how the container suite runs podman)",
+  '--data-urlencode': "curl's (docs/getting-started.md: paying an ecom trade with the card form's fields)",
 };
 
 /** `DEPOSIT_SANDBOX_*` names the docs use that no code reads, with why they are there. */
@@ -50,7 +52,7 @@ const READER_VARIABLES: Record<string, string> = {
 
 const PROGRAM_FLAGS = listFlags(createProgram());
 const COMMANDS = new Set(PROGRAM_FLAGS.map((f) => f.command).filter((c) => c !== ''));
-const flagsOf = (command: string) => new Set(PROGRAM_FLAGS.filter((f) => f.command === command || f.command === '').flatMap((f) => (f.long ? [f.long] : [])));
+const flagsOf = (command: string) => new Set(PROGRAM_FLAGS.filter((f) => f.command === command || f.command.startsWith(`${command} `) || f.command === '').flatMap((f) => (f.long ? [f.long] : [])));
 const ANY_COMMAND = new Set(PROGRAM_FLAGS.flatMap((f) => (f.long ? [f.long] : [])));
 
 /** `deposit-sandbox` as a program (not `deposit-sandbox:` of a message, `.deposit-sandbox`, or an image tagged with -t/--name). */

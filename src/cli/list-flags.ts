@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 
 /** One flag of one command, as `--help` shows it. */
 export interface CliFlag {
-  /** The subcommand (`serve`, `wait`, ...), or '' for the program itself (`--version`, `--help`). */
+  /** The subcommand (`serve`, `wait`, `clock advance`, ...), or '' for the program itself (`--version`, `--help`). */
   command: string;
   /** As written in the help: `-p, --port <port>`. */
   flags: string;
@@ -20,13 +20,10 @@ export interface CliFlag {
  */
 export function listFlags(program: Command): CliFlag[] {
   const help = program.createHelp();
-  return [program, ...program.commands].flatMap((command) =>
-    help.visibleOptions(command).map((option) => ({
-      command: command === program ? '' : command.name(),
-      flags: option.flags,
-      long: option.long,
-      env: option.envVar,
-      description: option.description,
-    })),
-  );
+  const flagsOf = (command: Command, name: string): CliFlag[] => [
+    ...help.visibleOptions(command).map((option) => ({ command: name, flags: option.flags, long: option.long, env: option.envVar, description: option.description })),
+    // A command's own subcommands (`clock show`, `clock advance`), named by their path.
+    ...command.commands.flatMap((sub) => flagsOf(sub, name === '' ? sub.name() : `${name} ${sub.name()}`)),
+  ];
+  return flagsOf(program, '');
 }
