@@ -1,15 +1,19 @@
-import { POLL_INTERVAL_MS, type IntegrationReport, type MerchantMistakes } from './report-schema.js';
+import { POLLING_READS, PollingWatch } from './polling-watch.js';
+import type { IntegrationReport, MerchantMistakes, ReportNote } from './report-schema.js';
 
 /** Merchant ids beyond this many are counted together, so made-up ids cannot grow memory. */
 const MAX_MERCHANTS = 1_000;
 const OTHERS = '(other merchant ids)';
+/** Trades noted for sustained polling, per merchant. */
+const MAX_NOTED_TRADES = 20;
 
 interface Tally {
   unauthorized: Map<string, number>;
   invalid: Map<string, number>;
   duplicate_orders: number;
   callbacks: MerchantMistakes['callbacks'];
-  fast_polls: number;
+  /** Trades read more than POLLING_READS times within a minute, and how many times that was seen. */
+  polled: Map<string, number>;
 }
 
 const bump = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
@@ -21,22 +25,20 @@ const bump = (map: Map<string, number>, key: string) => map.set(key, (map.get(ke
  */
 export class MistakeCounter {
   readonly #tallies = new Map<string, Tally>();
-  /**
-   * When trades were last read, by trade id, in two generations: reads since `#since`, and
-   * the generation before. Only a read less than POLL_INTERVAL_MS old matters, so a
-   * generation is dropped once it is that old: memory follows the trades read lately, not
-   * every trade ever read.
-   */
-  #lastRead = new Map<string, number>();
-  #readBefore = new Map<string, number>();
-  #since = Number.NEGATIVE_INFINITY;
+  readonly #polling = new PollingWatch();
 
   #tally(merchant: string): Tally {
     const id = merchant.slice(0, 100);
     let tally = this.#tallies.get(id);
     if (!tally) {
       if (this.#tallies.size >= MAX_MERCHANTS && id !== OTHERS) return this.#tally(OTHERS);
-      tally = { unauthorized: new Map(), invalid: new Map(), duplicate_orders: 0, callbacks: { answered_non_2xx: 0, timed_out: 0, never_acknowledged: 0, accepted_bad_signature: 0 }, fast_polls: 0 };
+      tally = {
+        unauthorized: new Map(),
+        invalid: new Map(),
+        duplicate_orders: 0,
+        callbacks: { answered_non_2xx: 0, timed_out: 0, never_acknowledged: 0, accepted_bad_signature: 0 },
+        polled: new Map(),
+      };
       this.#tallies.set(id, tally);
     }
     return tally;
@@ -57,18 +59,16 @@ export class MistakeCounter {
     for (const field of new Set(fields.length > 0 ? fields : ['body'])) bump(tally.invalid, `${field}\u0000${code}`);
   }
 
-  /** A successful read of a trade at `now` (ms of the sandbox clock). */
+  /**
+   * A successful read of a trade at `now` (wall-clock ms: the sandbox clock may stand still).
+   * Reading a trade is never a mistake; more than POLLING_READS reads of one trade within a
+   * minute is noted as advice (src/report/polling-watch.ts).
+   */
   read(merchant: string, trade: string, now: number): void {
-    if (now - this.#since >= POLL_INTERVAL_MS) {
-      // Every read in #readBefore is older than #since, so at least POLL_INTERVAL_MS old now.
-      this.#readBefore = this.#lastRead;
-      this.#lastRead = new Map();
-      this.#since = now;
-    }
+    if (!this.#polling.read(trade, now)) return;
+    const { polled } = this.#tally(merchant);
     const key = trade.toLowerCase();
-    const last = this.#lastRead.get(key) ?? this.#readBefore.get(key);
-    this.#lastRead.set(key, now);
-    if (last !== undefined && now - last < POLL_INTERVAL_MS) this.#tally(merchant).fast_polls++;
+    if (polled.has(key) || polled.size < MAX_NOTED_TRADES) bump(polled, key);
   }
 
   /** A callback attempt that did not count as delivered, or a forged copy that was accepted. */
@@ -83,14 +83,17 @@ export class MistakeCounter {
 
   /** Forgets the last read time of every trade (after a reset of the sandbox's data). */
   forgetReads(): void {
-    this.#lastRead.clear();
-    this.#readBefore.clear();
+    this.#polling.forget();
   }
 
-  /** The report: merchants sorted by id, each with its counts. */
+  /** The report: merchants sorted by id, each with its counts; notes after. */
   report(nameOf: (merchant: string) => string | undefined = () => undefined): IntegrationReport {
-    const merchants = [...this.#tallies.entries()]
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    const sorted = [...this.#tallies.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const named = (merchant: string) => {
+      const name = nameOf(merchant);
+      return name !== undefined ? { merchant, name } : { merchant };
+    };
+    const merchants = sorted
       .map(([merchant, t]): MerchantMistakes => {
         const unauthorized = [...t.unauthorized].sort().map(([cause, count]) => ({ cause, count }));
         const invalid = [...t.invalid].sort().map(([key, count]) => {
@@ -98,11 +101,21 @@ export class MistakeCounter {
           return { field, code, count };
         });
         const callbacks = Object.values(t.callbacks).reduce((sum, n) => sum + n, 0);
-        const total = unauthorized.reduce((s, u) => s + u.count, 0) + invalid.reduce((s, i) => s + i.count, 0) + t.duplicate_orders + callbacks + t.fast_polls;
-        const name = nameOf(merchant);
-        return { merchant, ...(name !== undefined ? { name } : {}), total, unauthorized, invalid, duplicate_orders: t.duplicate_orders, callbacks: { ...t.callbacks }, fast_polls: t.fast_polls };
+        const total = unauthorized.reduce((s, u) => s + u.count, 0) + invalid.reduce((s, i) => s + i.count, 0) + t.duplicate_orders + callbacks;
+        return { ...named(merchant), total, unauthorized, invalid, duplicate_orders: t.duplicate_orders, callbacks: { ...t.callbacks } };
       })
       .filter((m) => m.total > 0);
-    return { poll_interval_ms: POLL_INTERVAL_MS, total: merchants.reduce((sum, m) => sum + m.total, 0), merchants };
+    const notes = sorted.flatMap(([merchant, t]) =>
+      [...t.polled].sort().map(
+        ([trade, count]): ReportNote => ({
+          ...named(merchant),
+          id: 'sustained_polling',
+          trade,
+          count,
+          detail: `more than ${POLLING_READS} reads of trade ${trade} within a minute${count > 1 ? ` (${count} times)` : ''}: wait for the callback, and when you must poll, read a trade at most once a second`,
+        }),
+      ),
+    );
+    return { total: merchants.reduce((sum, m) => sum + m.total, 0), merchants, notes };
   }
 }

@@ -1,8 +1,5 @@
 import { z } from 'zod';
 
-/** The sandbox's own guidance: read one trade at most once per this many ms (of the sandbox clock); prefer callbacks. */
-export const POLL_INTERVAL_MS = 1_000;
-
 const count = z.number().int().min(0);
 
 /** One merchant's mistakes, as the sandbox saw them. */
@@ -29,18 +26,30 @@ export const merchantMistakesSchema = z.object({
     /** Copies with a wrong X-Signature (scenario chaos) that the receiver accepted with a 2xx. */
     accepted_bad_signature: count,
   }),
-  /** Reads of one trade sooner than POLL_INTERVAL_MS after the previous read of it. */
-  fast_polls: count,
 });
 export type MerchantMistakes = z.infer<typeof merchantMistakesSchema>;
 
+/** Advice that is not a mistake: not in `total`, never a JUnit failure. */
+export const reportNoteSchema = z.object({
+  merchant: z.string(),
+  name: z.string().optional(),
+  /** `sustained_polling`: more than 60 reads of one trade within a minute of real time. */
+  id: z.literal('sustained_polling'),
+  /** The trade it is about. */
+  trade: z.string(),
+  /** How many times it was seen (windows of a minute). */
+  count,
+  detail: z.string(),
+});
+export type ReportNote = z.infer<typeof reportNoteSchema>;
+
 /** GET /_sandbox/report: the integration report. */
 export const integrationReportSchema = z.object({
-  /** The documented polling rate: one read of a trade per this many ms. */
-  poll_interval_ms: z.number().int(),
-  /** Every mistake of every merchant added up. */
+  /** Every mistake of every merchant added up (notes are not mistakes). */
   total: count,
   /** Merchants with at least one mistake, by id. */
   merchants: z.array(merchantMistakesSchema),
+  /** Advice, not mistakes (sustained polling). */
+  notes: z.array(reportNoteSchema),
 });
 export type IntegrationReport = z.infer<typeof integrationReportSchema>;

@@ -26,7 +26,6 @@ export function dashboardReport(dom: DashboardDom, api: DashboardApi): void {
         m.callbacks.timed_out > 0 ? `callbacks timed out: ${m.callbacks.timed_out}` : '',
         m.callbacks.never_acknowledged > 0 ? `callbacks never acknowledged: ${m.callbacks.never_acknowledged}` : '',
         m.callbacks.accepted_bad_signature > 0 ? `forged callbacks accepted: ${m.callbacks.accepted_bad_signature}` : '',
-        m.fast_polls > 0 ? `reads faster than once per ${report.poll_interval_ms} ms: ${m.fast_polls}` : '',
       ].filter((line) => line !== '');
       return h(
         'tr',

@@ -126,7 +126,7 @@ export const DASHBOARD_EN = {
   'check.sent': 'Sent',
   'check.fix': 'What to fix',
   'report.title': 'Integration report',
-  'report.explain': "Your integration's mistakes the sandbox saw, per merchant: refused requests (401, 422), duplicate orders, callbacks not acknowledged, and polling faster than once a second.",
+  'report.explain': "Your integration's mistakes the sandbox saw, per merchant: refused requests (401, 422), duplicate orders, and callbacks not acknowledged. Reading a trade is never a mistake.",
   'report.refresh': 'Refresh',
   'report.none': 'No mistake seen.',
   'report.total': { one: '{count} mistake seen.', other: '{count} mistakes seen.' },
