@@ -9,6 +9,7 @@ import { dashboardRoutes } from './pages/dashboard-routes.js';
 import { assetRoutes } from './pages/asset-routes.js';
 import { paymentRoutes } from './pages/payment-routes.js';
 import { corsPolicy } from './security/cors-policy.js';
+import { countCreates } from './report/count-creates.js';
 import { countReads } from './report/count-reads.js';
 import { countRefusal } from './report/count-refusal.js';
 import { crossSiteGuard } from './security/cross-site-guard.js';
@@ -38,9 +39,13 @@ export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
   // The default sandbox, or the workspace of /w/<name>/... (src/workspaces/).
   app.use(selectWorkspace(sandbox));
   app.use('/openapi.json', corsPolicy('public'));
-  // The integration report (src/report): successful reads of a trade here, refusals in onError.
+  // The integration report (src/report): successful creates and reads of a trade here, refusals in onError.
   const counting = options.countMistakes !== false;
-  if (counting) app.get('/api/v1/trades/:merchant/:uuid', countReads);
+  if (counting) {
+    app.post('/api/v1/trades/deposit/create', countCreates);
+    app.post('/api/v1/trades/deposit/build', countCreates);
+    app.get('/api/v1/trades/:merchant/:uuid', countReads);
+  }
   app.use('/api/*', corsPolicy('provider'));
   app.use('/_sandbox/*', corsPolicy('admin'), crossSiteGuard);
   app.use('/pay/*', crossSiteGuard);

@@ -7,7 +7,7 @@ describe('MistakeCounter reads', () => {
   it('reading a trade is never a mistake, however often: sustained polling is a note', () => {
     const counter = new MistakeCounter();
     for (let i = 0; i < 60; i++) counter.read(M, 'a', i); // 60 reads within a minute: nothing
-    expect(counter.report()).toEqual({ total: 0, merchants: [], notes: [] });
+    expect(counter.report()).toMatchObject({ total: 0, merchants: [], notes: [] });
     counter.read(M, 'A', 61); // the 61st (ids in either case are one trade)
     const report = counter.report();
     expect(report.total).toBe(0);

@@ -1,11 +1,16 @@
+import type { CoverageRowId } from './coverage-rows.js';
+import { CoverageTally } from './coverage-tally.js';
+import { type CreatedTrade, isLostAnswer, LostAnswers } from './lost-answers.js';
 import { POLLING_READS, PollingWatch } from './polling-watch.js';
-import type { IntegrationReport, MerchantMistakes, ReportNote } from './report-schema.js';
+import type { IntegrationReport, MerchantCoverage, MerchantMistakes, ReportNote } from './report-schema.js';
 
 /** Merchant ids beyond this many are counted together, so made-up ids cannot grow memory. */
 const MAX_MERCHANTS = 1_000;
 const OTHERS = '(other merchant ids)';
 /** Trades noted for sustained polling, per merchant. */
 const MAX_NOTED_TRADES = 20;
+/** Trades created from the dashboard remembered (their callbacks are QA's, not the merchant's). */
+const MAX_QA_TRADES = 10_000;
 
 interface Tally {
   unauthorized: Map<string, number>;
@@ -14,49 +19,110 @@ interface Tally {
   callbacks: MerchantMistakes['callbacks'];
   /** Trades read more than POLLING_READS times within a minute, and how many times that was seen. */
   polled: Map<string, number>;
+  coverage: CoverageTally;
+  /** Whether a create was accepted (row create.accepted), kept apart so the create path reads one field. */
+  accepted: boolean;
+  lost: LostAnswers;
+}
+
+/** A provider request the sandbox refused with 401 or 422, as the refusal hook saw it. */
+export interface Refused {
+  status: 401 | 422;
+  /** The error code. */
+  code: string;
+  /** The fields named in the error's details (422). */
+  fields: readonly string[];
+  /** The order of a create or build request, when its body named one. */
+  order: string | undefined;
+  /** True for create and build (false for get). */
+  create: boolean;
+  /** A scenario forced this answer: the merchant asked for it, so it is no mistake (it is still met, for the coverage). */
+  forced: boolean;
 }
 
 const bump = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
 
 /**
- * Counts the merchant's mistakes per merchant. Knows nothing of HTTP: it is fed by the read
- * hook (src/report/count-reads.ts), the refusal hook (src/report/count-refusal.ts) and the
- * callback dispatcher's events (src/report/watch-callbacks.ts). Kept in memory only.
+ * Counts the merchant's mistakes and integration coverage per merchant. Knows nothing of
+ * HTTP: it is fed by the create and read hooks (src/report/count-creates.ts, count-reads.ts),
+ * the refusal hook (count-refusal.ts), the callback dispatcher's events (watch-callbacks.ts)
+ * and the payment page's state changes (watch-payments.ts). Kept in memory only.
  */
 export class MistakeCounter {
   readonly #tallies = new Map<string, Tally>();
   readonly #polling = new PollingWatch();
+  readonly #qaTrades = new Set<string>();
+
+  /** The last merchant asked for and its tally: the create path asks for the same few merchants again and again. */
+  #lastMerchant: string | undefined;
+  #lastTally: Tally | undefined;
 
   #tally(merchant: string): Tally {
-    const id = merchant.slice(0, 100);
+    if (merchant === this.#lastMerchant && this.#lastTally !== undefined) return this.#lastTally;
+    const tally = this.#find(merchant);
+    this.#lastMerchant = merchant;
+    this.#lastTally = tally;
+    return tally;
+  }
+
+  #find(merchant: string): Tally {
+    const id = merchant.slice(0, 100).toLowerCase();
     let tally = this.#tallies.get(id);
     if (!tally) {
-      if (this.#tallies.size >= MAX_MERCHANTS && id !== OTHERS) return this.#tally(OTHERS);
+      if (this.#tallies.size >= MAX_MERCHANTS && id !== OTHERS) return this.#find(OTHERS);
       tally = {
         unauthorized: new Map(),
         invalid: new Map(),
         duplicate_orders: 0,
         callbacks: { answered_non_2xx: 0, timed_out: 0, never_acknowledged: 0, accepted_bad_signature: 0 },
         polled: new Map(),
+        coverage: new CoverageTally(),
+        accepted: false,
+        lost: new LostAnswers(),
       };
       this.#tallies.set(id, tally);
     }
     return tally;
   }
 
-  /** A provider request the sandbox refused with 401 (`code` is the error code). */
-  unauthorized(merchant: string, code: string): void {
-    bump(this.#tally(merchant).unauthorized, code);
-  }
-
-  /** A provider request refused with 422: one count per field named in the error's details. */
-  invalid(merchant: string, code: string, fields: readonly string[]): void {
+  /** A provider request refused with 401 or 422: a 401 counts by its code, a 422 by each field of its details and its code. */
+  refused(merchant: string, refusal: Refused): void {
     const tally = this.#tally(merchant);
-    if (code === 'duplicate_order') {
-      tally.duplicate_orders++;
+    if (refusal.status === 401) {
+      if (refusal.create) tally.coverage.mark('create.refused_401', 'seen');
+      if (!refusal.forced) bump(tally.unauthorized, refusal.code);
       return;
     }
-    for (const field of new Set(fields.length > 0 ? fields : ['body'])) bump(tally.invalid, `${field}\u0000${code}`);
+    if (refusal.code === 'duplicate_order') {
+      tally.coverage.mark('create.duplicate_order', 'seen');
+      // Retrying a create whose answer was lost with the same order is the right thing to do.
+      if (refusal.order !== undefined && tally.lost.duplicate(tally.coverage, refusal.order)) return;
+      if (!refusal.forced) tally.duplicate_orders++;
+      return;
+    }
+    if (refusal.create) tally.coverage.mark('create.refused_422', 'seen');
+    if (refusal.forced) return;
+    for (const field of new Set(refusal.fields.length > 0 ? refusal.fields : ['body'])) bump(tally.invalid, `${field}\u0000${refusal.code}`);
+  }
+
+  /**
+   * A create or build the sandbox accepted (201). It runs on every successful create, so it is
+   * kept to a flag and a length check; true when `createdDetails` must follow (a lost answer is
+   * concerned: the create's own, or one still waiting for its retry).
+   */
+  created(merchant: string, order: string, scenario: string | undefined): boolean {
+    const tally = this.#tally(merchant);
+    if (!tally.accepted) {
+      tally.accepted = true;
+      tally.coverage.mark('create.accepted', 'seen');
+    }
+    return tally.lost.waiting || isLostAnswer(order, scenario);
+  }
+
+  /** The details of a create `created` asked for. */
+  createdDetails(merchant: string, trade: CreatedTrade): void {
+    const { coverage, lost } = this.#tally(merchant);
+    lost.created(coverage, trade);
   }
 
   /**
@@ -81,12 +147,27 @@ export class MistakeCounter {
     this.#tally(merchant).callbacks.never_acknowledged++;
   }
 
+  /** A coverage row met (src/report/coverage-rows.ts): it only moves up, seen < handled < wrong. */
+  cover(merchant: string, row: CoverageRowId, status: 'seen' | 'handled' | 'wrong', trade?: string, detail?: string): void {
+    this.#tally(merchant).coverage.mark(row, status, trade, detail);
+  }
+
+  /** A trade created from the dashboard's forms: QA's own, so its callbacks and payments are not the merchant's. */
+  qaTrade(id: string): void {
+    this.#qaTrades.add(id.toLowerCase());
+    if (this.#qaTrades.size > MAX_QA_TRADES) this.#qaTrades.delete(this.#qaTrades.values().next().value as string);
+  }
+
+  isQaTrade(id: string): boolean {
+    return this.#qaTrades.size > 0 && this.#qaTrades.has(id.toLowerCase());
+  }
+
   /** Forgets the last read time of every trade (after a reset of the sandbox's data). */
   forgetReads(): void {
     this.#polling.forget();
   }
 
-  /** The report: merchants sorted by id, each with its counts; notes after. */
+  /** The report: merchants sorted by id, each with its counts; notes and coverage after. */
   report(nameOf: (merchant: string) => string | undefined = () => undefined): IntegrationReport {
     const sorted = [...this.#tallies.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     const named = (merchant: string) => {
@@ -116,6 +197,8 @@ export class MistakeCounter {
         }),
       ),
     );
-    return { total: merchants.reduce((sum, m) => sum + m.total, 0), merchants, notes };
+    // Coverage for the merchants the sandbox knows (a made-up id has mistakes, not coverage).
+    const coverage = sorted.filter(([merchant, t]) => t.coverage.met && nameOf(merchant) !== undefined).map(([merchant, t]): MerchantCoverage => ({ ...named(merchant), rows: t.coverage.rows() }));
+    return { total: merchants.reduce((sum, m) => sum + m.total, 0), merchants, notes, coverage };
   }
 }

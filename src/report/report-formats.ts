@@ -1,4 +1,5 @@
 import { junitXml, type JUnitCase, type JUnitSuite } from '../junit/junit-xml.js';
+import { cell, coverageMarkdown, coverageSuites, type FailOn, label } from './coverage-formats.js';
 import type { IntegrationReport, MerchantMistakes, ReportNote } from './report-schema.js';
 
 interface Check {
@@ -59,12 +60,11 @@ export function reportChecks(): Check[] {
   ];
 }
 
-/** Field names come from requests: no pipe or line break may end a Markdown table cell early. */
-const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
-const label = (m: Pick<MerchantMistakes, 'merchant' | 'name'>) => (m.name ? `${m.name} (${m.merchant})` : m.merchant);
-
-/** The report as JUnit XML: a suite per merchant with a mistake, a case per check (failed when it has mistakes). */
-export function reportJunit(report: IntegrationReport): string {
+/**
+ * The report as JUnit XML: a suite per merchant with a mistake, a case per check (failed when it
+ * has mistakes); then a suite per merchant's coverage, a case per row (src/report/coverage-formats.ts).
+ */
+export function reportJunit(report: IntegrationReport, failOn?: FailOn): string {
   const checks = reportChecks();
   const suites: JUnitSuite[] = report.merchants.map((m) => ({
     name: `deposit-sandbox integration: ${label(m)}`,
@@ -80,8 +80,9 @@ export function reportJunit(report: IntegrationReport): string {
     }),
   }));
   if (suites.length === 0) {
-    suites.push({ name: 'deposit-sandbox integration', cases: [{ classname: 'deposit-sandbox.integration', name: 'no mistake seen' }] });
+    suites.unshift({ name: 'deposit-sandbox integration', cases: [{ classname: 'deposit-sandbox.integration', name: 'no mistake seen' }] });
   }
+  suites.push(...coverageSuites(report, failOn));
   // Advice passes: it is shown, never a failure.
   if (report.notes.length > 0) {
     suites.push({
@@ -104,6 +105,7 @@ export function reportMarkdown(report: IntegrationReport): string {
       md += `| ${check.name} | ${n} | ${n === 0 ? '' : cell(check.lines(m).join('<br>'))} | ${n === 0 ? '' : check.fix} |\n`;
     }
   }
+  md += coverageMarkdown(report);
   if (report.notes.length > 0) {
     md += '\n## Notes (advice, not mistakes)\n\n';
     for (const note of report.notes) md += `- ${cell(noteLine(note))}\n`;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { COVERAGE_ROW_IDS, coverageStatusSchema } from './coverage-rows.js';
 
 const count = z.number().int().min(0);
 
@@ -8,6 +9,8 @@ export const merchantMistakesSchema = z.object({
   merchant: z.string(),
   /** Its name in the fixtures, when it is known. */
   name: z.string().optional(),
+  /** The workspace (/w/<name>) it was seen in, in the server's root report; absent for the default sandbox. */
+  workspace: z.string().optional(),
   /** Every mistake below added up. */
   total: count,
   /** 401 answers by cause: the error code (missing_auth_header, wrong_auth_header, invalid_token, signature_mismatch, unknown_merchant). */
@@ -33,6 +36,8 @@ export type MerchantMistakes = z.infer<typeof merchantMistakesSchema>;
 export const reportNoteSchema = z.object({
   merchant: z.string(),
   name: z.string().optional(),
+  /** The workspace (/w/<name>) it was seen in, in the server's root report; absent for the default sandbox. */
+  workspace: z.string().optional(),
   /** `sustained_polling`: more than 60 reads of one trade within a minute of real time. */
   id: z.literal('sustained_polling'),
   /** The trade it is about. */
@@ -43,6 +48,28 @@ export const reportNoteSchema = z.object({
 });
 export type ReportNote = z.infer<typeof reportNoteSchema>;
 
+/** One row of the integration coverage: what the merchant's tests met, and how they answered. */
+export const coverageRowSchema = z.object({
+  id: z.enum(COVERAGE_ROW_IDS),
+  /** not_seen, seen, handled or wrong. */
+  status: coverageStatusSchema,
+  /** The trade that set the status (for wrong: the one answered wrong). */
+  trade: z.string().optional(),
+  /** What happened, in one line (for wrong: the cause). */
+  detail: z.string().optional(),
+});
+export type CoverageRow = z.infer<typeof coverageRowSchema>;
+
+/** One merchant's coverage: every row, in the documented order. */
+export const merchantCoverageSchema = z.object({
+  merchant: z.string(),
+  name: z.string().optional(),
+  /** The workspace (/w/<name>) it was seen in, in the server's root report; absent for the default sandbox. */
+  workspace: z.string().optional(),
+  rows: z.array(coverageRowSchema),
+});
+export type MerchantCoverage = z.infer<typeof merchantCoverageSchema>;
+
 /** GET /_sandbox/report: the integration report. */
 export const integrationReportSchema = z.object({
   /** Every mistake of every merchant added up (notes are not mistakes). */
@@ -51,5 +78,7 @@ export const integrationReportSchema = z.object({
   merchants: z.array(merchantMistakesSchema),
   /** Advice, not mistakes (sustained polling). */
   notes: z.array(reportNoteSchema),
+  /** Per known merchant that used the sandbox: which situations its tests met, and how they answered. */
+  coverage: z.array(merchantCoverageSchema),
 });
 export type IntegrationReport = z.infer<typeof integrationReportSchema>;
