@@ -123,6 +123,26 @@ describe('deposit-sandbox report and serve --report', () => {
     }
   }, 60_000);
 
+  it("serve --report on SIGHUP writes the JUnit of every workspace, a deleted one's included, each named", async () => {
+    const file = join(dir, 'hangup-report.xml');
+    const sandbox = await serve(['--report', file]);
+    const wrong = (prefix: string) =>
+      fetch(`${sandbox.url}${prefix}/api/v1/trades/deposit/create`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Auth': 'not-the-token' },
+        body: JSON.stringify({ merchant: DEMO.id, order: 'report-hup-1', amount_cents: 31250, amount_currency: 'RUB', type: 'any_bank' }),
+      });
+    expect((await wrong('/w/worker-1')).status).toBe(401);
+    expect((await wrong('/w/worker-2')).status).toBe(401);
+    expect((await fetch(`${sandbox.url}/w/worker-2/_sandbox`, { method: 'DELETE' })).status).toBe(200);
+    sandbox.child.kill('SIGHUP');
+    expect(await sandbox.exited).toBe(0);
+    const xml = readFileSync(file, 'utf8');
+    expect(await junitErrors(xml)).toEqual([]);
+    expect(xml).toContain(`<testsuite name="deposit-sandbox integration: Demo Shop (${DEMO.id}) in workspace worker-1" tests="7" failures="1"`);
+    expect(xml).toContain(`<testsuite name="deposit-sandbox integration: Demo Shop (${DEMO.id}) in workspace worker-2" tests="7" failures="1"`);
+  });
+
   it('report says what to do when no sandbox answers or the format is unknown', async () => {
     const down = await cli(['report', '--url', 'http://127.0.0.1:1']);
     expect(down.code).toBe(1);

@@ -19,7 +19,7 @@ const processIo: ShutdownIo = {
 const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /**
- * SIGINT/SIGTERM for `serve`. The first signal stops accepting connections, says what the
+ * SIGINT/SIGTERM/SIGHUP for `serve` (SIGHUP: the terminal that started it was closed). The first signal stops accepting connections, says what the
  * sandbox still waits for (requests in flight, the longest scenario delay, open connections)
  * and for how long at most (--shutdown-timeout), then saves the store and exits 0. A second
  * signal closes every connection at once and exits as soon as the store is saved.
@@ -75,4 +75,5 @@ export function handleShutdownSignals(running: RunningServer, sandbox: Sandbox, 
 
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  process.on('SIGHUP', onSignal);
 }

@@ -8,7 +8,10 @@ export type FailOn = (typeof FAIL_ON)[number];
 
 /** Field names and ids come from requests: no pipe or line break may end a Markdown table cell early. */
 export const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
-export const label = (m: { merchant: string; name?: string | undefined }) => (m.name ? `${m.name} (${m.merchant})` : m.merchant);
+export const label = (m: { merchant: string; name?: string | undefined; workspace?: string | undefined }) =>
+  `${m.name ? `${m.name} (${m.merchant})` : m.merchant}${m.workspace !== undefined ? ` in workspace ${m.workspace}` : ''}`;
+/** A JUnit classname: the merchant, after its workspace when it has one. */
+export const classname = (kind: string, m: { merchant: string; workspace?: string | undefined }) => `deposit-sandbox.${kind}.${m.workspace !== undefined ? `${m.workspace}.` : ''}${m.merchant}`;
 
 /** Whether a row makes `report --fail-on <failOn>` fail. */
 export function rowFails(row: CoverageRow, failOn: FailOn | undefined): boolean {
@@ -31,10 +34,10 @@ const what = (row: CoverageRow) => [row.trade !== undefined ? `trade ${row.trade
 export function coverageSuites(report: IntegrationReport, failOn?: FailOn): JUnitSuite[] {
   return report.coverage.map((m: MerchantCoverage) => ({
     name: `deposit-sandbox coverage: ${label(m)}`,
-    properties: { merchant: m.merchant },
+    properties: { merchant: m.merchant, ...(m.workspace !== undefined ? { workspace: m.workspace } : {}) },
     cases: m.rows.map((row): JUnitCase => {
       const info = COVERAGE_ROWS[row.id];
-      const base = { classname: `deposit-sandbox.coverage.${m.merchant}`, name: `${row.id}: ${info.title}` };
+      const base = { classname: classname('coverage', m), name: `${row.id}: ${info.title}` };
       if (row.status === 'handled') return base;
       if (row.status === 'wrong') return { ...base, failure: { message: `wrong: ${what(row)}`, type: 'coverage_wrong', details: `${what(row)}\n` } };
       const message = row.status === 'not_seen' ? `not seen: to exercise it, ${info.exercise}` : `seen, not handled: ${what(row) || 'met, with no answer judged yet'}`;

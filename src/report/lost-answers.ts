@@ -1,4 +1,5 @@
 import type { CoverageTally } from './coverage-tally.js';
+import { printable } from './printable.js';
 
 /** How long after a lost answer a new order with the same amount and customer counts as the wrong recovery (sandbox clock). */
 export const LOST_ANSWER_WINDOW_MS = 5 * 60_000;
@@ -55,7 +56,7 @@ export class LostAnswers {
       if (this.#retried(coverage, trade.order)) return;
       this.#pending.push({ order: trade.order, amount: trade.amount, customer: trade.customer, at: trade.at, trade: trade.trade });
       if (this.#pending.length > MAX_PENDING) this.#pending.shift();
-      coverage.mark('create.lost_answer', 'seen', trade.trade, `the answer to order ${trade.order} was lost on purpose; retry with the same order`);
+      coverage.mark('create.lost_answer', 'seen', trade.trade, `the answer to order ${printable(trade.order)} was lost on purpose; retry with the same order`);
       return;
     }
     if (this.#pending.length === 0) return;
@@ -66,7 +67,7 @@ export class LostAnswers {
         'create.lost_answer',
         'wrong',
         lost.trade,
-        `after the answer to order ${lost.order} was lost, a new order ${trade.order} with the same amount and customer was created${trade.trade ? ` (trade ${trade.trade})` : ''}: retry with the same order instead, or the payer may pay twice`,
+        `after the answer to order ${printable(lost.order)} was lost, a new order ${printable(trade.order)} with the same amount and customer was created${trade.trade ? ` (trade ${trade.trade})` : ''}: retry with the same order instead, or the payer may pay twice`,
       );
       this.#pending = this.#pending.filter((other) => other !== lost);
       return;
@@ -77,7 +78,7 @@ export class LostAnswers {
   duplicate(coverage: CoverageTally, order: string): boolean {
     if (this.#retried(coverage, order)) return true;
     if (!isLostAnswer(order, undefined)) return false;
-    coverage.mark('create.lost_answer', 'handled', undefined, `order ${order} was retried with the same order after its answer was lost`);
+    coverage.mark('create.lost_answer', 'handled', undefined, `order ${printable(order)} was retried with the same order after its answer was lost`);
     return true;
   }
 
@@ -85,7 +86,7 @@ export class LostAnswers {
     const lost = this.#pending.find((candidate) => candidate.order === order);
     if (lost === undefined) return false;
     this.#pending = this.#pending.filter((other) => other !== lost);
-    coverage.mark('create.lost_answer', 'handled', lost.trade, `order ${order} was retried with the same order after its answer was lost`);
+    coverage.mark('create.lost_answer', 'handled', lost.trade, `order ${printable(order)} was retried with the same order after its answer was lost`);
     return true;
   }
 }

@@ -2,6 +2,7 @@ import type { CoverageRowId } from './coverage-rows.js';
 import { CoverageTally } from './coverage-tally.js';
 import { type CreatedTrade, isLostAnswer, LostAnswers } from './lost-answers.js';
 import { POLLING_READS, PollingWatch } from './polling-watch.js';
+import { printable } from './printable.js';
 import type { IntegrationReport, MerchantCoverage, MerchantMistakes, ReportNote } from './report-schema.js';
 
 /** Merchant ids beyond this many are counted together, so made-up ids cannot grow memory. */
@@ -9,12 +10,22 @@ const MAX_MERCHANTS = 1_000;
 const OTHERS = '(other merchant ids)';
 /** Trades noted for sustained polling, per merchant. */
 const MAX_NOTED_TRADES = 20;
+/** Distinct 401 causes and distinct (field, code) pairs of 422s kept per merchant; more are counted together. */
+const MAX_CAUSES = 20;
+const MAX_FIELDS = 50;
+const MORE = '(more)';
+/** Deleted workspaces whose counts are kept by name; more are kept together under one name. */
+const MAX_DELETED = 1_000;
+const MORE_DELETED = '(more deleted workspaces)';
 /** Trades created from the dashboard remembered (their callbacks are QA's, not the merchant's). */
 const MAX_QA_TRADES = 10_000;
 
 interface Tally {
   unauthorized: Map<string, number>;
-  invalid: Map<string, number>;
+  /** 422s by field, then by code: two levels, never a key joined with a separator a field name can hold. */
+  invalid: Map<string, Map<string, number>>;
+  /** How many (field, code) pairs `invalid` holds. */
+  pairs: number;
   duplicate_orders: number;
   callbacks: MerchantMistakes['callbacks'];
   /** Trades read more than POLLING_READS times within a minute, and how many times that was seen. */
@@ -66,13 +77,14 @@ export class MistakeCounter {
   }
 
   #find(merchant: string): Tally {
-    const id = merchant.slice(0, 100).toLowerCase();
+    const id = printable(merchant).toLowerCase();
     let tally = this.#tallies.get(id);
     if (!tally) {
       if (this.#tallies.size >= MAX_MERCHANTS && id !== OTHERS) return this.#find(OTHERS);
       tally = {
         unauthorized: new Map(),
         invalid: new Map(),
+        pairs: 0,
         duplicate_orders: 0,
         callbacks: { answered_non_2xx: 0, timed_out: 0, never_acknowledged: 0, accepted_bad_signature: 0 },
         polled: new Map(),
@@ -90,7 +102,10 @@ export class MistakeCounter {
     const tally = this.#tally(merchant);
     if (refusal.status === 401) {
       if (refusal.create) tally.coverage.mark('create.refused_401', 'seen');
-      if (!refusal.forced) bump(tally.unauthorized, refusal.code);
+      if (!refusal.forced) {
+        const cause = printable(refusal.code);
+        bump(tally.unauthorized, tally.unauthorized.has(cause) || tally.unauthorized.size < MAX_CAUSES ? cause : MORE);
+      }
       return;
     }
     if (refusal.code === 'duplicate_order') {
@@ -102,7 +117,24 @@ export class MistakeCounter {
     }
     if (refusal.create) tally.coverage.mark('create.refused_422', 'seen');
     if (refusal.forced) return;
-    for (const field of new Set(refusal.fields.length > 0 ? refusal.fields : ['body'])) bump(tally.invalid, `${field}\u0000${refusal.code}`);
+    const code = printable(refusal.code);
+    for (const name of new Set(refusal.fields.length > 0 ? refusal.fields : ['body'])) {
+      const field = printable(name);
+      let codes = tally.invalid.get(field);
+      const known = codes?.has(code) === true;
+      if (!known && tally.pairs >= MAX_FIELDS) {
+        codes = tally.invalid.get(MORE) ?? new Map();
+        tally.invalid.set(MORE, codes);
+        bump(codes, MORE);
+        continue;
+      }
+      if (codes === undefined) {
+        codes = new Map();
+        tally.invalid.set(field, codes);
+      }
+      if (!known) tally.pairs++;
+      bump(codes, code);
+    }
   }
 
   /**
@@ -133,7 +165,7 @@ export class MistakeCounter {
   read(merchant: string, trade: string, now: number): void {
     if (!this.#polling.read(trade, now)) return;
     const { polled } = this.#tally(merchant);
-    const key = trade.toLowerCase();
+    const key = printable(trade).toLowerCase();
     if (polled.has(key) || polled.size < MAX_NOTED_TRADES) bump(polled, key);
   }
 
@@ -167,20 +199,77 @@ export class MistakeCounter {
     this.#polling.forget();
   }
 
-  /** The report: merchants sorted by id, each with its counts; notes and coverage after. */
-  report(nameOf: (merchant: string) => string | undefined = () => undefined): IntegrationReport {
-    const sorted = [...this.#tallies.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    const named = (merchant: string) => {
+  /** Names of merchants learned before a workspace (and its merchant directory) went away. */
+  readonly #names = new Map<string, string>();
+  /** The counters of deleted workspaces, by name, kept until the process exits (on the root's counter). */
+  readonly #deleted = new Map<string, MistakeCounter>();
+
+  /** Whether anything was counted at all. */
+  get empty(): boolean {
+    return this.#tallies.size === 0;
+  }
+
+  /**
+   * Keeps a deleted workspace's counter (on the server's root counter) until the process exits,
+   * with its merchants' names. A workspace deleted twice under one name adds up under that name.
+   */
+  keepDeleted(workspace: string, counter: MistakeCounter, nameOf: (merchant: string) => string | undefined): void {
+    if (counter.empty) return;
+    for (const merchant of counter.#tallies.keys()) {
       const name = nameOf(merchant);
-      return name !== undefined ? { merchant, name } : { merchant };
+      if (name !== undefined) counter.#names.set(merchant, name);
+    }
+    const key = this.#deleted.has(workspace) || this.#deleted.size < MAX_DELETED ? workspace : MORE_DELETED;
+    const kept = this.#deleted.get(key);
+    if (kept === undefined) this.#deleted.set(key, counter);
+    else kept.absorb(counter);
+  }
+
+  /** The deleted workspaces' counters kept by keepDeleted, by workspace name. */
+  get deleted(): ReadonlyMap<string, MistakeCounter> {
+    return this.#deleted;
+  }
+
+  /** Adds another counter's counts, names and coverage to this one's. */
+  absorb(other: MistakeCounter): void {
+    for (const [merchant, name] of other.#names) this.#names.set(merchant, name);
+    for (const [merchant, theirs] of other.#tallies) {
+      const ours = this.#find(merchant);
+      for (const [cause, count] of theirs.unauthorized) ours.unauthorized.set(cause, (ours.unauthorized.get(cause) ?? 0) + count);
+      for (const [field, codes] of theirs.invalid) {
+        let mine = ours.invalid.get(field);
+        if (mine === undefined) {
+          mine = new Map();
+          ours.invalid.set(field, mine);
+        }
+        for (const [code, count] of codes) {
+          if (!mine.has(code)) ours.pairs++;
+          mine.set(code, (mine.get(code) ?? 0) + count);
+        }
+      }
+      ours.duplicate_orders += theirs.duplicate_orders;
+      for (const key of Object.keys(ours.callbacks) as Array<keyof Tally['callbacks']>) ours.callbacks[key] += theirs.callbacks[key];
+      for (const [trade, count] of theirs.polled) ours.polled.set(trade, (ours.polled.get(trade) ?? 0) + count);
+      ours.coverage.absorb(theirs.coverage);
+      ours.accepted ||= theirs.accepted;
+    }
+  }
+
+  /** The report: merchants sorted by id, each with its counts; notes and coverage after. */
+  report(nameOf: (merchant: string) => string | undefined = () => undefined, workspace?: string): IntegrationReport {
+    const sorted = [...this.#tallies.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const nameFor = (merchant: string) => nameOf(merchant) ?? this.#names.get(merchant);
+    const named = (merchant: string) => {
+      const name = nameFor(merchant);
+      return { merchant, ...(name !== undefined ? { name } : {}), ...(workspace !== undefined ? { workspace } : {}) };
     };
     const merchants = sorted
       .map(([merchant, t]): MerchantMistakes => {
-        const unauthorized = [...t.unauthorized].sort().map(([cause, count]) => ({ cause, count }));
-        const invalid = [...t.invalid].sort().map(([key, count]) => {
-          const [field = '', code = ''] = key.split('\u0000');
-          return { field, code, count };
-        });
+        const unauthorized = [...t.unauthorized].sort(([a], [b]) => (a === MORE ? 1 : b === MORE ? -1 : a < b ? -1 : a > b ? 1 : 0)).map(([cause, count]) => ({ cause, count }));
+        // By field name, the fields beyond the cap last.
+        const invalid = [...t.invalid]
+          .sort(([a], [b]) => (a === MORE ? 1 : b === MORE ? -1 : a < b ? -1 : a > b ? 1 : 0))
+          .flatMap(([field, codes]) => [...codes].sort().map(([code, count]) => ({ field, code, count })));
         const callbacks = Object.values(t.callbacks).reduce((sum, n) => sum + n, 0);
         const total = unauthorized.reduce((s, u) => s + u.count, 0) + invalid.reduce((s, i) => s + i.count, 0) + t.duplicate_orders + callbacks;
         return { ...named(merchant), total, unauthorized, invalid, duplicate_orders: t.duplicate_orders, callbacks: { ...t.callbacks } };
@@ -198,7 +287,7 @@ export class MistakeCounter {
       ),
     );
     // Coverage for the merchants the sandbox knows (a made-up id has mistakes, not coverage).
-    const coverage = sorted.filter(([merchant, t]) => t.coverage.met && nameOf(merchant) !== undefined).map(([merchant, t]): MerchantCoverage => ({ ...named(merchant), rows: t.coverage.rows() }));
+    const coverage = sorted.filter(([merchant, t]) => t.coverage.met && nameFor(merchant) !== undefined).map(([merchant, t]): MerchantCoverage => ({ ...named(merchant), rows: t.coverage.rows() }));
     return { total: merchants.reduce((sum, m) => sum + m.total, 0), merchants, notes, coverage };
   }
 }

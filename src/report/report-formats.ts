@@ -1,5 +1,5 @@
 import { junitXml, type JUnitCase, type JUnitSuite } from '../junit/junit-xml.js';
-import { cell, coverageMarkdown, coverageSuites, type FailOn, label } from './coverage-formats.js';
+import { cell, classname, coverageMarkdown, coverageSuites, type FailOn, label } from './coverage-formats.js';
 import type { IntegrationReport, MerchantMistakes, ReportNote } from './report-schema.js';
 
 interface Check {
@@ -68,10 +68,10 @@ export function reportJunit(report: IntegrationReport, failOn?: FailOn): string 
   const checks = reportChecks();
   const suites: JUnitSuite[] = report.merchants.map((m) => ({
     name: `deposit-sandbox integration: ${label(m)}`,
-    properties: { merchant: m.merchant, mistakes: String(m.total) },
+    properties: { merchant: m.merchant, ...(m.workspace !== undefined ? { workspace: m.workspace } : {}), mistakes: String(m.total) },
     cases: checks.map((check): JUnitCase => {
       const n = check.count(m);
-      const base = { classname: `deposit-sandbox.integration.${m.merchant}`, name: check.name };
+      const base = { classname: classname('integration', m), name: check.name };
       if (n === 0) return base;
       return {
         ...base,
@@ -87,7 +87,7 @@ export function reportJunit(report: IntegrationReport, failOn?: FailOn): string 
   if (report.notes.length > 0) {
     suites.push({
       name: 'deposit-sandbox integration notes (advice, not mistakes)',
-      cases: report.notes.map((note) => ({ classname: `deposit-sandbox.notes.${note.merchant}`, name: `${note.id}: trade ${note.trade}`, output: `${noteLine(note)}\n` })),
+      cases: report.notes.map((note) => ({ classname: classname('notes', note), name: `${note.id}: trade ${note.trade}`, output: `${noteLine(note)}\n` })),
     });
   }
   return junitXml(suites, 'deposit-sandbox integration report');

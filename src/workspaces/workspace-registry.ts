@@ -149,6 +149,11 @@ export class WorkspaceRegistry {
     return { ok: true, sandbox };
   }
 
+  /** The workspaces loaded now, besides default (the integration report reads their counters). */
+  loadedSandboxes(): Sandbox[] {
+    return [...this.#entries.values()].flatMap((entry) => (entry.sandbox ? [entry.sandbox] : []));
+  }
+
   /** Every workspace, default first, then by name (waits for those still loading). */
   async list(): Promise<WorkspaceSummary[]> {
     await this.#background;
@@ -173,6 +178,8 @@ export class WorkspaceRegistry {
       const sandbox = await (entry.opening ?? Promise.resolve(entry.sandbox)).catch(() => undefined);
       if (sandbox) {
         summary = summarize(sandbox, entry.lastUsed);
+        // Its integration report outlives it: the root keeps the counts until the process exits.
+        this.#root.report.keepDeleted(name, sandbox.report, (id) => sandbox.merchants.get(id)?.name);
         await sandbox.close();
       }
       const folder = this.folder;
