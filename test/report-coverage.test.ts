@@ -254,6 +254,34 @@ describe('coverage row of the payment page', () => {
   });
 });
 
+describe("QA's own clicks are not the merchant's", () => {
+  const QA = { 'X-Sandbox-Client': 'dashboard' };
+
+  it('creates and refusals marked X-Sandbox-Client: dashboard, and the callbacks and payments of those trades, count for nothing', async () => {
+    const t = await sandbox();
+    const down = await receiver((_q, res) => void res.writeHead(500).end());
+    const created = await t.post('/api/v1/trades/deposit/create', p2pBody({ order: 'qa-1', callback_url: `${down.url}/cb` }), QA);
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    expect((await t.post('/api/v1/trades/deposit/create', p2pBody({ order: 'qa-1' }), QA)).status).toBe(422);
+    expect((await t.post('/api/v1/trades/deposit/create', p2pBody(), { ...QA, 'X-Auth': 'wrong' })).status).toBe(401);
+    t.sandbox.lifecycle.transition(id, 'confirmed', 'admin');
+    await t.sandbox.scheduler.advance(0);
+    await t.sandbox.scheduler.advance(1_000);
+    expect(down.received).toHaveLength(2);
+    const built = await t.post('/api/v1/trades/deposit/build', ecomBody(), QA);
+    const ecom = ((await built.json()) as { id: string }).id;
+    const form = (path: string, fields: Record<string, string>) =>
+      t.app.request(path, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+    await form(`/pay/${ecom}/pay`, { number: '4000 0000 0000 3220', expiry: '12/40', cvc: '123' });
+    expect((await form(`/pay/${ecom}/3ds`, { card: '4000000000003220', code: '0000' })).status).toBe(303);
+    expect(await report(t)).toEqual({ total: 0, merchants: [], notes: [], coverage: [] });
+    // The same, sent by the merchant's own client, is counted.
+    expect((await t.post('/api/v1/trades/deposit/create', p2pBody({ order: 'qa-1' }))).status).toBe(422);
+    expect((await report(t)).total).toBe(1);
+  });
+});
+
 describe('coverage in the formats', () => {
   const REPORT: IntegrationReport = {
     total: 0,
