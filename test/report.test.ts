@@ -78,7 +78,12 @@ describe('GET /_sandbox/report', () => {
         await verifying.waitFor(1 + 2 + 2 + 1);
       }
       await waitForIdle(t);
-      expect(await report(t)).toMatchObject({ total: 0, merchants: [], notes: [] });
+      const seen = await report(t);
+      expect(seen).toMatchObject({ total: 0, merchants: [], notes: [] });
+      // The same client reaches handled on every callback row it exercised.
+      const status = Object.fromEntries(seen.coverage.find((m) => m.merchant === DEMO.id)!.rows.map((row) => [row.id, row.status]));
+      expect(status).toMatchObject({ 'create.accepted': 'seen', 'create.refused_401': 'seen', 'create.refused_422': 'seen', 'callback.confirmed': 'handled' });
+      if (clock === 'manual') expect(status).toMatchObject({ 'callback.bad_signature': 'handled', 'callback.duplicate': 'handled', 'callback.retry_after_failure': 'handled' });
     });
   }
 
