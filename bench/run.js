@@ -15,6 +15,7 @@ import { BARE_SERVER, FAULTY_RECEIVERS, FUZZER, killAll, run, SANDBOX_BIN, SEED,
 import { fixed, formatTable, int, mb, median, ms } from './lib/table.js';
 
 const WORKSPACES = fileURLToPath(new URL('./workspaces.js', import.meta.url));
+const SCENARIO_MATCHING = fileURLToPath(new URL('./scenario-matching.js', import.meta.url));
 
 const USAGE = `usage: npm run bench [-- --quick | --full]
   --quick  3 rounds of 1.5 s load slices per server, 3 start-ups per store size (about 3.5 minutes)
@@ -303,6 +304,14 @@ async function main() {
     fuzzer = `  not measured: ${error.message.split('\n')[0]}`;
   }
 
+  log('scenario matching, RE2 against RegExp (bench/scenario-matching.js)');
+  let matching;
+  try {
+    matching = (await run(SCENARIO_MATCHING, [String(config.rounds)], { timeoutMs: 150_000 })).trimEnd();
+  } catch (error) {
+    matching = `  not measured: ${error.message.split('\n')[0]}`;
+  }
+
   log('workspaces (bench/workspaces.js)');
   let workspaces;
   try {
@@ -446,6 +455,8 @@ async function main() {
     limits,
     'Callback fuzzer and integration report (bench/fuzzer.js):',
     fuzzer,
+    'Scenario regexes matched with RE2 (re2js), against RegExp (bench/scenario-matching.js):',
+    matching,
     workspaces,
     '',
   ].join('\n');

@@ -98,31 +98,32 @@ test('sign + stringToSign give the X-Auth a sandbox in signature mode accepts', 
 });
 
 test('examples/node/callback-receiver.js handles a signed callback once and refuses an unsigned one', async () => {
-  const port = await new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port: free } = probe.address() as AddressInfo;
-      probe.close(() => resolve(free));
-    });
-  });
   const script = fileURLToPath(new URL('node/callback-receiver.js', import.meta.url));
-  const child = spawn(process.execPath, [script], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [script], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
   let printed = '';
+  /** Resolves once the receiver has printed a line matching `pattern` (its output, not a timer, says when). */
+  const printedLine = (pattern: RegExp) =>
+    new Promise<RegExpExecArray>((resolve, reject) => {
+      const check = () => {
+        const match = pattern.exec(printed);
+        if (match) resolve(match);
+        return match !== null;
+      };
+      if (check()) return;
+      const onData = () => check() && child.stdout.off('data', onData);
+      child.stdout.on('data', onData);
+      child.once('exit', (code) => reject(new Error(`the receiver exited (${code}) before printing ${pattern}; it printed: ${printed}`)));
+    });
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (printed += chunk));
   const sandbox = await startSandbox();
   try {
-    const url = `http://127.0.0.1:${port}/deposit-callback`;
-    await expect
-      .poll(() =>
-        fetch(url, { method: 'POST', body: '{}' }).then(
-          (res) => res.status,
-          () => 0,
-        ),
-      )
-      .toBe(401);
+    const [, base] = await printedLine(/^listening on (http:\/\/\S+)$/m);
+    const url = `${base}/deposit-callback`;
+    expect((await fetch(url, { method: 'POST', body: '{}' })).status).toBe(401);
     const id = await createTrade(sandbox.url, { callback_url: url });
     await sandbox.admin.transition(id, 'confirmed');
     const event = await sandbox.callbacks.waitFor({ trade: id, state: 'confirmed' });
-    await expect.poll(() => printed).toContain(`trade ${id} is confirmed`);
+    await printedLine(new RegExp(`trade ${id} is confirmed`));
     // The same event again, as a retry would send it: answered 200, handled once.
     const again = await fetch(url, { method: 'POST', headers: { 'X-Signature': sign(DEMO.secret, event.body), 'X-Sandbox-Event-Id': event.id }, body: event.body });
     expect(again.status).toBe(200);

@@ -5,11 +5,15 @@
 //                               docs/*.md page holding them, or of the Markdown files given
 //                               as arguments)
 //   each command's --help      (between <!-- begin cli-help --> and <!-- end cli-help --> of docs/cli-help.md)
+//   the flag tables            (between <!-- begin cli-flags --> and <!-- end cli-flags --> of docs/cli.md),
+//                              from the commander program's options
+//   the admin route list       (between <!-- begin admin-routes --> and <!-- end admin-routes --> of
+//                              docs/admin-api.md), from the Hono app's routes and the OpenAPI summaries
 // Run it with `npm run docs` (which builds first: this script reads dist/).
 // `node scripts/docs.js --check` changes nothing and exits 1 when a file is stale.
-import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import GithubSlugger from 'github-slugger';
 
 const root = new URL('../', import.meta.url);
 const dist = (path) => new URL(`dist/${path}`, root).href;
@@ -18,6 +22,11 @@ const { renderSchemaJson } = await import(dist('scenarios/schema-json.js'));
 const { MAGIC_START, renderMagicValues, replaceMagicValues } = await import(dist('scenarios/magic-values.js'));
 const { loadScenarios, BUNDLED_SCENARIOS } = await import(dist('scenarios/load-scenarios.js'));
 const { createProgram } = await import(dist('cli/program.js'));
+const { listFlags } = await import(dist('cli/list-flags.js'));
+const { listRoutes, isAdminRoute } = await import(dist('openapi/list-routes.js'));
+const { OPERATIONS } = await import(dist('openapi/operations.js'));
+const { createApp } = await import(dist('app.js'));
+const { createSandbox } = await import(dist('sandbox.js'));
 
 const args = process.argv.slice(2);
 const check = args.includes('--check');
@@ -40,15 +49,123 @@ const outputs = [[fileURLToPath(new URL('scenarios/schema.json', root)), () => r
 for (const file of markdownFiles) outputs.push([file, (current) => replaceMagicValues(current, table, file)]);
 if (defaults) {
   outputs.push([fileURLToPath(new URL('docs/cli-help.md', root)), (current) => replaceSection(current, 'cli-help', renderCliHelp(), 'docs/cli-help.md')]);
+  outputs.push([fileURLToPath(new URL('docs/cli.md', root)), (current) => replaceSection(current, 'cli-flags', renderFlagTables(), 'docs/cli.md')]);
+  const routes = await appRoutes();
+  outputs.push([fileURLToPath(new URL('docs/admin-api.md', root)), (current) => replaceSection(current, 'admin-routes', renderAdminRoutes(routes), 'docs/admin-api.md')]);
 }
 
-/** `deposit-sandbox --help` and `deposit-sandbox <command> --help` for every command, as printed (80 columns). */
+/**
+ * `deposit-sandbox --help` and `deposit-sandbox <command> --help` for every command, as the program
+ * prints them at 80 columns (rendered in this process by commander itself, the same text as the CLI's).
+ */
 function renderCliHelp() {
-  const bin = fileURLToPath(new URL('bin/deposit-sandbox.js', root));
-  const help = (args) => execFileSync(process.execPath, [bin, ...args, '--help'], { encoding: 'utf8', env: { ...process.env, COLUMNS: '80' } }).trimEnd();
-  const commands = createProgram().commands.map((command) => command.name());
-  const sections = [['deposit-sandbox --help', help([])], ...commands.map((name) => [`deposit-sandbox ${name} --help`, help([name])])];
+  const program = createProgram();
+  const help = (command) => {
+    let text = '';
+    const write = (chunk) => {
+      text += chunk;
+    };
+    command.configureOutput({ writeOut: write, writeErr: write, getOutHelpWidth: () => 80, getOutHasColors: () => false });
+    command.outputHelp();
+    return text.trimEnd();
+  };
+  const sections = [['deposit-sandbox --help', help(program)], ...program.commands.map((command) => [`deposit-sandbox ${command.name()} --help`, help(command)])];
   return sections.map(([title, text]) => `### \`${title}\`\n\n\`\`\`text\n${text}\n\`\`\`\n`).join('\n');
+}
+
+/** Text of a Markdown table cell: no HTML tags, no column breaks. */
+const cell = (text) => text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** The anchor GitHub gives a heading of cli-help.md (`### \`deposit-sandbox wait --help\``). */
+const helpAnchor = (command) => new GithubSlugger().slug(`deposit-sandbox ${command} --help`);
+
+/** serve's flags as a table (flag, environment variable, help text), then every other command's flags. */
+function renderFlagTables() {
+  const flags = listFlags(createProgram()).filter((flag) => flag.long !== '--help');
+  const serve = flags.filter((flag) => flag.command === 'serve');
+  const lines = [
+    `Every flag of \`serve\` (the default command), as \`deposit-sandbox serve --help\` describes it:`,
+    '',
+    '| Flag | Environment | What it does |',
+    '|---|---|---|',
+    ...serve.map((flag) => `| \`${flag.flags}\` | ${flag.env ? `\`${flag.env}\`` : ''} | ${cell(flag.description)} |`),
+    '',
+    'The flags of the other commands (each links to its `--help`, in [CLI help](cli-help.md)):',
+    '',
+    '| Command | Flags |',
+    '|---|---|',
+  ];
+  const others = [...new Set(flags.map((flag) => flag.command))].filter((command) => command !== '' && command !== 'serve');
+  for (const command of others) {
+    const own = flags.filter((flag) => flag.command === command).map((flag) => `\`${flag.flags}\``);
+    lines.push(`| [\`${command}\`](cli-help.md#${helpAnchor(command)}) | ${own.join(', ')} |`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** The routes of the app, read from an in-memory sandbox's Hono app. */
+async function appRoutes() {
+  const sandbox = await createSandbox({ inMemory: true });
+  try {
+    return listRoutes(createApp(sandbox));
+  } finally {
+    await sandbox.close();
+  }
+}
+
+/** Placeholders written any way (`:id`, `<id>`, `{id}`) made alike, and a workspace prefix taken off. */
+const routeShape = (method, path) =>
+  `${method} ${path
+    .replace(/^\/w\/[^/]+(?=\/)/, '')
+    .split('/')
+    .map((segment) => (/^(:.+|<.+>|\{.+\})$/.test(segment) ? ':' : segment))
+    .join('/')}`;
+
+/**
+ * Where the docs describe each route: a heading that names it (`## \`GET /_sandbox/trades\``), of this
+ * page first; else the section of the first page whose text names it. Keyed by routeShape.
+ */
+function routeSections() {
+  const docs = fileURLToPath(new URL('docs/', root));
+  const pages = readdirSync(docs)
+    .filter((name) => name.endsWith('.md'))
+    .sort((a, b) => (a === 'admin-api.md' ? -1 : b === 'admin-api.md' ? 1 : a.localeCompare(b)));
+  const inHeading = new Map();
+  const inText = new Map();
+  for (const page of pages) {
+    const slugger = new GithubSlugger();
+    let section = { page, anchor: '' };
+    let fenced = false;
+    for (const line of readFileSync(`${docs}${page}`, 'utf8').split('\n')) {
+      if (line.startsWith('```')) fenced = !fenced;
+      if (fenced) continue;
+      const heading = /^#{1,6} (.*)$/.exec(line);
+      if (heading) section = { page, anchor: slugger.slug(heading[1].replace(/`/g, '').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')) };
+      for (const match of line.matchAll(/`(GET|POST|PUT|DELETE|PATCH) (\/[^\s`?]*)/g)) {
+        const found = heading ? inHeading : inText;
+        const key = routeShape(match[1], match[2]);
+        if (!found.has(key)) found.set(key, section);
+      }
+    }
+  }
+  return (method, path) => inHeading.get(routeShape(method, path)) ?? inText.get(routeShape(method, path));
+}
+
+/** Every route of the admin API, by path: method and path, the OpenAPI summary, and where the docs describe it. */
+function renderAdminRoutes(routes) {
+  const summaries = new Map(OPERATIONS.map((operation) => [`${operation.method.toUpperCase()} ${operation.path.replace(/\{([^}]+)\}/g, ':$1')}`, operation.summary]));
+  const sectionOf = routeSections();
+  const lines = ['| Route | What it does | Described in |', '|---|---|---|'];
+  const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+  const sorted = routes.filter(isAdminRoute).sort((a, b) => a.path.localeCompare(b.path) || methods.indexOf(a.method) - methods.indexOf(b.method));
+  for (const route of sorted) {
+    const section = sectionOf(route.method, route.path);
+    const here = section?.page === 'admin-api.md';
+    const target = section ? `${here ? '' : section.page}${section.anchor ? `#${section.anchor}` : ''}` : '';
+    const link = section ? `[${here ? 'below' : section.page.replace(/\.md$/, '')}](${target})` : '';
+    lines.push(`| \`${route.method} ${route.path}\` | ${cell(summaries.get(`${route.method} ${route.path}`) ?? '')} | ${link} |`);
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 /** Writes `body` between <!-- begin NAME --> and <!-- end NAME --> (each once) of a Markdown text. */

@@ -7,7 +7,8 @@
  *   `http`), or code marked as a copy of a file the suites run (`<!-- file: path -->`, the whole
  *   file) or an excerpt of one (`<!-- excerpt: path -->`), or a scenario file the loader accepts
  *   (`<!-- check: scenario-file -->`);
- * - generated sections (magic values, schema, CLI help) are what `npm run docs` writes now.
+ * - generated sections (magic values, schema, CLI help, the flag tables of docs/cli.md, the route list
+ *   of docs/admin-api.md) are what `npm run docs` writes now.
  * What each rule means for a writer: docs/writing-docs.md.
  */
 import { execFileSync } from 'node:child_process';
@@ -120,7 +121,7 @@ describe('fenced blocks', () => {
 });
 
 describe('generated sections', () => {
-  it('`npm run docs` would change nothing (schema, magic values, CLI help)', () => {
+  it('`npm run docs` would change nothing (schema, magic values, CLI help, flag tables, admin routes)', () => {
     let output = '';
     try {
       output = execFileSync(process.execPath, [join(ROOT, 'scripts', 'docs.js'), '--check'], { cwd: ROOT, encoding: 'utf8', stdio: 'pipe' });
@@ -129,6 +130,8 @@ describe('generated sections', () => {
       expect.fail(`generated docs are stale: run \`npm run docs\` and commit the result\n${failed.stdout ?? ''}${failed.stderr ?? ''}`);
     }
     expect(output).toMatch(/cli-help\.md is up to date/);
+    expect(output).toMatch(/cli\.md is up to date/);
+    expect(output).toMatch(/admin-api\.md is up to date/);
   });
 
   it('the benchmark page holds the recorded-output markers that `npm run bench:docs` writes between', () => {

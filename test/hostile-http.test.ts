@@ -8,6 +8,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../src/sandbox.js';
 import { listen, type RunningServer } from '../src/server.js';
+import { ADMIN_BODY_LIMIT } from '../src/http/body.js';
 import { LIMITS } from '../src/trades/requests.js';
 import { DEMO, p2pBody, rawExchange } from './support.js';
 
@@ -44,6 +45,32 @@ function send(method: string, path: string, headers: Record<string, string>, chu
       req.write(chunks[i]!, () => write(i + 1));
     };
     write(0);
+  });
+}
+
+/**
+ * Streams `head` and then up to `count` copies of `chunk` as one chunked request, writing the
+ * next chunk once the last one is written, until the answer arrives or the connection closes.
+ */
+function streamChunks(method: string, path: string, headers: Record<string, string>, head: Buffer, chunk: Buffer, count: number): Promise<Answer & { chunksSent: number }> {
+  return new Promise((resolve, reject) => {
+    let sent = 0;
+    let answered = false;
+    const req = httpRequest({ host: '127.0.0.1', port, method, path, headers, agent: false }, (res) => {
+      answered = true;
+      const parts: Buffer[] = [];
+      res.on('data', (part: Buffer) => parts.push(part));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts).toString('utf8'), chunksSent: sent }));
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)));
+    req.setTimeout(20_000, () => req.destroy(new Error('no answer within 20 s')));
+    const next = () => {
+      if (answered || req.destroyed) return;
+      if (sent >= count) return void req.end();
+      sent++;
+      req.write(chunk, next);
+    };
+    req.write(head, next);
   });
 }
 
@@ -95,8 +122,9 @@ describe('over a real socket', () => {
     ['create', CREATE, LIMITS.maxBodyBytes, 1024 * 1024 + 1],
     ['create', CREATE, LIMITS.maxBodyBytes, 10 * 1024 ** 3],
     ['build', '/api/v1/trades/deposit/build', LIMITS.maxBodyBytes, 300 * 1024],
-    ['admin transition', '/_sandbox/trades/00000000-0000-4000-8000-000000000000/transition', 16 * 1024, 20 * 1024],
-    ['clock advance', '/_sandbox/clock/advance', 16 * 1024, 500 * 1024],
+    ['admin transition', '/_sandbox/trades/00000000-0000-4000-8000-000000000000/transition', ADMIN_BODY_LIMIT, ADMIN_BODY_LIMIT + 1],
+    ['clock advance', '/_sandbox/clock/advance', ADMIN_BODY_LIMIT, 500 * 1024],
+    ['merchant', '/_sandbox/merchants', ADMIN_BODY_LIMIT, 1024 * 1024],
     ['payment form', '/pay/00000000-0000-4000-8000-000000000000/pay', 16 * 1024, 500 * 1024],
   ])('%s (%s, limit %i): Content-Length %i with no body is answered 413 at once, and the connection closes', async (_name, path, limit, length) => {
     const before = sandbox.store.trades.size;
@@ -107,6 +135,25 @@ describe('over a real socket', () => {
     expect(answer).toContain('"code":"body_too_large"');
     expect(answer).toContain(`larger than ${limit} bytes`);
     expect(sandbox.store.trades.size).toBe(before);
+    await healthy();
+  });
+
+  // A chunked upload declares no length: it is counted as it arrives and cut at the limit, never
+  // buffered whole (an upload of 800 MB used to be read into memory before anything was checked).
+  it.each([
+    ['PUT', '/w/w1/_sandbox/scenarios', 'application/yaml', '# a comment line that is repeated and repeated\n'],
+    ['POST', '/w/w1/_sandbox/merchants', 'application/json', '{"name":"'],
+    ['POST', '/_sandbox/clock/advance', 'application/json', '{"by":"'],
+  ])('a chunked %s %s past the limit is answered 413 and the connection is cut, long before the upload ends', async (method, path, type, head) => {
+    const chunk = Buffer.alloc(64 * 1024, 'x');
+    const total = 256; // 16 MiB, if the sandbox read it all
+    const streamed = await streamChunks(method, path, { 'Content-Type': type }, Buffer.from(head), chunk, total);
+    expect(streamed.status).toBe(413);
+    expect(JSON.parse(streamed.body)).toMatchObject({ error: { status: 413, code: 'body_too_large', message: expect.stringContaining(`larger than ${ADMIN_BODY_LIMIT} bytes`) } });
+    expect(streamed.headers.connection).toBe('close');
+    // The sandbox stopped reading at the limit: the rest of the upload was never sent.
+    expect(streamed.chunksSent).toBeLessThan(total);
+    expect((await fetch(`${server.url}/w/w1/_sandbox/merchants`)).status).toBe(200);
     await healthy();
   });
 

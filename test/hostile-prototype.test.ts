@@ -7,7 +7,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH } from '../src/api/json-body.js';
+import { ADMIN_BODY_LIMIT, MAX_JSON_DEPTH } from '../src/http/body.js';
 import { createSandbox } from '../src/sandbox.js';
 import { BUILD, CREATE, hostileSuite, invalid, invalidJson, json, nested, prototypeShape } from './hostile-support.js';
 import { DEMO, ecomBody, p2pBody, signatureOf } from './support.js';
@@ -50,7 +50,11 @@ describe('prototype pollution', () => {
     await suite.refused(transition, '{"constructor":{"prototype":{"state":"confirmed"}}}', invalid('state', /must be one of/));
     await suite.refused(transition, '{"state":"__proto__"}', { status: 422, code: 'validation_failed', message: /Unknown state "__proto__"/ });
     await suite.refused(transition, `{"state":${nested(MAX_JSON_DEPTH + 1)}}`, invalidJson(/levels deep/));
-    await suite.refused(transition, json({ state: 'confirmed', note: 'n'.repeat(17 * 1024) }), { status: 413, code: 'body_too_large', message: /larger than 16384 bytes/ });
+    await suite.refused(transition, json({ state: 'confirmed', note: 'n'.repeat(ADMIN_BODY_LIMIT + 1) }), {
+      status: 413,
+      code: 'body_too_large',
+      message: new RegExp(`larger than ${ADMIN_BODY_LIMIT} bytes`),
+    });
     await suite.refused(transition, '{"state":"confirmed","state":"canceled"}', invalidJson(/"state" more than once/));
     for (const by of ['"__proto__"', '"constructor"', '1e309', '"1e309"', '-1', '"-5m"', '{"__proto__":"10m"}']) {
       await suite.refused('/_sandbox/clock/advance', `{"by":${by}}`, invalid('by', /duration|must be/));

@@ -3,7 +3,7 @@
  * (Prototype pollution: hostile-prototype.test.ts; over real sockets: hostile-http.test.ts.)
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH } from '../src/api/json-body.js';
+import { MAX_JSON_DEPTH } from '../src/http/body.js';
 import { LIMITS } from '../src/trades/requests.js';
 import { BUILD, CREATE, hostileSuite, invalid, invalidJson, json, nested } from './hostile-support.js';
 import { DEMO, ecomBody, errorOf, nextOrder, p2pBody } from './support.js';

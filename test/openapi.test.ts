@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest'
 import type { z } from 'zod';
 import type { ErrorEnvelope } from '../src/errors.js';
 import type { errorEnvelopeSchema } from '../src/openapi/error-envelope.js';
+import { ADMIN_BODY_LIMIT } from '../src/http/body.js';
 import { openApiDocument } from '../src/openapi/openapi-document.js';
 import { startReceiver, type Receiver } from './callbacks-receiver.js';
 import { conformanceError } from './openapi-conformance.js';
@@ -228,7 +229,7 @@ describe('real answers match the document', () => {
     await conforms('GET', '/_sandbox/clock', 200, undefined, admin);
     await conforms('POST', '/_sandbox/clock/advance', 200, { by: '5s' }, admin); // the scenario confirms it; a callback goes out
     await conforms('POST', '/_sandbox/clock/advance', 422, { by: 'soon' }, admin);
-    await conforms('POST', '/_sandbox/clock/advance', 413, JSON.stringify({ by: `${'1'.repeat(17_000)}ms` }), admin);
+    await conforms('POST', '/_sandbox/clock/advance', 413, JSON.stringify({ by: `${'1'.repeat(ADMIN_BODY_LIMIT + 1)}ms` }), admin);
 
     const detail = await conforms('GET', `/_sandbox/trades/${id}`, 200, undefined, admin);
     expect(detail['callbacks']).toHaveLength(1);

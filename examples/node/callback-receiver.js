@@ -25,4 +25,6 @@ createServer((req, res) => {
     }
     res.writeHead(200).end('ok'); // answer fast; do slow work after answering
   });
-}).listen(Number(process.env.PORT ?? 3000), '127.0.0.1');
+}).listen(Number(process.env.PORT ?? 3000), '127.0.0.1', function () {
+  console.log(`listening on http://127.0.0.1:${this.address().port}`); // PORT=0 picks a free port
+});

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { jsonBody } from '../api/json-body.js';
+import { ADMIN_BODY_LIMIT, jsonBody } from '../http/body.js';
 import { validate } from '../api/validation.js';
 import { checkCallbackReceiver } from '../check-callback/check-callback-receiver.js';
 import { errors } from '../errors.js';
@@ -31,7 +31,7 @@ export function checkCallbackRoutes() {
   const app = new Hono<SandboxEnv>();
   app.use(requireSandboxAdmin);
 
-  app.post('/', jsonBody(16 * 1024), validate('json', checkCallbackRequestSchema), async (c) => {
+  app.post('/', jsonBody(ADMIN_BODY_LIMIT), validate('json', checkCallbackRequestSchema), async (c) => {
     const sandbox = c.get('sandbox');
     const { url, merchant: id, order } = c.req.valid('json');
     const merchant = id === undefined ? sandbox.merchants.list()[0] : sandbox.merchants.get(id);

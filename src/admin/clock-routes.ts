@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { jsonBody } from '../api/json-body.js';
+import { ADMIN_BODY_LIMIT, jsonBody } from '../http/body.js';
 import { validate } from '../api/validation.js';
 import { DURATION_HINT, durationSchema } from '../clock/duration.js';
 import { requireSandboxAdmin, type SandboxEnv } from '../workspaces/request-sandbox.js';
@@ -30,7 +30,7 @@ export function clockRoutes() {
     });
   });
 
-  app.post('/advance', jsonBody(16 * 1024), validate('json', advanceSchema), async (c) => {
+  app.post('/advance', jsonBody(ADMIN_BODY_LIMIT), validate('json', advanceSchema), async (c) => {
     const sandbox = c.get('sandbox');
     const { now, ran } = await sandbox.scheduler.advance(c.req.valid('json').by);
     return c.json({ now: new Date(now).toISOString(), ran });

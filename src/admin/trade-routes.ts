@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { jsonBody } from '../api/json-body.js';
+import { ADMIN_BODY_LIMIT, jsonBody } from '../http/body.js';
 import { orRefuse } from '../api/refusal-error.js';
 import { validate } from '../api/validation.js';
 import { errors } from '../errors.js';
@@ -43,7 +43,7 @@ export function tradeRoutes() {
     });
   });
 
-  app.post('/:id/transition', jsonBody(16 * 1024), validate('json', transitionSchema), async (c) => {
+  app.post('/:id/transition', jsonBody(ADMIN_BODY_LIMIT), validate('json', transitionSchema), async (c) => {
     const sandbox = c.get('sandbox');
     const { state, note } = c.req.valid('json');
     const trade = orRefuse(sandbox.lifecycle.transition(find(sandbox, c.req.param('id')).id, state, 'admin', note));

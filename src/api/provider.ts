@@ -8,7 +8,7 @@ import { SCENARIO_HEADER } from '../scenarios/scenario.js';
 import { findTrade } from '../trades/service.js';
 import { toTrade } from '../trades/trade.js';
 import { tradeJson } from '../trades/trade-json.js';
-import { JSON_BODY, jsonBody } from './json-body.js';
+import { JSON_BODY, jsonBody } from '../http/body.js';
 import { orRefuse } from './refusal-error.js';
 import { validate } from './validation.js';
 

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { JSON_BODY } from '../api/json-body.js';
+import { JSON_BODY } from '../http/body.js';
 import { SCENARIO_HEADER } from '../scenarios/scenario.js';
 import type { SandboxEnv } from '../workspaces/request-sandbox.js';
 import { CLIENT_HEADER, DASHBOARD_CLIENT } from './dashboard-client.js';

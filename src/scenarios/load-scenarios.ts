@@ -2,6 +2,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isMap, isSeq, LineCounter, parseDocument } from 'yaml';
+import { formatPath } from '../config/issues.js';
+import { checkPatterns } from './check-patterns.js';
 import { scenarioFileSchema, type Scenario } from './scenario.js';
 import { describeYamlIssues, formatProblem, locate, type FileProblem } from './yaml-issues.js';
 
@@ -36,6 +38,13 @@ export class ScenarioError extends Error {
   }
 }
 
+/**
+ * How many times the aliases of one scenario file may be expanded in all (the yaml package's
+ * `maxAliasCount`, its default written out): enough for a shared timeline referenced by a few
+ * scenarios, far too few for aliases that nest and multiply.
+ */
+export const MAX_ALIAS_COUNT = 100;
+
 type Parsed = { ok: true; scenarios: { scenario: Scenario; line: number }[] } | { ok: false; problems: FileProblem[] };
 
 /** Parses and validates the text of one scenario file. */
@@ -56,8 +65,29 @@ export function parseScenarioFile(text: string, file: string): Parsed {
   if (doc.contents === null) {
     return { ok: false, problems: [{ file, line: 1, column: 1, path: '', message: 'is empty; it must hold a "scenarios:" list (see docs/scenarios.md for an example)' }] };
   }
-  const result = scenarioFileSchema.safeParse(doc.toJS());
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    // The yaml package throws a ReferenceError for an alias it will not expand (too many, or none such).
+    if (!(error instanceof ReferenceError)) throw error;
+    const message = /Excessive alias count/.test(error.message)
+      ? `expands YAML aliases (*name) more than ${MAX_ALIAS_COUNT} times in all; aliases of lists that hold aliases multiply (the "billion laughs" pattern), so the sandbox does not expand them. Write the values out, or use fewer aliases`
+      : `has a YAML alias that cannot be expanded: ${error.message}`;
+    return { ok: false, problems: [{ file, line: 1, column: 1, path: '', message }] };
+  }
+  const result = scenarioFileSchema.safeParse(data);
   if (!result.success) return { ok: false, problems: describeYamlIssues(file, doc, counter, result.error, scenarioFileSchema) };
+  const patterns = checkPatterns(result.data.scenarios);
+  if (patterns.length > 0) {
+    return {
+      ok: false,
+      problems: patterns.map(({ path, message }) => {
+        const where = locate(doc, counter, path);
+        return { file, ...(where ? { line: where.line, column: where.column } : {}), path: formatPath(path), message };
+      }),
+    };
+  }
 
   const list = isMap(doc.contents) ? doc.contents.get('scenarios', true) : undefined;
   return {

@@ -3,6 +3,7 @@ import { summarize, type ScenarioSummary } from './describe-scenario.js';
 import { BUNDLED_SCENARIOS, loadScenarios, type LoadedScenario } from './load-scenarios.js';
 import { matchesScenario, type MatchRequest } from './match-scenario.js';
 import { SCENARIO_HEADER, type Scenario } from './scenario.js';
+import { compilePattern, type ScenarioPattern } from './scenario-pattern.js';
 
 /**
  * The loaded scenarios, in match order (user folder first, then the bundled ones; files by
@@ -13,10 +14,30 @@ export class ScenarioEngine {
   readonly #byName: ReadonlyMap<string, LoadedScenario>;
   /** Wall-clock end times of the create delays under way (shutdown reports the longest). */
   readonly #delays = new Set<{ end: number }>();
+  /**
+   * This engine's regular expressions, each compiled on its first use. Bounded by the engine's
+   * own scenarios (at most MAX_PATTERNS_SIZE instructions per file or upload), and dropped with
+   * the engine when a workspace's upload replaces it: nothing is shared between workspaces.
+   */
+  readonly #patterns = new Map<string, ScenarioPattern>();
+  readonly #compile: (source: string) => ScenarioPattern;
+  readonly #pattern = (source: string): ScenarioPattern => {
+    let compiled = this.#patterns.get(source);
+    if (!compiled) {
+      compiled = this.#compile(source);
+      this.#patterns.set(source, compiled);
+    }
+    return compiled;
+  };
 
-  constructor(entries: readonly LoadedScenario[]) {
+  /**
+   * `options.compile` compiles a regular expression; RE2 (compilePattern) unless given. Only the
+   * bench passes another one (JavaScript's RegExp), to measure what RE2 costs.
+   */
+  constructor(entries: readonly LoadedScenario[], options: { compile?: (source: string) => ScenarioPattern } = {}) {
     this.#entries = entries;
     this.#byName = new Map(entries.map((entry) => [entry.scenario.name.toLowerCase(), entry]));
+    this.#compile = options.compile ?? compilePattern;
   }
 
   /**
@@ -55,7 +76,7 @@ export class ScenarioEngine {
 
   /** The first scenario whose match block fits the request, or undefined (the trade then waits). */
   match(request: MatchRequest): Scenario | undefined {
-    return this.#entries.find((entry) => matchesScenario(entry.scenario.match, request))?.scenario;
+    return this.#entries.find((entry) => matchesScenario(entry.scenario.match, request, this.#pattern))?.scenario;
   }
 
   /**

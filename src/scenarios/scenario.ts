@@ -3,6 +3,7 @@ import { callbackBehaviourSchema } from '../callbacks/behaviour.js';
 import { DURATION_HINT, durationSchema } from '../clock/duration.js';
 import { TRADE_STATES, TRADE_TYPES } from '../trades/trade.js';
 import { checkTimeline } from './check-timeline.js';
+import { patternSize, sizeProblem } from './scenario-pattern.js';
 
 /** The create request header that picks a scenario by name, whatever the request holds. */
 export const SCENARIO_HEADER = 'X-Sandbox-Scenario';
@@ -15,13 +16,14 @@ const shown = (value: unknown) => {
   return text === undefined ? String(value) : text.length > 40 ? `${text.slice(0, 37)}...` : text;
 };
 
-const regexSource = (field: string, example: string) =>
+/**
+ * A regular expression, checked here only for its estimated size (cheap); whether RE2 compiles
+ * it is checked per file by checkPatterns(), once the sizes of all its patterns are known.
+ */
+const regexSource = (example: string) =>
   z.string({ error: `must be a regular expression in quotes, e.g. "${example}"` }).superRefine((value, ctx) => {
-    try {
-      new RegExp(value);
-    } catch (error) {
-      ctx.addIssue({ code: 'custom', message: `is not a valid regular expression for ${field}: ${(error as Error).message}` });
-    }
+    const problem = sizeProblem(patternSize(value));
+    if (problem) ctx.addIssue({ code: 'custom', message: `${shown(value)} cannot be matched: ${problem}` });
   });
 
 const typeName = z.enum(TRADE_TYPES, { error: (iss) => `must be one of ${TRADE_TYPES.join(', ')}; got ${shown(iss.input)}` });
@@ -70,12 +72,14 @@ export const matchSchema = z
         .optional()
         .meta({ description: 'Merchant UUID, or a list of them.' }),
       amount: amountMatchSchema.optional(),
-      order: regexSource('order', '^confirm-').optional().meta({ description: 'Regular expression the order must match, e.g. "^confirm-" (anchor it: unanchored patterns match anywhere).' }),
+      order: regexSource('^confirm-')
+        .optional()
+        .meta({ description: 'Regular expression (RE2 syntax, matched in linear time) the order must match, e.g. "^confirm-" (anchor it: unanchored patterns match anywhere).' }),
       customer: z
         .union(
           [
             z.string().meta({ description: "Exactly this customer (the request's customer or cusotmer field)." }),
-            z.strictObject({ regex: regexSource('customer', '^vip-').meta({ description: 'Regular expression the customer must match.' }) }),
+            z.strictObject({ regex: regexSource('^vip-').meta({ description: 'Regular expression the customer must match.' }) }),
           ],
           { error: 'must be an exact customer string, or {regex: "^vip-"}' },
         )

@@ -112,3 +112,31 @@ export function generatedSection(markdown: string, name: string): string | undef
   if (begin < 0 || end < begin) return undefined;
   return markdown.slice(markdown.indexOf('\n', begin) + 1, end);
 }
+
+export interface InlineCode {
+  /** 1-based line where the span starts. */
+  line: number;
+  code: string;
+  /** The nearest heading above the span, as written (backticks kept). */
+  heading: string;
+}
+
+/** Every inline code span outside fenced blocks (a span may wrap onto the next line, not across a blank one). */
+export function inlineCode(markdown: string): InlineCode[] {
+  const lines = prose(markdown);
+  const text = lines.join('\n');
+  const headings: { at: number; text: string }[] = [];
+  let offset = 0;
+  for (const line of lines) {
+    if (/^#{1,6} /.test(line)) headings.push({ at: offset, text: line.replace(/^#+ /, '') });
+    offset += line.length + 1;
+  }
+  const found: InlineCode[] = [];
+  for (const match of text.matchAll(/(?<!`)(`+)(?!`)((?:(?!\n\s*\n)[\s\S])+?)(?<!`)\1(?!`)/g)) {
+    const at = match.index;
+    const line = text.slice(0, at).split('\n').length;
+    const heading = headings.filter((h) => h.at <= at).at(-1)?.text ?? '';
+    found.push({ line, code: match[2]!.replace(/\s*\n\s*/g, ' ').trim(), heading });
+  }
+  return found;
+}
