@@ -10,6 +10,7 @@ import { dashboardRoutes } from './pages/dashboard-routes.js';
 import { assetRoutes } from './pages/asset-routes.js';
 import { paymentRoutes } from './pages/payment-routes.js';
 import { corsPolicy } from './security/cors-policy.js';
+import { countCreates } from './report/count-creates.js';
 import { countReads } from './report/count-reads.js';
 import { countRefusal } from './report/count-refusal.js';
 import { crossSiteGuard } from './security/cross-site-guard.js';
@@ -78,8 +79,12 @@ function sandboxRoutes(counting: boolean, select: Hono<SandboxEnv>) {
   app.use('/_sandbox/*', corsPolicy('admin'), crossSiteGuard);
   app.use('/pay/*', crossSiteGuard);
   app.route('/', select);
-  // The integration report (src/report): successful reads of a trade here, refusals in onError.
-  if (counting) app.get('/api/v1/trades/:merchant/:uuid', countReads);
+  // The integration report (src/report): successful creates and reads of a trade here, refusals in onError.
+  if (counting) {
+    app.post('/api/v1/trades/deposit/create', countCreates);
+    app.post('/api/v1/trades/deposit/build', countCreates);
+    app.get('/api/v1/trades/:merchant/:uuid', countReads);
+  }
   app.route('/api/v1/trades', providerRoutes());
   app.route('/pay', paymentRoutes());
   app.route('/assets', assetRoutes());

@@ -99,6 +99,8 @@ export interface Workspaces {
   ready(name: string): Sandbox | undefined;
   open(name: string): Promise<OpenResult>;
   list(): Promise<WorkspaceSummary[]>;
+  /** The workspaces loaded now (the integration report of the server reads theirs). */
+  loadedSandboxes(): Sandbox[];
   delete(name: string): Promise<WorkspaceSummary | undefined>;
   sweep(now?: number): Promise<string[]>;
   close(): Promise<void>;

@@ -14,6 +14,7 @@ import { createRandom } from './trades/random.js';
 import { ScenarioEngine } from './scenarios/scenario-engine.js';
 import { MistakeCounter } from './report/mistake-counter.js';
 import { watchCallbacks } from './report/watch-callbacks.js';
+import { watchPayments } from './report/watch-payments.js';
 import { restoreWorkspaceMerchants } from './workspaces/workspace-merchants.js';
 import { restoreWorkspaceScenarios } from './workspaces/workspace-scenarios.js';
 import { WorkspaceRegistry } from './workspaces/workspace-registry.js';
@@ -109,7 +110,8 @@ async function assemble(options: SandboxOptions, shared: SandboxShared, adapter:
   lifecycle.onChange((change) => void callbacks.onChange(change));
   scheduler.handle(CALLBACK_JOB, (job) => callbacks.run(job));
   const report = new MistakeCounter();
-  watchCallbacks(callbacks, report);
+  watchCallbacks(callbacks, report, store);
+  watchPayments(lifecycle, report);
 
   let closed: Promise<void> | undefined;
   // Data properties only (no getters, no optional spreads): every sandbox object then has the

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { startReceiver } from './callbacks-receiver.js';
 import { junitErrors } from './junit-schema.js';
 import { DEMO } from './support.js';
 
@@ -87,6 +88,59 @@ describe('deposit-sandbox report and serve --report', () => {
     const onExit = readFileSync(file, 'utf8');
     expect(await junitErrors(onExit)).toEqual([]);
     expect(onExit).toBe(xml);
+  });
+
+  it('report --fail-on: not-handled exits 1 while a coverage row is not handled, wrong exits 1 once a row is answered wrong; JUnit shows the coverage', async () => {
+    const down = await startReceiver((_q, res) => void res.writeHead(500).end('down'));
+    try {
+      const sandbox = await serve(['--callback-retries', '100ms']);
+      const created = await fetch(`${sandbox.url}/api/v1/trades/deposit/create`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Auth': DEMO.token },
+        body: JSON.stringify({ merchant: DEMO.id, order: 'report-cli-fail-1', amount_cents: 31250, amount_currency: 'RUB', type: 'any_bank', callback_url: `${down.url}/cb` }),
+      });
+      expect(created.status).toBe(201);
+      const { id } = (await created.json()) as { id: string };
+
+      expect(await cli(['report', '--url', sandbox.url, '--fail-on', 'wrong'])).toMatchObject({ code: 0, stderr: '' });
+      const strict = await cli(['report', '--url', sandbox.url, '--fail-on', 'not-handled', '--format', 'junit']);
+      expect(strict.code).toBe(1);
+      expect(strict.stderr).toContain(`deposit-sandbox: --fail-on not-handled: 12 coverage rows fail:\n  Demo Shop (${DEMO.id}): create.refused_401 not_seen\n`);
+      expect(await junitErrors(strict.stdout)).toEqual([]);
+
+      // Confirmed: the callback is answered 500, retried once, and fails.
+      const moved = await fetch(`${sandbox.url}/_sandbox/trades/${id}/transition`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ state: 'confirmed' }) });
+      expect(moved.status).toBe(200);
+      await down.waitFor(2);
+      const failed = async () => ((await (await fetch(`${sandbox.url}/_sandbox/callbacks?trade=${id}`)).json()) as { callbacks: Array<{ status: string }> }).callbacks[0]?.status === 'failed';
+      for (let i = 0; i < 100 && !(await failed()); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      const wrong = await cli(['report', '--url', sandbox.url, '--fail-on', 'wrong']);
+      expect(wrong.code).toBe(1);
+      expect(wrong.stderr).toContain(`Demo Shop (${DEMO.id}): callback.confirmed wrong: never acknowledged: 2 attempts failed, the last with HTTP 500`);
+      expect(wrong.stdout).toContain(`| callback.confirmed | wrong | ${id} | never acknowledged`);
+    } finally {
+      await down.close();
+    }
+  }, 60_000);
+
+  it("serve --report on SIGHUP writes the JUnit of every workspace, a deleted one's included, each named", async () => {
+    const file = join(dir, 'hangup-report.xml');
+    const sandbox = await serve(['--report', file]);
+    const wrong = (prefix: string) =>
+      fetch(`${sandbox.url}${prefix}/api/v1/trades/deposit/create`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Auth': 'not-the-token' },
+        body: JSON.stringify({ merchant: DEMO.id, order: 'report-hup-1', amount_cents: 31250, amount_currency: 'RUB', type: 'any_bank' }),
+      });
+    expect((await wrong('/w/worker-1')).status).toBe(401);
+    expect((await wrong('/w/worker-2')).status).toBe(401);
+    expect((await fetch(`${sandbox.url}/w/worker-2/_sandbox`, { method: 'DELETE' })).status).toBe(200);
+    sandbox.child.kill('SIGHUP');
+    expect(await sandbox.exited).toBe(0);
+    const xml = readFileSync(file, 'utf8');
+    expect(await junitErrors(xml)).toEqual([]);
+    expect(xml).toContain(`<testsuite name="deposit-sandbox integration: Demo Shop (${DEMO.id}) in workspace worker-1" tests="7" failures="1"`);
+    expect(xml).toContain(`<testsuite name="deposit-sandbox integration: Demo Shop (${DEMO.id}) in workspace worker-2" tests="7" failures="1"`);
   });
 
   it('report says what to do when no sandbox answers or the format is unknown', async () => {

@@ -4,6 +4,7 @@
  * JUnit and Markdown renderings.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { sign } from '../src/auth/signature.js';
 import { integrationReportSchema, type IntegrationReport } from '../src/report/report-schema.js';
 import { reportJunit, reportMarkdown } from '../src/report/report-formats.js';
 import { startReceiver, type Receiver } from './callbacks-receiver.js';
@@ -34,20 +35,57 @@ async function report(t: TestSandbox, headers: Record<string, string> = {}): Pro
 }
 
 const UNKNOWN = '2c9d7e41-5b6a-4f38-9e0d-7a1b3c5d7e9f';
+/** Resolves once no callback is pending or under way (a real clock sends on its own). */
+async function waitForIdle(t: TestSandbox): Promise<void> {
+  for (let i = 0; i < 200 && [...t.sandbox.store.callbacks.values()].some((e) => e.status === 'pending'); i++) {
+    await new Promise((resolve) => t.sandbox.callbacks.once('attempt', resolve));
+  }
+  await t.sandbox.callbacks.idle();
+}
+
 const NONE = { answered_non_2xx: 0, timed_out: 0, never_acknowledged: 0, accepted_bad_signature: 0 };
 
 describe('GET /_sandbox/report', () => {
-  it('starts empty, and a correct integration leaves it empty', async () => {
+  it('starts empty', async () => {
     const t = await sandbox();
-    expect(await report(t)).toEqual({ poll_interval_ms: 1000, total: 0, merchants: [] });
-    const created = await t.post('/api/v1/trades/deposit/create', p2pBody());
-    expect(created.status).toBe(201);
-    const { id } = (await created.json()) as { id: string };
-    expect((await t.get(`/api/v1/trades/${DEMO.id}/${id}`)).status).toBe(200);
-    await t.sandbox.clock.advance(1000);
-    expect((await t.get(`/api/v1/trades/${DEMO.id}/${id}`)).status).toBe(200);
-    expect((await report(t)).total).toBe(0);
+    expect(await report(t)).toMatchObject({ total: 0, merchants: [], notes: [] });
   });
+
+  // A correct client: creates, reads at once, reads several times within a second, reads after
+  // the callback; its receiver answers 2xx to signed callbacks and 401 to forged ones; it asks
+  // for forced refusals (sbx-reject-, sbx-unauth-) on purpose. No rule may count any of it.
+  for (const clock of ['manual', 'real'] as const) {
+    it(`a correct client on a ${clock} clock gets total 0 and no note`, async () => {
+      const t = await sandbox({ clock });
+      const verifying = await receiver((q, res) => void res.writeHead(q.headers['x-signature'] === sign(DEMO.secret, q.body) ? 200 : 401).end());
+      const created = await t.post('/api/v1/trades/deposit/create', p2pBody({ callback_url: `${verifying.url}/cb` }));
+      expect(created.status).toBe(201);
+      const { id } = (await created.json()) as { id: string };
+      for (let i = 0; i < 5; i++) expect((await t.get(`/api/v1/trades/${DEMO.id}/${id}`)).status).toBe(200);
+      t.sandbox.lifecycle.transition(id, 'confirmed', 'admin');
+      if (clock === 'manual') await t.sandbox.scheduler.advance(0);
+      await verifying.waitFor(1);
+      expect((await t.get(`/api/v1/trades/${DEMO.id}/${id}`)).status).toBe(200);
+      expect((await t.post('/api/v1/trades/deposit/create', p2pBody({ order: 'sbx-reject-correct' }))).status).toBe(422);
+      expect((await t.post('/api/v1/trades/deposit/create', p2pBody({ order: 'sbx-unauth-correct' }))).status).toBe(401);
+      if (clock === 'manual') {
+        // The callback scenarios confirm after 5 s of the sandbox clock.
+        for (const prefix of ['sbx-badsig-', 'sbx-dup-', 'sbx-flaky-']) {
+          expect((await t.post('/api/v1/trades/deposit/create', p2pBody({ order: `${prefix}correct`, callback_url: `${verifying.url}/cb` }))).status).toBe(201);
+        }
+        await t.sandbox.scheduler.advance(5_000);
+        await t.sandbox.scheduler.advance(120_000); // the flaky scenario's retries
+        await verifying.waitFor(1 + 2 + 2 + 1);
+      }
+      await waitForIdle(t);
+      const seen = await report(t);
+      expect(seen).toMatchObject({ total: 0, merchants: [], notes: [] });
+      // The same client reaches handled on every callback row it exercised.
+      const status = Object.fromEntries(seen.coverage.find((m) => m.merchant === DEMO.id)!.rows.map((row) => [row.id, row.status]));
+      expect(status).toMatchObject({ 'create.accepted': 'seen', 'create.refused_401': 'seen', 'create.refused_422': 'seen', 'callback.confirmed': 'handled' });
+      if (clock === 'manual') expect(status).toMatchObject({ 'callback.bad_signature': 'handled', 'callback.duplicate': 'handled', 'callback.retry_after_failure': 'handled' });
+    });
+  }
 
   it('counts 401s by cause and 422s by field and code, per merchant, and duplicate orders apart', async () => {
     const t = await sandbox({ auth: 'either' });
@@ -82,7 +120,6 @@ describe('GET /_sandbox/report', () => {
       ],
       duplicate_orders: 1,
       callbacks: NONE,
-      fast_polls: 0,
       total: 8,
     });
     expect(seen.merchants.find((m) => m.merchant === UNKNOWN)).toMatchObject({ unauthorized: [{ cause: 'unknown_merchant', count: 1 }], total: 1 });
@@ -91,21 +128,21 @@ describe('GET /_sandbox/report', () => {
     expect(seen.total).toBe(11);
   });
 
-  it('counts reads of one trade sooner than a second after the previous one (sandbox clock), through the GET route', async () => {
+  it('notes more than 60 reads of one trade within a minute as advice: not in total, not a mistake', async () => {
     const t = await sandbox();
     const { id } = (await (await t.post('/api/v1/trades/deposit/create', p2pBody())).json()) as { id: string };
-    const other = (await (await t.post('/api/v1/trades/deposit/create', p2pBody())).json()) as { id: string };
-    const read = async (trade: string) => expect((await t.get(`/api/v1/trades/${DEMO.id}/${trade}`)).status).toBe(200);
-    await read(id);
-    await read(other.id); // another trade: not a repeat
-    await read(id); // same instant: too fast
-    await t.sandbox.clock.advance(999);
-    await read(id); // 999 ms later: too fast
-    await t.sandbox.clock.advance(1000);
-    await read(id); // a second later: fine
-    expect((await t.get(`/api/v1/trades/${DEMO.id}/${id}`, { 'X-Token': 'wrong' })).status).toBe(401); // a refused read is not a poll
-    const demo = (await report(t)).merchants[0]!;
-    expect(demo).toMatchObject({ merchant: DEMO.id, fast_polls: 2, unauthorized: [{ cause: 'signature_mismatch', count: 1 }] });
+    for (let i = 0; i < 61; i++) expect((await t.get(`/api/v1/trades/${DEMO.id}/${id}`)).status).toBe(200);
+    expect((await t.get(`/api/v1/trades/${DEMO.id}/${id}`, { 'X-Token': 'wrong' })).status).toBe(401); // a refused read is a 401, not a read
+    const seen = await report(t);
+    expect(seen.total).toBe(1);
+    expect(seen.merchants[0]).toMatchObject({ merchant: DEMO.id, total: 1, unauthorized: [{ cause: 'signature_mismatch', count: 1 }] });
+    expect(seen.notes).toEqual([
+      { merchant: DEMO.id, name: 'Demo Shop', id: 'sustained_polling', trade: id, count: 1, detail: expect.stringContaining(`more than 60 reads of trade ${id} within a minute`) },
+    ]);
+    expect(reportMarkdown(seen)).toContain('## Notes (advice, not mistakes)\n\n- Demo Shop');
+    const xml = reportJunit(seen);
+    expect(await junitErrors(xml)).toEqual([]);
+    expect(xml).toContain('failures="1"'); // the 401 only
   });
 
   it('counts callbacks answered non-2xx, timed out, never acknowledged, and forged copies accepted', async () => {
@@ -142,40 +179,39 @@ describe('GET /_sandbox/report', () => {
 
 describe('report formats', () => {
   const REPORT: IntegrationReport = {
-    poll_interval_ms: 1000,
-    total: 7,
+    total: 6,
     merchants: [
       {
         merchant: DEMO.id,
         name: 'Demo Shop',
-        total: 7,
+        total: 6,
         unauthorized: [{ cause: 'signature_mismatch', count: 2 }],
         invalid: [{ field: 'amount|cents', code: 'validation_failed', count: 1 }],
         duplicate_orders: 1,
         callbacks: { answered_non_2xx: 1, timed_out: 0, never_acknowledged: 1, accepted_bad_signature: 0 },
-        fast_polls: 1,
       },
     ],
+    notes: [],
+    coverage: [],
   };
 
   it('JUnit: a suite per merchant, a failed case per kind of mistake, valid against test/junit.xsd', async () => {
     const xml = reportJunit(REPORT);
     expect(await junitErrors(xml)).toEqual([]);
-    expect(xml).toContain(`<testsuite name="deposit-sandbox integration: Demo Shop (${DEMO.id})" tests="8" failures="6" errors="0" skipped="0">`);
+    expect(xml).toContain(`<testsuite name="deposit-sandbox integration: Demo Shop (${DEMO.id})" tests="7" failures="5" errors="0" skipped="0">`);
     expect(xml).toContain('<failure message="2 mistakes: 401 signature_mismatch: 2" type="integration_mistake">');
     expect(xml).toContain(`<testcase classname="deposit-sandbox.integration.${DEMO.id}" name="answers callbacks within the timeout"/>`);
-    expect(xml).toContain('name="polls a trade at most once per second">');
-    const empty = reportJunit({ poll_interval_ms: 1000, total: 0, merchants: [] });
+    const empty = reportJunit({ total: 0, merchants: [], notes: [], coverage: [] });
     expect(await junitErrors(empty)).toEqual([]);
     expect(empty).toContain('<testcase classname="deposit-sandbox.integration" name="no mistake seen"/>');
   });
 
   it('Markdown: a table per merchant, pipes in field names escaped', () => {
     const md = reportMarkdown(REPORT);
-    expect(md).toContain(`## Demo Shop (${DEMO.id}): 7 mistakes\n\n| check | mistakes | details | what to do |\n|---|---:|---|---|\n`);
+    expect(md).toContain(`## Demo Shop (${DEMO.id}): 6 mistakes\n\n| check | mistakes | details | what to do |\n|---|---:|---|---|\n`);
     expect(md).toContain('| authenticates every request (no 401) | 2 | 401 signature_mismatch: 2 | Send X-Auth');
     expect(md).toContain('| sends valid requests (no 422) | 1 | 422 validation_failed on amount\\|cents: 1 |');
     expect(md).toContain('| answers callbacks within the timeout | 0 |  |  |\n');
-    expect(reportMarkdown({ poll_interval_ms: 1000, total: 0, merchants: [] })).toBe('# deposit-sandbox integration report\n\nNo mistake seen.\n');
+    expect(reportMarkdown({ total: 0, merchants: [], notes: [], coverage: [] })).toBe('# deposit-sandbox integration report\n\nNo mistake seen.\n');
   });
 });

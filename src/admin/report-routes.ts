@@ -1,14 +1,17 @@
 import { Hono } from 'hono';
 import type { SandboxEnv } from '../http/sandbox-env.js';
 import { requireSandboxAdmin } from '../http/admin-guard.js';
+import { serverReport } from '../report/server-report.js';
 
-/** GET /_sandbox/report: the merchant's mistakes the sandbox counted (src/report), per merchant. */
+/**
+ * GET /_sandbox/report: the merchant's mistakes and coverage the sandbox counted (src/report), per
+ * merchant; at the root, every workspace's too (/w/<name>/_sandbox/report: that workspace's).
+ */
 export function reportRoutes() {
   const app = new Hono<SandboxEnv>();
   app.use(requireSandboxAdmin);
   app.get('/', (c) => {
-    const sandbox = c.get('sandbox');
-    return c.json(sandbox.report.report((id) => sandbox.merchants.get(id)?.name));
+    return c.json(serverReport(c.get('sandbox')));
   });
   return app;
 }

@@ -9,7 +9,7 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-it('report --workspace reads the report of that workspace, not the unprefixed one (docs/workspaces.md, Command line)', async () => {
+it('report --workspace reads the report of that workspace alone; the unprefixed one holds every workspace, each named (docs/workspaces.md, Command line)', async () => {
   // A wrong signature in workspace docs-1 only.
   const refused = await fetch(`${sandbox.url}/w/docs-1/api/v1/trades/deposit/create`, {
     method: 'POST',
@@ -22,5 +22,7 @@ it('report --workspace reads the report of that workspace, not the unprefixed on
   const unprefixed = await reportCommand({ url: sandbox.url, source: 'flag' }, { format: 'json' }, quiet);
   expect(inWorkspace.merchants.map((m) => m.merchant)).toEqual([DEMO.id]);
   expect(inWorkspace.total).toBe(1);
-  expect(unprefixed.total).toBe(0);
+  expect(inWorkspace.merchants[0]?.workspace).toBeUndefined();
+  expect(unprefixed.total).toBe(1);
+  expect(unprefixed.merchants.map((m) => [m.workspace, m.merchant])).toEqual([['docs-1', DEMO.id]]);
 });

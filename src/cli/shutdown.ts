@@ -30,7 +30,7 @@ function sighupIgnored(): boolean {
 }
 
 /**
- * SIGINT/SIGTERM/SIGHUP for `serve`. The first signal stops accepting connections, says what the
+ * SIGINT/SIGTERM/SIGHUP for `serve` (SIGHUP: the terminal that started it was closed). The first signal stops accepting connections, says what the
  * sandbox still waits for (requests in flight, the longest scenario delay, open connections)
  * and for how long at most (--shutdown-timeout), then saves the store and exits 0. A second
  * signal closes every connection at once and exits as soon as the store is saved.

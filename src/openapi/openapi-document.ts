@@ -179,7 +179,7 @@ const json = (id: string) => ({ 'application/json': { schema: { $ref: REF(id) } 
 
 /**
  * Request bodies: application/json, and any structured-syntax JSON type (application/<name>+json,
- * such as application/vnd.api+json), which src/api/json-body.ts reads the same way.
+ * such as application/vnd.api+json), which src/http/body.ts reads the same way.
  */
 const jsonRequest = (id: string) => ({ 'application/json': { schema: { $ref: REF(id) } }, 'application/*+json': { schema: { $ref: REF(id) } } });
 const JSON_REQUEST_NOTE = 'Sent as application/json or any application/<name>+json type (for example application/vnd.api+json), with or without a charset; other types are a 422.';

@@ -17,7 +17,7 @@ import { tradeQuerySchema } from '../admin/list-trades.js';
 import { transitionSchema } from '../admin/trade-routes.js';
 import { callbackQuerySchema } from '../callbacks/list-callbacks.js';
 import { checkReportSchema } from '../check-callback/check-report.js';
-import { integrationReportSchema, POLL_INTERVAL_MS } from '../report/report-schema.js';
+import { integrationReportSchema } from '../report/report-schema.js';
 import { SCENARIO_HEADER } from '../scenarios/scenario.js';
 import { buildRequestSchema, createRequestSchema, LIMITS } from '../trades/requests.js';
 import { ecomTradeSchema, p2pTradeSchema } from '../trades/trade.js';
@@ -242,8 +242,8 @@ export const OPERATIONS: readonly Operation[] = (
       path: '/_sandbox/report',
       operationId: 'integrationReport',
       tag: 'sandbox',
-      summary: "The merchant's mistakes the sandbox counted (integration report)",
-      description: `Per merchant: 401 answers by cause, 422 answers by field and code, duplicate orders, callbacks answered non-2xx, timed out or never acknowledged, forged copies accepted, and reads of one trade sooner than ${POLL_INTERVAL_MS} ms (of the sandbox clock) after the previous read. Only merchants with a mistake are listed. Counted since the sandbox started, in memory.`,
+      summary: "The merchant's mistakes and integration coverage the sandbox counted (integration report)",
+      description: `Per merchant: 401 answers by cause, 422 answers by field and code, duplicate orders, callbacks answered non-2xx, timed out or never acknowledged, forged copies accepted. Only merchants with a mistake are listed. notes holds advice that is not a mistake (more than 60 reads of one trade within a minute of real time). coverage lists, per known merchant, which situations its tests met and how they answered (not_seen, seen, handled, wrong). At the root, every workspace's entries too, each with its workspace name (deleted workspaces kept until exit). Counted since the sandbox started, in memory.`,
       auth: 'admin',
       responses: { 200: { description: 'The report.', schema: integrationReportSchema }, 401: ADMIN_401 },
     },

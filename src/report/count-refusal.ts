@@ -1,18 +1,20 @@
 import type { Context } from 'hono';
 import type { SandboxError } from '../http/errors.js';
+import { SCENARIO_HEADER } from '../scenarios/scenario.js';
+import { CLIENT_HEADER, DASHBOARD_CLIENT } from './dashboard-client.js';
 import type { MistakeCounter } from './mistake-counter.js';
 
 const TRADE_PATH = /^\/api\/v1\/trades\/([^/]+)\/[^/]+$/;
 
 /** The merchant a provider request names: in the path for get, in the JSON body for create and build. */
-function merchantOf(c: Context, path: string): string {
+function merchantOf(c: Context, path: string, body: Record<string, unknown> | undefined): string {
   const get = c.req.method === 'GET' ? TRADE_PATH.exec(path) : null;
   if (get) return safeDecode(get[1]!);
-  const merchant = (c.get('jsonBody') as Record<string, unknown> | undefined)?.['merchant'];
+  const merchant = body?.['merchant'];
   return typeof merchant === 'string' && merchant !== '' ? merchant : '(no merchant id)';
 }
 
-/** A path segment decoded, or as sent when it is no valid percent-encoding (`%FF`). */
+/** A path segment decoded, or as sent when it is not valid percent-encoding (never a URIError). */
 function safeDecode(segment: string): string {
   try {
     return decodeURIComponent(segment);
@@ -24,18 +26,23 @@ function safeDecode(segment: string): string {
 /**
  * Called where the app renders an error (app.onError): a 401 of the provider API counts by its
  * code, a 422 by each field of its details and its code. Other errors and routes are not the
- * merchant's integration mistakes. Successful requests never come here, so they cost nothing.
+ * merchant's integration mistakes, nor is an answer a scenario forced (sbx-unauth-, sbx-reject-...:
+ * the merchant asked for it; it still counts as met for the coverage), nor a request of the
+ * dashboard's own forms. Successful requests never come here, so they cost nothing.
  */
 export function countRefusal(counter: MistakeCounter, c: Context, error: SandboxError): void {
   // The path within the request's sandbox: without the /w/<name> prefix of a workspace.
   const path = c.req.path.slice(((c.get('base') as string | undefined) ?? '').length);
   if ((error.status !== 401 && error.status !== 422) || !path.startsWith('/api/')) return;
-  const merchant = merchantOf(c, path);
-  if (error.status === 401) counter.unauthorized(merchant, error.code);
-  else
-    counter.invalid(
-      merchant,
-      error.code,
-      error.details.map((d) => d.field),
-    );
+  if (c.req.header(CLIENT_HEADER) === DASHBOARD_CLIENT) return;
+  const body = c.get('jsonBody') as Record<string, unknown> | undefined;
+  const order = body?.['order'];
+  counter.refused(merchantOf(c, path, body), {
+    status: error.status,
+    code: error.code,
+    fields: error.details.map((d) => d.field),
+    order: typeof order === 'string' ? order : undefined,
+    create: c.req.method === 'POST',
+    forced: error.headers[SCENARIO_HEADER] !== undefined,
+  });
 }

@@ -1,74 +1,172 @@
-import { POLL_INTERVAL_MS, type IntegrationReport, type MerchantMistakes } from './report-schema.js';
+import type { CoverageRowId } from './coverage-rows.js';
+import { CoverageTally } from './coverage-tally.js';
+import { type CreatedTrade, isLostAnswer, LostAnswers } from './lost-answers.js';
+import { POLLING_READS, PollingWatch } from './polling-watch.js';
+import { printable } from './printable.js';
+import type { IntegrationReport, MerchantCoverage, MerchantMistakes, ReportNote } from './report-schema.js';
 
 /** Merchant ids beyond this many are counted together, so made-up ids cannot grow memory. */
 const MAX_MERCHANTS = 1_000;
 const OTHERS = '(other merchant ids)';
+/** Trades noted for sustained polling, per merchant. */
+const MAX_NOTED_TRADES = 20;
+/** Distinct 401 causes and distinct (field, code) pairs of 422s kept per merchant; more are counted together. */
+const MAX_CAUSES = 20;
+const MAX_FIELDS = 50;
+const MORE = '(more)';
+/** Deleted workspaces whose counts are kept by name; more are kept together under one name. */
+const MAX_DELETED = 1_000;
+const MORE_DELETED = '(more deleted workspaces)';
+/** Trades created from the dashboard remembered (their callbacks are QA's, not the merchant's). */
+const MAX_QA_TRADES = 10_000;
 
 interface Tally {
   unauthorized: Map<string, number>;
-  invalid: Map<string, number>;
+  /** 422s by field, then by code: two levels, never a key joined with a separator a field name can hold. */
+  invalid: Map<string, Map<string, number>>;
+  /** How many (field, code) pairs `invalid` holds. */
+  pairs: number;
   duplicate_orders: number;
   callbacks: MerchantMistakes['callbacks'];
-  fast_polls: number;
+  /** Trades read more than POLLING_READS times within a minute, and how many times that was seen. */
+  polled: Map<string, number>;
+  coverage: CoverageTally;
+  /** Whether a create was accepted (row create.accepted), kept apart so the create path reads one field. */
+  accepted: boolean;
+  lost: LostAnswers;
+}
+
+/** A provider request the sandbox refused with 401 or 422, as the refusal hook saw it. */
+export interface Refused {
+  status: 401 | 422;
+  /** The error code. */
+  code: string;
+  /** The fields named in the error's details (422). */
+  fields: readonly string[];
+  /** The order of a create or build request, when its body named one. */
+  order: string | undefined;
+  /** True for create and build (false for get). */
+  create: boolean;
+  /** A scenario forced this answer: the merchant asked for it, so it is no mistake (it is still met, for the coverage). */
+  forced: boolean;
 }
 
 const bump = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
 
 /**
- * Counts the merchant's mistakes per merchant. Knows nothing of HTTP: it is fed by the read
- * hook (src/report/count-reads.ts), the refusal hook (src/report/count-refusal.ts) and the
- * callback dispatcher's events (src/report/watch-callbacks.ts). Kept in memory only.
+ * Counts the merchant's mistakes and integration coverage per merchant. Knows nothing of
+ * HTTP: it is fed by the create and read hooks (src/report/count-creates.ts, count-reads.ts),
+ * the refusal hook (count-refusal.ts), the callback dispatcher's events (watch-callbacks.ts)
+ * and the payment page's state changes (watch-payments.ts). Kept in memory only.
  */
 export class MistakeCounter {
   readonly #tallies = new Map<string, Tally>();
-  /**
-   * When trades were last read, by trade id, in two generations: reads since `#since`, and
-   * the generation before. Only a read less than POLL_INTERVAL_MS old matters, so a
-   * generation is dropped once it is that old: memory follows the trades read lately, not
-   * every trade ever read.
-   */
-  #lastRead = new Map<string, number>();
-  #readBefore = new Map<string, number>();
-  #since = Number.NEGATIVE_INFINITY;
+  readonly #polling = new PollingWatch();
+  readonly #qaTrades = new Set<string>();
+
+  /** The last merchant asked for and its tally: the create path asks for the same few merchants again and again. */
+  #lastMerchant: string | undefined;
+  #lastTally: Tally | undefined;
 
   #tally(merchant: string): Tally {
-    const id = merchant.slice(0, 100);
+    if (merchant === this.#lastMerchant && this.#lastTally !== undefined) return this.#lastTally;
+    const tally = this.#find(merchant);
+    this.#lastMerchant = merchant;
+    this.#lastTally = tally;
+    return tally;
+  }
+
+  #find(merchant: string): Tally {
+    const id = printable(merchant).toLowerCase();
     let tally = this.#tallies.get(id);
     if (!tally) {
-      if (this.#tallies.size >= MAX_MERCHANTS && id !== OTHERS) return this.#tally(OTHERS);
-      tally = { unauthorized: new Map(), invalid: new Map(), duplicate_orders: 0, callbacks: { answered_non_2xx: 0, timed_out: 0, never_acknowledged: 0, accepted_bad_signature: 0 }, fast_polls: 0 };
+      if (this.#tallies.size >= MAX_MERCHANTS && id !== OTHERS) return this.#find(OTHERS);
+      tally = {
+        unauthorized: new Map(),
+        invalid: new Map(),
+        pairs: 0,
+        duplicate_orders: 0,
+        callbacks: { answered_non_2xx: 0, timed_out: 0, never_acknowledged: 0, accepted_bad_signature: 0 },
+        polled: new Map(),
+        coverage: new CoverageTally(),
+        accepted: false,
+        lost: new LostAnswers(),
+      };
       this.#tallies.set(id, tally);
     }
     return tally;
   }
 
-  /** A provider request the sandbox refused with 401 (`code` is the error code). */
-  unauthorized(merchant: string, code: string): void {
-    bump(this.#tally(merchant).unauthorized, code);
-  }
-
-  /** A provider request refused with 422: one count per field named in the error's details. */
-  invalid(merchant: string, code: string, fields: readonly string[]): void {
+  /** A provider request refused with 401 or 422: a 401 counts by its code, a 422 by each field of its details and its code. */
+  refused(merchant: string, refusal: Refused): void {
     const tally = this.#tally(merchant);
-    if (code === 'duplicate_order') {
-      tally.duplicate_orders++;
+    if (refusal.status === 401) {
+      if (refusal.create) tally.coverage.mark('create.refused_401', 'seen');
+      if (!refusal.forced) {
+        const cause = printable(refusal.code);
+        bump(tally.unauthorized, tally.unauthorized.has(cause) || tally.unauthorized.size < MAX_CAUSES ? cause : MORE);
+      }
       return;
     }
-    for (const field of new Set(fields.length > 0 ? fields : ['body'])) bump(tally.invalid, `${field}\u0000${code}`);
+    if (refusal.code === 'duplicate_order') {
+      tally.coverage.mark('create.duplicate_order', 'seen');
+      // Retrying a create whose answer was lost with the same order is the right thing to do.
+      if (refusal.order !== undefined && tally.lost.duplicate(tally.coverage, refusal.order)) return;
+      if (!refusal.forced) tally.duplicate_orders++;
+      return;
+    }
+    if (refusal.create) tally.coverage.mark('create.refused_422', 'seen');
+    if (refusal.forced) return;
+    const code = printable(refusal.code);
+    for (const name of new Set(refusal.fields.length > 0 ? refusal.fields : ['body'])) {
+      const field = printable(name);
+      let codes = tally.invalid.get(field);
+      const known = codes?.has(code) === true;
+      if (!known && tally.pairs >= MAX_FIELDS) {
+        codes = tally.invalid.get(MORE) ?? new Map();
+        tally.invalid.set(MORE, codes);
+        bump(codes, MORE);
+        continue;
+      }
+      if (codes === undefined) {
+        codes = new Map();
+        tally.invalid.set(field, codes);
+      }
+      if (!known) tally.pairs++;
+      bump(codes, code);
+    }
   }
 
-  /** A successful read of a trade at `now` (ms of the sandbox clock). */
-  read(merchant: string, trade: string, now: number): void {
-    if (now - this.#since >= POLL_INTERVAL_MS) {
-      // Every read in #readBefore is older than #since, so at least POLL_INTERVAL_MS old now.
-      this.#readBefore = this.#lastRead;
-      this.#lastRead = new Map();
-      this.#since = now;
+  /**
+   * A create or build the sandbox accepted (201). It runs on every successful create, so it is
+   * kept to a flag and a length check; true when `createdDetails` must follow (a lost answer is
+   * concerned: the create's own, or one still waiting for its retry).
+   */
+  created(merchant: string, order: string, scenario: string | undefined): boolean {
+    const tally = this.#tally(merchant);
+    if (!tally.accepted) {
+      tally.accepted = true;
+      tally.coverage.mark('create.accepted', 'seen');
     }
-    const key = trade.toLowerCase();
-    const last = this.#lastRead.get(key) ?? this.#readBefore.get(key);
-    this.#lastRead.set(key, now);
-    if (last !== undefined && now - last < POLL_INTERVAL_MS) this.#tally(merchant).fast_polls++;
+    return tally.lost.waiting || isLostAnswer(order, scenario);
+  }
+
+  /** The details of a create `created` asked for. */
+  createdDetails(merchant: string, trade: CreatedTrade): void {
+    const { coverage, lost } = this.#tally(merchant);
+    lost.created(coverage, trade);
+  }
+
+  /**
+   * A successful read of a trade at `now` (wall-clock ms: the sandbox clock may stand still).
+   * Reading a trade is never a mistake; more than POLLING_READS reads of one trade within a
+   * minute is noted as advice (src/report/polling-watch.ts).
+   */
+  read(merchant: string, trade: string, now: number): void {
+    if (!this.#polling.read(trade, now)) return;
+    const { polled } = this.#tally(merchant);
+    const key = printable(trade).toLowerCase();
+    if (polled.has(key) || polled.size < MAX_NOTED_TRADES) bump(polled, key);
   }
 
   /** A callback attempt that did not count as delivered, or a forged copy that was accepted. */
@@ -81,28 +179,115 @@ export class MistakeCounter {
     this.#tally(merchant).callbacks.never_acknowledged++;
   }
 
-  /** Forgets the last read time of every trade (after a reset of the sandbox's data). */
-  forgetReads(): void {
-    this.#lastRead.clear();
-    this.#readBefore.clear();
+  /** A coverage row met (src/report/coverage-rows.ts): it only moves up, seen < handled < wrong. */
+  cover(merchant: string, row: CoverageRowId, status: 'seen' | 'handled' | 'wrong', trade?: string, detail?: string): void {
+    this.#tally(merchant).coverage.mark(row, status, trade, detail);
   }
 
-  /** The report: merchants sorted by id, each with its counts. */
-  report(nameOf: (merchant: string) => string | undefined = () => undefined): IntegrationReport {
-    const merchants = [...this.#tallies.entries()]
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+  /** A trade created from the dashboard's forms: QA's own, so its callbacks and payments are not the merchant's. */
+  qaTrade(id: string): void {
+    this.#qaTrades.add(id.toLowerCase());
+    if (this.#qaTrades.size > MAX_QA_TRADES) this.#qaTrades.delete(this.#qaTrades.values().next().value as string);
+  }
+
+  isQaTrade(id: string): boolean {
+    return this.#qaTrades.size > 0 && this.#qaTrades.has(id.toLowerCase());
+  }
+
+  /** Forgets the last read time of every trade (after a reset of the sandbox's data). */
+  forgetReads(): void {
+    this.#polling.forget();
+  }
+
+  /** Names of merchants learned before a workspace (and its merchant directory) went away. */
+  readonly #names = new Map<string, string>();
+  /** The counters of deleted workspaces, by name, kept until the process exits (on the root's counter). */
+  readonly #deleted = new Map<string, MistakeCounter>();
+
+  /** Whether anything was counted at all. */
+  get empty(): boolean {
+    return this.#tallies.size === 0;
+  }
+
+  /**
+   * Keeps a deleted workspace's counter (on the server's root counter) until the process exits,
+   * with its merchants' names. A workspace deleted twice under one name adds up under that name.
+   */
+  keepDeleted(workspace: string, counter: MistakeCounter, nameOf: (merchant: string) => string | undefined): void {
+    if (counter.empty) return;
+    for (const merchant of counter.#tallies.keys()) {
+      const name = nameOf(merchant);
+      if (name !== undefined) counter.#names.set(merchant, name);
+    }
+    const key = this.#deleted.has(workspace) || this.#deleted.size < MAX_DELETED ? workspace : MORE_DELETED;
+    const kept = this.#deleted.get(key);
+    if (kept === undefined) this.#deleted.set(key, counter);
+    else kept.absorb(counter);
+  }
+
+  /** The deleted workspaces' counters kept by keepDeleted, by workspace name. */
+  get deleted(): ReadonlyMap<string, MistakeCounter> {
+    return this.#deleted;
+  }
+
+  /** Adds another counter's counts, names and coverage to this one's. */
+  absorb(other: MistakeCounter): void {
+    for (const [merchant, name] of other.#names) this.#names.set(merchant, name);
+    for (const [merchant, theirs] of other.#tallies) {
+      const ours = this.#find(merchant);
+      for (const [cause, count] of theirs.unauthorized) ours.unauthorized.set(cause, (ours.unauthorized.get(cause) ?? 0) + count);
+      for (const [field, codes] of theirs.invalid) {
+        let mine = ours.invalid.get(field);
+        if (mine === undefined) {
+          mine = new Map();
+          ours.invalid.set(field, mine);
+        }
+        for (const [code, count] of codes) {
+          if (!mine.has(code)) ours.pairs++;
+          mine.set(code, (mine.get(code) ?? 0) + count);
+        }
+      }
+      ours.duplicate_orders += theirs.duplicate_orders;
+      for (const key of Object.keys(ours.callbacks) as Array<keyof Tally['callbacks']>) ours.callbacks[key] += theirs.callbacks[key];
+      for (const [trade, count] of theirs.polled) ours.polled.set(trade, (ours.polled.get(trade) ?? 0) + count);
+      ours.coverage.absorb(theirs.coverage);
+      ours.accepted ||= theirs.accepted;
+    }
+  }
+
+  /** The report: merchants sorted by id, each with its counts; notes and coverage after. */
+  report(nameOf: (merchant: string) => string | undefined = () => undefined, workspace?: string): IntegrationReport {
+    const sorted = [...this.#tallies.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const nameFor = (merchant: string) => nameOf(merchant) ?? this.#names.get(merchant);
+    const named = (merchant: string) => {
+      const name = nameFor(merchant);
+      return { merchant, ...(name !== undefined ? { name } : {}), ...(workspace !== undefined ? { workspace } : {}) };
+    };
+    const merchants = sorted
       .map(([merchant, t]): MerchantMistakes => {
-        const unauthorized = [...t.unauthorized].sort().map(([cause, count]) => ({ cause, count }));
-        const invalid = [...t.invalid].sort().map(([key, count]) => {
-          const [field = '', code = ''] = key.split('\u0000');
-          return { field, code, count };
-        });
+        const unauthorized = [...t.unauthorized].sort(([a], [b]) => (a === MORE ? 1 : b === MORE ? -1 : a < b ? -1 : a > b ? 1 : 0)).map(([cause, count]) => ({ cause, count }));
+        // By field name, the fields beyond the cap last.
+        const invalid = [...t.invalid]
+          .sort(([a], [b]) => (a === MORE ? 1 : b === MORE ? -1 : a < b ? -1 : a > b ? 1 : 0))
+          .flatMap(([field, codes]) => [...codes].sort().map(([code, count]) => ({ field, code, count })));
         const callbacks = Object.values(t.callbacks).reduce((sum, n) => sum + n, 0);
-        const total = unauthorized.reduce((s, u) => s + u.count, 0) + invalid.reduce((s, i) => s + i.count, 0) + t.duplicate_orders + callbacks + t.fast_polls;
-        const name = nameOf(merchant);
-        return { merchant, ...(name !== undefined ? { name } : {}), total, unauthorized, invalid, duplicate_orders: t.duplicate_orders, callbacks: { ...t.callbacks }, fast_polls: t.fast_polls };
+        const total = unauthorized.reduce((s, u) => s + u.count, 0) + invalid.reduce((s, i) => s + i.count, 0) + t.duplicate_orders + callbacks;
+        return { ...named(merchant), total, unauthorized, invalid, duplicate_orders: t.duplicate_orders, callbacks: { ...t.callbacks } };
       })
       .filter((m) => m.total > 0);
-    return { poll_interval_ms: POLL_INTERVAL_MS, total: merchants.reduce((sum, m) => sum + m.total, 0), merchants };
+    const notes = sorted.flatMap(([merchant, t]) =>
+      [...t.polled].sort().map(
+        ([trade, count]): ReportNote => ({
+          ...named(merchant),
+          id: 'sustained_polling',
+          trade,
+          count,
+          detail: `more than ${POLLING_READS} reads of trade ${trade} within a minute${count > 1 ? ` (${count} times)` : ''}: wait for the callback, and when you must poll, read a trade at most once a second`,
+        }),
+      ),
+    );
+    // Coverage for the merchants the sandbox knows (a made-up id has mistakes, not coverage).
+    const coverage = sorted.filter(([merchant, t]) => t.coverage.met && nameFor(merchant) !== undefined).map(([merchant, t]): MerchantCoverage => ({ ...named(merchant), rows: t.coverage.rows() }));
+    return { total: merchants.reduce((sum, m) => sum + m.total, 0), merchants, notes, coverage };
   }
 }

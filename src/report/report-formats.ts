@@ -1,5 +1,6 @@
 import { junitXml, type JUnitCase, type JUnitSuite } from '../junit/junit-xml.js';
-import type { IntegrationReport, MerchantMistakes } from './report-schema.js';
+import { cell, classname, coverageMarkdown, coverageSuites, type FailOn, label } from './coverage-formats.js';
+import type { IntegrationReport, MerchantMistakes, ReportNote } from './report-schema.js';
 
 interface Check {
   name: string;
@@ -12,8 +13,7 @@ interface Check {
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** The checks of the report, one JUnit test case (and one Markdown row) each. */
-export function reportChecks(report: IntegrationReport): Check[] {
-  const seconds = report.poll_interval_ms / 1000;
+export function reportChecks(): Check[] {
   return [
     {
       name: 'authenticates every request (no 401)',
@@ -57,28 +57,21 @@ export function reportChecks(report: IntegrationReport): Check[] {
       lines: (m) => [`callbacks with a wrong X-Signature accepted with 2xx: ${m.callbacks.accepted_bad_signature}`],
       fix: "Verify X-Signature (hex HMAC-SHA256 of the raw body with the merchant's secret) and answer 401 when it does not match.",
     },
-    {
-      name: `polls a trade at most once per ${seconds === 1 ? 'second' : `${seconds} seconds`}`,
-      count: (m) => m.fast_polls,
-      lines: (m) => [`reads of a trade sooner than ${report.poll_interval_ms} ms after the previous one: ${m.fast_polls}`],
-      fix: `Wait for the callback instead of polling; when you must poll, read a trade at most once per ${seconds === 1 ? 'second' : `${seconds} seconds`}.`,
-    },
   ];
 }
 
-/** Field names come from requests: no pipe or line break may end a Markdown table cell early. */
-const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
-const label = (m: MerchantMistakes) => (m.name ? `${m.name} (${m.merchant})` : m.merchant);
-
-/** The report as JUnit XML: a suite per merchant with a mistake, a case per check (failed when it has mistakes). */
-export function reportJunit(report: IntegrationReport): string {
-  const checks = reportChecks(report);
+/**
+ * The report as JUnit XML: a suite per merchant with a mistake, a case per check (failed when it
+ * has mistakes); then a suite per merchant's coverage, a case per row (src/report/coverage-formats.ts).
+ */
+export function reportJunit(report: IntegrationReport, failOn?: FailOn): string {
+  const checks = reportChecks();
   const suites: JUnitSuite[] = report.merchants.map((m) => ({
     name: `deposit-sandbox integration: ${label(m)}`,
-    properties: { merchant: m.merchant, mistakes: String(m.total) },
+    properties: { merchant: m.merchant, ...(m.workspace !== undefined ? { workspace: m.workspace } : {}), mistakes: String(m.total) },
     cases: checks.map((check): JUnitCase => {
       const n = check.count(m);
-      const base = { classname: `deposit-sandbox.integration.${m.merchant}`, name: check.name };
+      const base = { classname: classname('integration', m), name: check.name };
       if (n === 0) return base;
       return {
         ...base,
@@ -87,7 +80,15 @@ export function reportJunit(report: IntegrationReport): string {
     }),
   }));
   if (suites.length === 0) {
-    suites.push({ name: 'deposit-sandbox integration', cases: [{ classname: 'deposit-sandbox.integration', name: 'no mistake seen' }] });
+    suites.unshift({ name: 'deposit-sandbox integration', cases: [{ classname: 'deposit-sandbox.integration', name: 'no mistake seen' }] });
+  }
+  suites.push(...coverageSuites(report, failOn));
+  // Advice passes: it is shown, never a failure.
+  if (report.notes.length > 0) {
+    suites.push({
+      name: 'deposit-sandbox integration notes (advice, not mistakes)',
+      cases: report.notes.map((note) => ({ classname: classname('notes', note), name: `${note.id}: trade ${note.trade}`, output: `${noteLine(note)}\n` })),
+    });
   }
   return junitXml(suites, 'deposit-sandbox integration report');
 }
@@ -95,9 +96,8 @@ export function reportJunit(report: IntegrationReport): string {
 /** The report as Markdown (for a CI job summary or a pull request comment). */
 export function reportMarkdown(report: IntegrationReport): string {
   let md = '# deposit-sandbox integration report\n\n';
-  if (report.merchants.length === 0) return `${md}No mistake seen.\n`;
-  md += `${plural(report.total, 'mistake')} of ${plural(report.merchants.length, 'merchant')}.\n`;
-  const checks = reportChecks(report);
+  md += report.merchants.length === 0 ? 'No mistake seen.\n' : `${plural(report.total, 'mistake')} of ${plural(report.merchants.length, 'merchant')}.\n`;
+  const checks = reportChecks();
   for (const m of report.merchants) {
     md += `\n## ${cell(label(m))}: ${plural(m.total, 'mistake')}\n\n| check | mistakes | details | what to do |\n|---|---:|---|---|\n`;
     for (const check of checks) {
@@ -105,5 +105,13 @@ export function reportMarkdown(report: IntegrationReport): string {
       md += `| ${check.name} | ${n} | ${n === 0 ? '' : cell(check.lines(m).join('<br>'))} | ${n === 0 ? '' : check.fix} |\n`;
     }
   }
+  md += coverageMarkdown(report);
+  if (report.notes.length > 0) {
+    md += '\n## Notes (advice, not mistakes)\n\n';
+    for (const note of report.notes) md += `- ${cell(noteLine(note))}\n`;
+  }
   return md;
 }
+
+/** A note in one line: whose, and what. */
+const noteLine = (note: ReportNote) => `${label(note)}: ${note.detail}`;

@@ -1,7 +1,5 @@
 import { z } from 'zod';
-
-/** The sandbox's own guidance: read one trade at most once per this many ms (of the sandbox clock); prefer callbacks. */
-export const POLL_INTERVAL_MS = 1_000;
+import { COVERAGE_ROW_IDS, coverageStatusSchema } from './coverage-rows.js';
 
 const count = z.number().int().min(0);
 
@@ -11,6 +9,8 @@ export const merchantMistakesSchema = z.object({
   merchant: z.string(),
   /** Its name in the fixtures, when it is known. */
   name: z.string().optional(),
+  /** The workspace (/w/<name>) it was seen in, in the server's root report; absent for the default sandbox. */
+  workspace: z.string().optional(),
   /** Every mistake below added up. */
   total: count,
   /** 401 answers by cause: the error code (missing_auth_header, wrong_auth_header, invalid_token, signature_mismatch, unknown_merchant). */
@@ -29,18 +29,56 @@ export const merchantMistakesSchema = z.object({
     /** Copies with a wrong X-Signature (scenario chaos) that the receiver accepted with a 2xx. */
     accepted_bad_signature: count,
   }),
-  /** Reads of one trade sooner than POLL_INTERVAL_MS after the previous read of it. */
-  fast_polls: count,
 });
 export type MerchantMistakes = z.infer<typeof merchantMistakesSchema>;
 
+/** Advice that is not a mistake: not in `total`, never a JUnit failure. */
+export const reportNoteSchema = z.object({
+  merchant: z.string(),
+  name: z.string().optional(),
+  /** The workspace (/w/<name>) it was seen in, in the server's root report; absent for the default sandbox. */
+  workspace: z.string().optional(),
+  /** `sustained_polling`: more than 60 reads of one trade within a minute of real time. */
+  id: z.literal('sustained_polling'),
+  /** The trade it is about. */
+  trade: z.string(),
+  /** How many times it was seen (windows of a minute). */
+  count,
+  detail: z.string(),
+});
+export type ReportNote = z.infer<typeof reportNoteSchema>;
+
+/** One row of the integration coverage: what the merchant's tests met, and how they answered. */
+export const coverageRowSchema = z.object({
+  id: z.enum(COVERAGE_ROW_IDS),
+  /** not_seen, seen, handled or wrong. */
+  status: coverageStatusSchema,
+  /** The trade that set the status (for wrong: the one answered wrong). */
+  trade: z.string().optional(),
+  /** What happened, in one line (for wrong: the cause). */
+  detail: z.string().optional(),
+});
+export type CoverageRow = z.infer<typeof coverageRowSchema>;
+
+/** One merchant's coverage: every row, in the documented order. */
+export const merchantCoverageSchema = z.object({
+  merchant: z.string(),
+  name: z.string().optional(),
+  /** The workspace (/w/<name>) it was seen in, in the server's root report; absent for the default sandbox. */
+  workspace: z.string().optional(),
+  rows: z.array(coverageRowSchema),
+});
+export type MerchantCoverage = z.infer<typeof merchantCoverageSchema>;
+
 /** GET /_sandbox/report: the integration report. */
 export const integrationReportSchema = z.object({
-  /** The documented polling rate: one read of a trade per this many ms. */
-  poll_interval_ms: z.number().int(),
-  /** Every mistake of every merchant added up. */
+  /** Every mistake of every merchant added up (notes are not mistakes). */
   total: count,
   /** Merchants with at least one mistake, by id. */
   merchants: z.array(merchantMistakesSchema),
+  /** Advice, not mistakes (sustained polling). */
+  notes: z.array(reportNoteSchema),
+  /** Per known merchant that used the sandbox: which situations its tests met, and how they answered. */
+  coverage: z.array(merchantCoverageSchema),
 });
 export type IntegrationReport = z.infer<typeof integrationReportSchema>;

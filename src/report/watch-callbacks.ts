@@ -1,19 +1,97 @@
 import type { CallbackDispatcher } from '../callbacks/callback-dispatcher.js';
+import { type Attempt, type CallbackEvent, countedAttempts } from '../callbacks/records.js';
+import type { Store } from '../store/store.js';
+import type { CoverageRowId } from './coverage-rows.js';
 import type { MistakeCounter } from './mistake-counter.js';
 
 const TIMED_OUT = /^No answer within |did not finish the answer within /;
 
-/** Feeds the counter from the callback dispatcher's events: the one place callback mistakes are seen. */
-export function watchCallbacks(dispatcher: CallbackDispatcher, counter: MistakeCounter): void {
+/** The row of each state a callback reports. */
+const STATE_ROWS: Partial<Record<CallbackEvent['state'], CoverageRowId>> = { confirmed: 'callback.confirmed', canceled: 'callback.canceled', expired: 'callback.expired' };
+
+/** The callback scenarios with a row of their own, by scenario name and by order prefix. */
+const SCENARIO_ROWS: ReadonlyArray<{ scenario: string; prefix: string; row: CoverageRowId }> = [
+  { scenario: 'duplicate-callback', prefix: 'sbx-dup-', row: 'callback.duplicate' },
+  { scenario: 'overlapping-callbacks', prefix: 'sbx-race-', row: 'callback.overlapping' },
+  { scenario: 'bad-signature-callback', prefix: 'sbx-badsig-', row: 'callback.bad_signature' },
+];
+
+const ok = (attempt: Attempt) => attempt.status !== null && attempt.status >= 200 && attempt.status < 300;
+const answer = (attempt: Attempt) => (attempt.status !== null ? `HTTP ${attempt.status}` : (attempt.error ?? 'no answer'));
+/** An attempt that counted and did not deliver: the sandbox's simulated failure, or the receiver's non-2xx or silence. */
+const failedTry = (attempt: Attempt) => attempt.kind === 'simulated' || ((attempt.kind ?? 'delivery') === 'delivery' && !ok(attempt));
+
+/**
+ * Feeds the counter from the callback dispatcher's events: the one place callback mistakes
+ * and callback coverage rows are seen. Callbacks of trades created from the dashboard are QA's
+ * and count for nothing.
+ */
+export function watchCallbacks(dispatcher: CallbackDispatcher, counter: MistakeCounter, store: Store): void {
+  const scenarioRow = (event: CallbackEvent): CoverageRowId | undefined => {
+    const trade = store.trades.get(event.trade);
+    if (trade === undefined) return undefined;
+    return SCENARIO_ROWS.find((s) => s.scenario === trade.scenario || trade.order.startsWith(s.prefix))?.row;
+  };
+
+  dispatcher.on('queued', (event) => {
+    if (counter.isQaTrade(event.trade)) return;
+    const stateRow = STATE_ROWS[event.state];
+    if (stateRow) counter.cover(event.merchant, stateRow, 'seen', event.trade);
+    const row = scenarioRow(event);
+    if (row) counter.cover(event.merchant, row, 'seen', event.trade);
+  });
+
   dispatcher.on('attempt', (event, attempt) => {
+    if (counter.isQaTrade(event.trade)) return;
     const kind = attempt.kind ?? 'delivery';
+    const { merchant, trade } = event;
     if (kind === 'bad_signature') {
-      if (attempt.status !== null && attempt.status >= 200 && attempt.status < 300) counter.callback(event.merchant, 'accepted_bad_signature');
+      if (ok(attempt)) {
+        counter.callback(merchant, 'accepted_bad_signature');
+        counter.cover(merchant, 'callback.bad_signature', 'wrong', trade, `the copy with a wrong X-Signature was accepted (${answer(attempt)}): verify the signature and answer 401`);
+      } else if (attempt.status !== null && attempt.status >= 400 && attempt.status < 500) {
+        counter.cover(merchant, 'callback.bad_signature', 'handled', trade, `the copy with a wrong X-Signature was refused (${answer(attempt)})`);
+      }
+      return;
+    }
+    if (failedTry(attempt)) counter.cover(merchant, 'callback.retry_after_failure', 'seen', trade);
+    if (kind === 'duplicate') {
+      if (ok(attempt)) counter.cover(merchant, 'callback.duplicate', 'handled', trade, 'both deliveries of the callback were acknowledged with 2xx');
+      else counter.cover(merchant, 'callback.duplicate', 'wrong', trade, `the second delivery of the same callback was answered ${answer(attempt)}: acknowledge repeats with 2xx`);
+    }
+    if (kind !== 'delivery' && kind !== 'duplicate' && kind !== 'simulated') {
+      // A kind this watcher does not know (a newer scenario's extra delivery): judged as a delivery of its row.
+      const row = scenarioRow(event);
+      if (row && row !== 'callback.bad_signature' && !ok(attempt)) counter.cover(merchant, row, 'wrong', trade, `a delivery was answered ${answer(attempt)}`);
       return;
     }
     if (kind !== 'delivery') return; // simulated failures and the scenario's duplicate copy are the sandbox's doing
-    if (attempt.status !== null && (attempt.status < 200 || attempt.status >= 300)) counter.callback(event.merchant, 'answered_non_2xx');
-    else if (attempt.error !== undefined && TIMED_OUT.test(attempt.error)) counter.callback(event.merchant, 'timed_out');
+    if (!ok(attempt)) {
+      if (scenarioRow(event) === 'callback.overlapping') counter.cover(merchant, 'callback.overlapping', 'wrong', trade, `an overlapping callback was answered ${answer(attempt)}`);
+      if (attempt.status !== null) counter.callback(merchant, 'answered_non_2xx');
+      else if (attempt.error !== undefined && TIMED_OUT.test(attempt.error)) counter.callback(merchant, 'timed_out');
+    }
   });
-  dispatcher.on('failed', (event) => counter.neverAcknowledged(event.merchant));
+
+  dispatcher.on('delivered', (event) => {
+    if (counter.isQaTrade(event.trade)) return;
+    const { merchant, trade } = event;
+    const stateRow = STATE_ROWS[event.state];
+    if (stateRow) counter.cover(merchant, stateRow, 'handled', trade, `acknowledged with 2xx`);
+    if (event.attempts.some(failedTry)) counter.cover(merchant, 'callback.retry_after_failure', 'handled', trade, 'acknowledged after a failed attempt');
+    if (scenarioRow(event) === 'callback.overlapping') counter.cover(merchant, 'callback.overlapping', 'handled', trade, 'every overlapping callback was acknowledged with 2xx');
+  });
+
+  dispatcher.on('failed', (event) => {
+    if (counter.isQaTrade(event.trade)) return;
+    const { merchant, trade } = event;
+    counter.neverAcknowledged(merchant);
+    const last = event.attempts.at(-1);
+    const cause = `never acknowledged: ${countedAttempts(event)} attempts failed${last ? `, the last with ${answer(last)}` : ''}`;
+    const stateRow = STATE_ROWS[event.state];
+    if (stateRow) counter.cover(merchant, stateRow, 'wrong', trade, cause);
+    if (countedAttempts(event) > 1) counter.cover(merchant, 'callback.retry_after_failure', 'wrong', trade, cause);
+    const row = scenarioRow(event);
+    if (row === 'callback.duplicate' || row === 'callback.overlapping') counter.cover(merchant, row, 'wrong', trade, cause);
+  });
 }

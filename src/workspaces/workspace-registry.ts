@@ -184,6 +184,11 @@ export class WorkspaceRegistry implements Workspaces {
     return { ok: true, sandbox };
   }
 
+  /** The workspaces loaded now, besides default (the integration report reads their counters). */
+  loadedSandboxes(): Sandbox[] {
+    return [...this.#entries.values()].flatMap((entry) => (entry.sandbox ? [entry.sandbox] : []));
+  }
+
   /** Every workspace, default first, then by name (waits for those still loading). */
   async list(): Promise<WorkspaceSummary[]> {
     await this.#background;
@@ -213,6 +218,8 @@ export class WorkspaceRegistry implements Workspaces {
       const sandbox = await (entry.opening ?? Promise.resolve(entry.sandbox)).catch(() => undefined);
       if (sandbox) {
         summary = summarize(sandbox, entry.lastUsed);
+        // Its integration report outlives it: the root keeps the counts until the process exits.
+        this.#root.report.keepDeleted(name, sandbox.report, (id) => sandbox.merchants.get(id)?.name);
         // Changes still pending are refused by the fence, which rejects the store's last commit:
         // the store has put them back, so its files are closed with what is on disk.
         await sandbox.close().catch(() => undefined);

@@ -89,6 +89,9 @@ describeBrowser('dashboard New trade in Chromium', () => {
     expect(await page.getByTestId('new-error').textContent()).toMatch(/^API провайдера ответил 422: .*qa-ru-1/);
     await page.getByTestId('trade-row').filter({ hasText: 'qa-ru-1' }).waitFor();
     expect(await page.getByTestId('trades-total').textContent()).toMatch(/^\d+ сдел(ка|ки|ок)$/);
+    // QA's own clicks are not the merchant's: the trades and the refused duplicate order count for nothing.
+    const report = (await (await fetch(`${sandbox.url}/_sandbox/report`, { headers: { Authorization: `Bearer ${TOKEN}` } })).json()) as { total: number; coverage: unknown[] };
+    expect(report).toMatchObject({ total: 0, coverage: [] });
     await screenshot(page, 'dashboard-new-trade-ru-phone');
     await expectClean(watched);
     await watched.context.close();

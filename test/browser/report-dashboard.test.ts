@@ -48,6 +48,12 @@ describeBrowser('the integration report panel in Chromium', () => {
     await page.getByTestId('report-summary').filter({ hasText: '2 mistakes seen.' }).waitFor();
     expect(await row.getByTestId('report-line').allTextContents()).toEqual(['401 signature_mismatch: 1', '401 wrong_auth_header: 1']);
     expect(await row.getByTestId('report-total').textContent()).toBe('2');
+    // The coverage: every row of the merchant, its status translated, the row id beside it.
+    const coverage = page.locator(`[data-testid="coverage-merchant"][data-merchant="${DEMO.id}"]`);
+    expect(await coverage.getByTestId('coverage-row').count()).toBe(13);
+    expect(await coverage.locator('[data-row="create.refused_401"]').getAttribute('data-status')).toBe('seen');
+    expect(await coverage.locator('[data-row="create.refused_401"]').getByTestId('coverage-status').textContent()).toBe('seen');
+    expect(await coverage.locator('[data-row="callback.confirmed"]').getByTestId('coverage-status').textContent()).toBe('not seen');
     await screenshot(page, 'dashboard-integration-report');
     await expectClean(watched);
     await watched.context.close();

@@ -1,6 +1,7 @@
 import type { MerchantsAnswer } from '../../admin/merchant-routes.js';
 import { stringToSign } from '../../auth/string-to-sign.js';
 import type { DashboardDom } from './dashboard-dom.js';
+import { CLIENT_HEADER, DASHBOARD_CLIENT } from '../../report/dashboard-client.js';
 import { basePath } from './dashboard-i18n.js';
 
 /** A merchant New trade can act for: one whose credentials the sandbox lists (the fixtures'). */
@@ -26,6 +27,7 @@ async function hmacHex(secret: string, message: string): Promise<string> {
  * /api/v1/trades/deposit/create, or /build for ecom) with the chosen merchant's credentials:
  * its token, or an HMAC-SHA256 signature over the same string to sign the server checks
  * when the sandbox runs with --auth signature. The answer, or the provider's error, is shown.
+ * Its requests carry X-Sandbox-Client: dashboard, so the integration report counts none of them.
  */
 export function dashboardNewTrade(dom: DashboardDom, onCreated: (id: string) => void) {
   const { h, fill, byTestId, t } = dom;
@@ -89,7 +91,8 @@ export function dashboardNewTrade(dom: DashboardDom, onCreated: (id: string) => 
           if (!globalThis.crypto?.subtle) return error(t('new.noCrypto'));
           credential = await hmacHex(merchant.secret, stringToSign(endpoint, body));
         }
-        const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json', 'X-Auth': credential };
+        // Marked as the dashboard's: QA's trades and mistakes are not the merchant's (integration report).
+        const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json', 'X-Auth': credential, [CLIENT_HEADER]: DASHBOARD_CLIENT };
         if (el.scenario.value) headers['X-Sandbox-Scenario'] = el.scenario.value;
         let response: Response;
         try {

@@ -1,22 +1,24 @@
-import type { IntegrationReport } from '../../report/report-schema.js';
+import type { IntegrationReport, MerchantCoverage } from '../../report/report-schema.js';
 import type { DashboardApi } from './dashboard-api.js';
 import type { DashboardDom } from './dashboard-dom.js';
 
+const STATUS_CLASS = { not_seen: 'muted', seen: '', handled: 'ok-text', wrong: 'error-text' } as const;
+
 /**
  * The "Integration report" panel: reads GET /_sandbox/report at start and on Refresh, and
- * shows a table of mistakes per merchant. The lines name what was counted as the report does
- * (status, code, field), like the history notes, in English.
+ * shows a table of mistakes per merchant, the coverage rows per merchant, and the notes. The
+ * mistake lines name what was counted as the report does (status, code, field), like the
+ * history notes, in English; the coverage row names and statuses are translated.
  */
 export function dashboardReport(dom: DashboardDom, api: DashboardApi): void {
   const { h, fill, byTestId, t } = dom;
   const result = byTestId('report-result');
   const refresh = byTestId<HTMLButtonElement>('report-refresh');
+  const who = (m: { merchant: string; name?: string | undefined; workspace?: string | undefined }) =>
+    h('td', {}, m.name ?? '', h('div', { class: 'mono small muted' }, m.merchant), m.workspace ? h('div', { class: 'small muted' }, `/w/${m.workspace}`) : null);
 
-  function render(report: IntegrationReport): void {
-    if (report.merchants.length === 0) {
-      fill(result, h('p', { class: 'ok-text', testid: 'report-summary' }, t('report.none')));
-      return;
-    }
+  function mistakes(report: IntegrationReport): Node[] {
+    if (report.merchants.length === 0) return [h('p', { class: 'ok-text', testid: 'report-summary' }, t('report.none'))];
     const rows = report.merchants.map((m) => {
       const details = [
         ...m.unauthorized.map((u) => `401 ${u.cause}: ${u.count}`),
@@ -26,18 +28,16 @@ export function dashboardReport(dom: DashboardDom, api: DashboardApi): void {
         m.callbacks.timed_out > 0 ? `callbacks timed out: ${m.callbacks.timed_out}` : '',
         m.callbacks.never_acknowledged > 0 ? `callbacks never acknowledged: ${m.callbacks.never_acknowledged}` : '',
         m.callbacks.accepted_bad_signature > 0 ? `forged callbacks accepted: ${m.callbacks.accepted_bad_signature}` : '',
-        m.fast_polls > 0 ? `reads faster than once per ${report.poll_interval_ms} ms: ${m.fast_polls}` : '',
       ].filter((line) => line !== '');
       return h(
         'tr',
         { testid: 'report-merchant', 'data-merchant': m.merchant },
-        h('td', {}, m.name ?? '', h('div', { class: 'mono small muted' }, m.merchant)),
+        who(m),
         h('td', { class: 'num', testid: 'report-total' }, m.total),
         h('td', {}, ...details.map((line) => h('div', { testid: 'report-line' }, line))),
       );
     });
-    fill(
-      result,
+    return [
       h('p', { class: 'error-text', testid: 'report-summary' }, t('report.total', { count: report.total })),
       h(
         'div',
@@ -49,6 +49,46 @@ export function dashboardReport(dom: DashboardDom, api: DashboardApi): void {
           h('tbody', {}, ...rows),
         ),
       ),
+    ];
+  }
+
+  function coverage(m: MerchantCoverage): Node {
+    const rows = m.rows.map((row) =>
+      h(
+        'tr',
+        { testid: 'coverage-row', 'data-row': row.id, 'data-status': row.status },
+        h('td', {}, t(`coverage.${row.id}`), h('div', { class: 'mono small muted' }, row.id)),
+        h('td', { class: STATUS_CLASS[row.status] || undefined, testid: 'coverage-status' }, t(`report.status.${row.status}`)),
+        h('td', {}, row.trade ? h('div', { class: 'mono small' }, row.trade) : null, row.detail ?? ''),
+      ),
+    );
+    return h(
+      'div',
+      { testid: 'coverage-merchant', 'data-merchant': m.merchant },
+      h('h4', {}, m.name ? `${m.name} (${m.merchant})` : m.merchant, m.workspace ? ` — /w/${m.workspace}` : ''),
+      h(
+        'div',
+        { class: 'scroll', tabindex: 0 },
+        h(
+          'table',
+          {},
+          h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('report.row')), h('th', { scope: 'col' }, t('report.status')), h('th', { scope: 'col' }, t('report.detail')))),
+          h('tbody', {}, ...rows),
+        ),
+      ),
+    );
+  }
+
+  function render(report: IntegrationReport): void {
+    fill(
+      result,
+      ...mistakes(report),
+      h('h3', {}, t('report.coverage')),
+      h('p', { class: 'small muted' }, t('report.coverageExplain')),
+      ...(report.coverage.length === 0 ? [h('p', { class: 'muted', testid: 'coverage-none' }, t('report.noCoverage'))] : report.coverage.map(coverage)),
+      ...(report.notes.length === 0
+        ? []
+        : [h('h3', {}, t('report.notes')), h('ul', {}, ...report.notes.map((note) => h('li', { testid: 'report-note' }, `${note.name ?? note.merchant}: ${note.detail}`)))]),
     );
   }
 

@@ -1,0 +1,39 @@
+import type { MiddlewareHandler } from 'hono';
+import { JSON_BODY } from '../http/body.js';
+import { SCENARIO_HEADER } from '../scenarios/scenario.js';
+import type { SandboxEnv } from '../http/sandbox-env.js';
+import { CLIENT_HEADER, DASHBOARD_CLIENT } from './dashboard-client.js';
+import { isLostAnswer } from './lost-answers.js';
+
+/**
+ * Middleware for POST /api/v1/trades/deposit/create and /build: after the route answered 201,
+ * tells the request's sandbox's counter (integration coverage: create.accepted,
+ * create.lost_answer). A create of the dashboard's own New trade form is remembered as QA's
+ * instead, and counts for nothing. The common case costs a status check, two header reads and
+ * one map lookup; the trade is looked up only for a lost-answer scenario or the dashboard.
+ */
+export const countCreates: MiddlewareHandler<SandboxEnv> = async (c, next) => {
+  await next();
+  if (c.res.status !== 201) return;
+  const body = c.get(JSON_BODY) as Record<string, unknown> | undefined;
+  const merchant = body?.['merchant'];
+  const order = body?.['order'];
+  if (typeof merchant !== 'string' || typeof order !== 'string') return;
+  const sandbox = c.get('sandbox');
+  if (c.req.header(CLIENT_HEADER) === DASHBOARD_CLIENT) {
+    const id = sandbox.store.trades.findUnique(merchant.toLowerCase(), order)?.id;
+    if (id !== undefined) sandbox.report.qaTrade(id);
+    return;
+  }
+  const scenario = c.res.headers.get(SCENARIO_HEADER) ?? undefined;
+  // The details only when a lost answer is concerned (rare): the common case stops here.
+  if (!sandbox.report.created(merchant, order, scenario)) return;
+  sandbox.report.createdDetails(merchant, {
+    order,
+    amount: body?.['amount_cents'],
+    customer: body?.['customer'] ?? body?.['cusotmer'],
+    scenario,
+    at: sandbox.clock.now(),
+    trade: isLostAnswer(order, scenario) ? sandbox.store.trades.findUnique(merchant.toLowerCase(), order)?.id : undefined,
+  });
+};

@@ -1,0 +1,45 @@
+import { COVERAGE_ROW_IDS, type CoverageRowId, type CoverageStatus, STATUS_RANK } from './coverage-rows.js';
+import type { CoverageRow } from './report-schema.js';
+
+interface Mark {
+  status: Exclude<CoverageStatus, 'not_seen'>;
+  trade?: string;
+  detail?: string;
+}
+
+/**
+ * One merchant's coverage rows. A row only moves up (seen, handled, wrong): once a callback
+ * was never acknowledged the row stays wrong, naming that trade, whatever came after.
+ */
+export class CoverageTally {
+  readonly #marks = new Map<CoverageRowId, Mark>();
+
+  /** Whether any row was met. */
+  get met(): boolean {
+    return this.#marks.size > 0;
+  }
+
+  /** The row's status now. */
+  status(id: CoverageRowId): CoverageStatus {
+    return this.#marks.get(id)?.status ?? 'not_seen';
+  }
+
+  mark(id: CoverageRowId, status: Mark['status'], trade?: string, detail?: string): void {
+    const current = this.#marks.get(id);
+    if (current !== undefined && STATUS_RANK[current.status] >= STATUS_RANK[status]) return;
+    this.#marks.set(id, { status, ...(trade !== undefined ? { trade } : {}), ...(detail !== undefined ? { detail } : {}) });
+  }
+
+  /** Adds another tally's marks (a deleted workspace's, merged into the one of the same name). */
+  absorb(other: CoverageTally): void {
+    for (const [id, mark] of other.#marks) this.mark(id, mark.status, mark.trade, mark.detail);
+  }
+
+  /** Every row, in the documented order; rows never met are not_seen. */
+  rows(): CoverageRow[] {
+    return COVERAGE_ROW_IDS.map((id) => {
+      const mark = this.#marks.get(id);
+      return mark === undefined ? { id, status: 'not_seen' } : { id, ...mark };
+    });
+  }
+}

@@ -1,0 +1,92 @@
+import type { CoverageTally } from './coverage-tally.js';
+import { printable } from './printable.js';
+
+/** How long after a lost answer a new order with the same amount and customer counts as the wrong recovery (sandbox clock). */
+export const LOST_ANSWER_WINDOW_MS = 5 * 60_000;
+/** Lost answers remembered per merchant (the oldest is forgotten first). */
+const MAX_PENDING = 50;
+
+/** The scenarios whose create answer does not arrive (or arrives too late), and their order prefixes. */
+const LOST_SCENARIOS = new Set(['lost-answer', 'late-answer']);
+const LOST_PREFIXES = ['sbx-lost-', 'sbx-late-'];
+
+/** What a successful create tells the coverage. */
+export interface CreatedTrade {
+  order: string;
+  amount: unknown;
+  customer: unknown;
+  /** The scenario that took the create, when one did. */
+  scenario: string | undefined;
+  /** Sandbox clock, ms. */
+  at: number;
+  /** The trade's id, when known. */
+  trade: string | undefined;
+}
+
+interface Lost {
+  order: string;
+  amount: unknown;
+  customer: unknown;
+  at: number;
+  trade: string | undefined;
+}
+
+/** Whether a create is one whose answer the sandbox loses on purpose (scenarios lost-answer, late-answer). */
+export function isLostAnswer(order: string, scenario: string | undefined): boolean {
+  return (scenario !== undefined && LOST_SCENARIOS.has(scenario)) || LOST_PREFIXES.some((prefix) => order.startsWith(prefix));
+}
+
+/**
+ * Row create.lost_answer of one merchant: a create whose answer was lost is `seen`; retrying it
+ * with the same order (answered with the trade, or 422 duplicate_order) is `handled`; creating a
+ * new order with the same amount and customer within LOST_ANSWER_WINDOW_MS instead is `wrong`
+ * (the payer would be asked to pay twice).
+ */
+export class LostAnswers {
+  #pending: Lost[] = [];
+
+  /** Whether a lost answer waits for its retry (then every create of the merchant is looked at). */
+  get waiting(): boolean {
+    return this.#pending.length > 0;
+  }
+
+  /** A create that succeeded, when it is a lost answer or one is waiting (see `waiting`). */
+  created(coverage: CoverageTally, trade: CreatedTrade): void {
+    if (isLostAnswer(trade.order, trade.scenario)) {
+      if (this.#retried(coverage, trade.order)) return;
+      this.#pending.push({ order: trade.order, amount: trade.amount, customer: trade.customer, at: trade.at, trade: trade.trade });
+      if (this.#pending.length > MAX_PENDING) this.#pending.shift();
+      coverage.mark('create.lost_answer', 'seen', trade.trade, `the answer to order ${printable(trade.order)} was lost on purpose; retry with the same order`);
+      return;
+    }
+    if (this.#pending.length === 0) return;
+    for (const lost of this.#pending) {
+      if (lost.order === trade.order || lost.amount !== trade.amount || lost.customer !== trade.customer) continue;
+      if (trade.at < lost.at || trade.at - lost.at > LOST_ANSWER_WINDOW_MS) continue;
+      coverage.mark(
+        'create.lost_answer',
+        'wrong',
+        lost.trade,
+        `after the answer to order ${printable(lost.order)} was lost, a new order ${printable(trade.order)} with the same amount and customer was created${trade.trade ? ` (trade ${trade.trade})` : ''}: retry with the same order instead, or the payer may pay twice`,
+      );
+      this.#pending = this.#pending.filter((other) => other !== lost);
+      return;
+    }
+  }
+
+  /** A create refused as a duplicate order: the retry of a lost answer, when the order is one. Returns true then. */
+  duplicate(coverage: CoverageTally, order: string): boolean {
+    if (this.#retried(coverage, order)) return true;
+    if (!isLostAnswer(order, undefined)) return false;
+    coverage.mark('create.lost_answer', 'handled', undefined, `order ${printable(order)} was retried with the same order after its answer was lost`);
+    return true;
+  }
+
+  #retried(coverage: CoverageTally, order: string): boolean {
+    const lost = this.#pending.find((candidate) => candidate.order === order);
+    if (lost === undefined) return false;
+    this.#pending = this.#pending.filter((other) => other !== lost);
+    coverage.mark('create.lost_answer', 'handled', lost.trade, `order ${printable(order)} was retried with the same order after its answer was lost`);
+    return true;
+  }
+}

@@ -1,0 +1,37 @@
+import type { Sandbox } from '../sandbox.js';
+import { MistakeCounter } from './mistake-counter.js';
+import type { IntegrationReport } from './report-schema.js';
+
+const nameIn = (sandbox: Sandbox) => (merchant: string) => sandbox.merchants.get(merchant)?.name;
+
+/**
+ * The report of a whole server: the default sandbox's counts, then every workspace's, loaded or
+ * deleted since the process started (each entry named by its `workspace`), by workspace name.
+ * A workspace deleted and created again under the same name is reported once, both added up.
+ * For a workspace's own sandbox (no registry) it is that sandbox's report alone.
+ */
+export function serverReport(root: Sandbox): IntegrationReport {
+  const parts = [root.report.report(nameIn(root))];
+  const registry = root.workspaces;
+  if (registry !== undefined) {
+    const live = new Map(registry.loadedSandboxes().map((sandbox) => [sandbox.workspace, sandbox]));
+    const deleted = root.report.deleted;
+    for (const name of [...new Set([...live.keys(), ...deleted.keys()])].sort()) {
+      const sandbox = live.get(name);
+      const kept = deleted.get(name);
+      let counter = sandbox?.report ?? kept;
+      if (sandbox !== undefined && kept !== undefined) {
+        counter = new MistakeCounter();
+        counter.absorb(kept);
+        counter.absorb(sandbox.report);
+      }
+      if (counter !== undefined) parts.push(counter.report(sandbox ? nameIn(sandbox) : () => undefined, name));
+    }
+  }
+  return {
+    total: parts.reduce((sum, part) => sum + part.total, 0),
+    merchants: parts.flatMap((part) => part.merchants),
+    notes: parts.flatMap((part) => part.notes),
+    coverage: parts.flatMap((part) => part.coverage),
+  };
+}
