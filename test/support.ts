@@ -121,6 +121,8 @@ export function checkedApp(sandbox: Sandbox): ReturnType<typeof createApp> {
   const request = app.request.bind(app);
   app.request = (async (...args: Parameters<typeof request>) => {
     const res = await request(...args);
+    // No HTTP answer at all (the lost-answer scenario): nothing for the document to describe.
+    if (res.type === 'error') return res;
     const [input, init] = args;
     const target = input instanceof Request ? input.url : String(input);
     // The path as the app sees it: dot segments resolved, as a URL does (a leading // is a path here, not a host).
