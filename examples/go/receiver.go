@@ -15,20 +15,37 @@ type Ledger struct {
 	balance    int64
 	credited   map[string]bool
 	deliveries map[string]int
+	orders     map[string]*Balance
 	changed    chan struct{}
 }
 
+// Balance is the shop's state and the kopecks credited for one order: what a balance probe answers.
+type Balance struct {
+	State         *string `json:"state"` // null for an order the shop never saw
+	CreditedCents int64   `json:"credited_cents"`
+}
+
 func NewLedger() *Ledger {
-	return &Ledger{credited: map[string]bool{}, deliveries: map[string]int{}, changed: make(chan struct{})}
+	return &Ledger{credited: map[string]bool{}, deliveries: map[string]int{}, orders: map[string]*Balance{}, changed: make(chan struct{})}
 }
 
 func (l *Ledger) record(t Trade) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.deliveries[t.ID]++
+	order := l.orders[t.Order]
+	if order == nil {
+		order = &Balance{}
+		l.orders[t.Order] = order
+	}
+	state := t.State
+	order.State = &state
+	// The check and the write happen under one lock, so two overlapping deliveries cannot
+	// both see "not credited yet".
 	if t.State == "confirmed" && !l.credited[t.ID] {
 		l.credited[t.ID] = true
 		l.balance += t.AmountCents
+		order.CreditedCents += t.AmountCents
 	}
 	close(l.changed) // wake everyone waiting for a change
 	l.changed = make(chan struct{})
@@ -39,6 +56,16 @@ func (l *Ledger) Snapshot(tradeID string) (balance int64, deliveries int, change
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.balance, l.deliveries[tradeID], l.changed
+}
+
+// Balance returns the state and the kopecks credited for an order (state nil when never seen).
+func (l *Ledger) Balance(order string) Balance {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if b := l.orders[order]; b != nil {
+		return *b
+	}
+	return Balance{}
 }
 
 // Receiver is the callback endpoint: it verifies X-Signature over the raw body in constant

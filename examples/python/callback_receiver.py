@@ -16,12 +16,18 @@ class Ledger:
     def __init__(self, path: str = ":memory:"):
         self.db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
         self.db.execute("CREATE TABLE IF NOT EXISTS credits (trade_id TEXT PRIMARY KEY, amount_cents INTEGER NOT NULL)")
+        self.db.execute("CREATE TABLE IF NOT EXISTS trades (trade_id TEXT PRIMARY KEY, order_id TEXT NOT NULL, state TEXT NOT NULL)")
         self.deliveries = {}  # trade id -> signed callbacks received, repeats included
         self.changed = threading.Condition()  # also serializes use of the one connection
 
     def record(self, trade: dict) -> None:
         with self.changed:
             self.deliveries[trade["id"]] = self.deliveries.get(trade["id"], 0) + 1
+            self.db.execute(
+                "INSERT INTO trades (trade_id, order_id, state) VALUES (?, ?, ?)"
+                " ON CONFLICT (trade_id) DO UPDATE SET state = excluded.state",
+                (trade["id"], trade.get("order", ""), trade["state"]),
+            )
             if trade["state"] == "confirmed":
                 # INSERT ... ON CONFLICT DO NOTHING: a repeat, a retry or a replay inserts nothing.
                 self.db.execute(
@@ -39,6 +45,16 @@ class Ledger:
     def balance_cents(self) -> int:
         with self.changed:
             return self.db.execute("SELECT COALESCE(SUM(amount_cents), 0) FROM credits").fetchone()[0]
+
+    def balance(self, order: str) -> dict:
+        """The shop's state and the kopecks credited for one order: what a balance probe answers."""
+        with self.changed:
+            row = self.db.execute("SELECT state FROM trades WHERE order_id = ?", (order,)).fetchone()
+            credited = self.db.execute(
+                "SELECT COALESCE(SUM(c.amount_cents), 0) FROM credits c JOIN trades t ON t.trade_id = c.trade_id WHERE t.order_id = ?",
+                (order,),
+            ).fetchone()[0]
+            return {"state": row[0] if row else None, "credited_cents": credited}
 
     def wait_for(self, predicate, timeout: float = 10) -> bool:
         with self.changed:
