@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { closedPort } from './callbacks-receiver.js';
 import { DEMO, nextOrder, p2pBody, SECOND } from './support.js';
+import { ScenarioEngine } from '../src/scenarios/scenario-engine.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'deposit-sandbox.js');
@@ -235,7 +236,8 @@ describe('serve: scenarios and values from the environment', () => {
     const json = await cli(['scenarios', '--json'], { DEPOSIT_SANDBOX_NO_BUNDLED_SCENARIOS: 'yes' });
     expect(JSON.parse(json.stdout)).toEqual({ scenarios: [] });
     const kept = await cli(['scenarios', '--json'], { DEPOSIT_SANDBOX_NO_BUNDLED_SCENARIOS: 'false' });
-    expect((JSON.parse(kept.stdout) as { scenarios: unknown[] }).scenarios).toHaveLength(9);
+    // Every bundled scenario, as the sandbox loads them in-process.
+    expect((JSON.parse(kept.stdout) as { scenarios: unknown[] }).scenarios).toHaveLength(ScenarioEngine.load(undefined, { bundled: true }).entries().length);
   });
 
   it.each([
