@@ -172,6 +172,17 @@ export const DASHBOARD_EN = {
   'api.answered': '{request} answered {status}.',
   'api.allowed': 'Allowed: {states}.',
   'api.none': 'none',
+  'state.created': 'created',
+  'state.ecom': 'ecom',
+  'state.confirmed': 'confirmed',
+  'state.canceled': 'canceled',
+  'state.expired': 'expired',
+  'type.any_bank': 'any_bank',
+  'type.nspk': 'nspk',
+  'type.ecom': 'ecom',
+  'callbackStatus.pending': 'pending',
+  'callbackStatus.delivered': 'delivered',
+  'callbackStatus.failed': 'failed',
 } satisfies Catalogue;
 
 export type DashboardKey = keyof typeof DASHBOARD_EN;
