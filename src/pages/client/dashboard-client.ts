@@ -3,6 +3,7 @@ import type { DashboardApi } from './dashboard-api.js';
 import type { DashboardDetail } from './dashboard-detail.js';
 import type { DashboardDom } from './dashboard-dom.js';
 import type { DashboardNewTrade } from './dashboard-new-trade.js';
+import { scenarioEffect } from './dashboard-scenario-effect.js';
 import type { AdvanceAnswer, CallbackAnswer, ClockAnswer, MerchantsAnswer, ResetAnswer, ScenariosAnswer, TradeDetailAnswer, TradesAnswer } from './dashboard-types.js';
 
 /**
@@ -179,7 +180,9 @@ export function dashboardClient(dom: DashboardDom, api: DashboardApi, detail: Da
       throw error;
     }
     newTrade.setScenarios(answer.scenarios.map((s) => s.name));
-    const rows = answer.scenarios.map((s) => h('tr', {}, h('td', { class: 'mono' }, s.name), h('td', {}, s.magic), h('td', {}, s.does), h('td', { class: 'muted' }, s.source)));
+    const rows = answer.scenarios.map((s) =>
+      h('tr', {}, h('td', { class: 'mono' }, s.name), h('td', {}, s.magic), h('td', { testid: 'scenario-does' }, scenarioEffect(dom, s)), h('td', { class: 'muted' }, s.source)),
+    );
     fill(
       el.scenarios,
       rows.length === 0

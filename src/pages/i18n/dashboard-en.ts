@@ -183,6 +183,20 @@ export const DASHBOARD_EN = {
   'callbackStatus.pending': 'pending',
   'callbackStatus.delivered': 'delivered',
   'callbackStatus.failed': 'failed',
+  'effect.respond': 'create answers {status} {code}; no trade is stored',
+  'effect.respondFirst': "an order's first create answers {status} {code}; no trade is stored; a retry of the same order creates the trade",
+  'effect.retryAfter': ' with Retry-After {seconds}',
+  'effect.late': ' after {duration} (real time)',
+  'effect.createLate': 'create answers{late}',
+  'effect.lost': 'the trade is saved, then the connection is closed with no answer',
+  'effect.answerDelay': 'the trade is saved, then the answer comes after {duration} (real time)',
+  'effect.step': '{state} after {duration}',
+  'effect.callbackDelay': 'callbacks start {duration} late',
+  'effect.failFirst': { one: 'the first {count} attempt of each callback fails, then retries deliver it', other: 'the first {count} attempts of each callback fail, then retries deliver it' },
+  'effect.badSignature': 'each callback event is first sent once with a wrong X-Signature',
+  'effect.duplicate': 'each delivered callback is sent a second time',
+  'effect.overlap': 'each callback is delivered twice at the same moment (same event id, both signed)',
+  'effect.waits': 'the trade waits for the payment page or an admin action',
 } satisfies Catalogue;
 
 export type DashboardKey = keyof typeof DASHBOARD_EN;
