@@ -61,12 +61,12 @@ describeBrowser('dashboard in Chromium', () => {
     await open(page);
     const trade = await sandbox.create({ callback_url: `${shop.url}/callbacks` });
     await row(page, trade.order).waitFor();
-    expect(await row(page, trade.order).getByTestId('trade-state').textContent()).toBe('created');
+    expect(await row(page, trade.order).getByTestId('trade-state').getAttribute('data-state')).toBe('created');
     await row(page, trade.order).getByTestId('trade-order').click();
     await page.getByTestId('detail-order').filter({ hasText: trade.order }).waitFor();
     expect(await page.getByTestId('transition-confirmed').isVisible()).toBe(true);
     await page.getByTestId('transition-confirmed').click();
-    await page.getByTestId('detail-state').filter({ hasText: 'confirmed' }).waitFor();
+    await page.locator('[data-testid="detail-state"][data-state="confirmed"]').waitFor();
     expect(sandbox.sandbox.store.trades.get(trade.id)?.history.at(-1)).toMatchObject({ to: 'confirmed', cause: 'admin' });
     expect(await page.getByTestId('no-moves').textContent()).toContain('final');
 
@@ -110,7 +110,7 @@ describeBrowser('dashboard in Chromium', () => {
     await page.getByTestId('advance').click();
     await page.getByTestId('message').filter({ hasText: 'Clock advanced by 10m' }).waitFor();
     expect(sandbox.sandbox.clock.now() - before).toBe(10 * 60_000);
-    await page.getByTestId('detail-state').filter({ hasText: 'expired' }).waitFor();
+    await page.locator('[data-testid="detail-state"][data-state="expired"]').waitFor();
     await page.getByTestId('advance-input').fill('soon');
     await page.getByTestId('advance').click();
     await page.getByTestId('message').filter({ hasText: 'duration' }).waitFor();

@@ -138,6 +138,38 @@ describeBrowser('Russian pages on a 390 px phone', () => {
     await watched.context.close();
   });
 
+  it('the Russian dashboard says states, payment types and callback statuses in Russian, keeping the raw values in data attributes', async () => {
+    const trade = await sandbox.create({ order: 'ru-dashboard-words-1', type: 'any_bank', callback_url: `${shop.url}/callback` });
+    await fetch(`${sandbox.url}/_sandbox/trades/${trade.id}/transition`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"state":"confirmed"}' });
+    const watched = await openPage(browser, PHONE);
+    const { page } = watched;
+    await page.goto(`${sandbox.url}/_sandbox/?lang=ru#trade=${trade.id}`);
+    const row = page.getByTestId('trade-row').filter({ hasText: trade.order });
+    await row.locator('[data-testid="trade-state"][data-state="confirmed"]').waitFor();
+    await page.locator('[data-testid="detail-state"][data-state="confirmed"]').waitFor();
+    await page.locator('[data-testid="callback-status"][data-status="delivered"]').waitFor();
+    await page.getByTestId('report-refresh').click();
+    await page.getByTestId('coverage-row').first().waitFor();
+    await page.getByTestId('scenarios').locator('table').waitFor();
+
+    expect(await row.getByTestId('trade-state').textContent()).toBe('оплачена');
+    expect(await row.getByTestId('trade-type').getAttribute('data-type')).toBe('any_bank');
+    expect(await row.getByTestId('trade-type').textContent()).toBe('перевод на карту');
+    expect(await page.getByTestId('detail-type').textContent()).toBe('перевод на карту');
+    expect(await page.getByTestId('callback-status').first().textContent()).toBe('доставлен');
+    expect(await page.getByTestId('history-to').evaluateAll((badges) => badges.map((b) => [b.getAttribute('data-state'), b.textContent]))).toEqual([
+      ['created', 'ожидает оплаты'],
+      ['confirmed', 'оплачена'],
+    ]);
+    expect(await page.getByTestId('filter-state').locator('option').allTextContents()).toEqual(['любое состояние', 'ожидает оплаты', 'ожидает оплаты картой', 'оплачена', 'отменена', 'истекла']);
+    expect(await page.getByTestId('scenario-does').first().textContent()).toBe('«оплачена» через 5 с');
+    const text = await visibleText(page);
+    expect(text.match(new RegExp(`.{0,40}${ENGLISH_WORDS.source}.{0,40}`, 'g')) ?? []).toEqual([]);
+    await screenshot(page, 'ru-phone-dashboard-words');
+    await expectClean(watched);
+    await watched.context.close();
+  });
+
   it('the New trade selects are wide enough for their options on a desktop', async () => {
     const watched = await openPage(browser, DESKTOP);
     const { page } = watched;

@@ -3,6 +3,7 @@ import type { DashboardApi } from './dashboard-api.js';
 import type { DashboardDetail } from './dashboard-detail.js';
 import type { DashboardDom } from './dashboard-dom.js';
 import type { DashboardNewTrade } from './dashboard-new-trade.js';
+import { scenarioEffect } from './dashboard-scenario-effect.js';
 import type { AdvanceAnswer, CallbackAnswer, ClockAnswer, MerchantsAnswer, ResetAnswer, ScenariosAnswer, TradeDetailAnswer, TradesAnswer } from './dashboard-types.js';
 
 /**
@@ -11,7 +12,7 @@ import type { AdvanceAnswer, CallbackAnswer, ClockAnswer, MerchantsAnswer, Reset
  * changed.
  */
 export function dashboardClient(dom: DashboardDom, api: DashboardApi, detail: DashboardDetail, newTrade: DashboardNewTrade, names: Map<string, string>): { select(id: string): void } {
-  const { h, fill, byTestId, badge, time, rubles, t } = dom;
+  const { h, fill, byTestId, badge, time, rubles, t, word } = dom;
   const POLL_MS = 1500;
 
   const el = {
@@ -134,7 +135,7 @@ export function dashboardClient(dom: DashboardDom, api: DashboardApi, detail: Da
           h('td', { class: 'wide-only nowrap' }, time(trade.created_at)),
           h('td', { class: 'order' }, h('a', { href: `#trade=${trade.id}`, testid: 'trade-order' }, trade.order)),
           h('td', { class: 'wide-only nowrap', title: trade.merchant, testid: 'trade-merchant' }, merchantName(trade.merchant)),
-          h('td', { class: 'wide-only nowrap' }, trade.type),
+          h('td', { class: 'wide-only nowrap', testid: 'trade-type', 'data-type': trade.type }, word('type', trade.type)),
           h('td', { class: 'num' }, rubles(trade.amount_cents)),
           h('td', {}, badge(trade.state, 'trade-state')),
         ),
@@ -179,7 +180,9 @@ export function dashboardClient(dom: DashboardDom, api: DashboardApi, detail: Da
       throw error;
     }
     newTrade.setScenarios(answer.scenarios.map((s) => s.name));
-    const rows = answer.scenarios.map((s) => h('tr', {}, h('td', { class: 'mono' }, s.name), h('td', {}, s.magic), h('td', {}, s.does), h('td', { class: 'muted' }, s.source)));
+    const rows = answer.scenarios.map((s) =>
+      h('tr', {}, h('td', { class: 'mono' }, s.name), h('td', {}, s.magic), h('td', { testid: 'scenario-does' }, scenarioEffect(dom, s)), h('td', { class: 'muted' }, s.source)),
+    );
     fill(
       el.scenarios,
       rows.length === 0
@@ -225,7 +228,7 @@ export function dashboardClient(dom: DashboardDom, api: DashboardApi, detail: Da
 
   async function move(id: string, state: string): Promise<void> {
     await api.request('POST', `/trades/${encodeURIComponent(id)}/transition`, { state });
-    say(t('detail.moved', { state }));
+    say(t('detail.moved', { state: word('state', state) }));
     await refresh();
   }
 

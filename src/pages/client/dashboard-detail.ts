@@ -7,7 +7,7 @@ import type { CallbackEvent, DetailActions as Actions, TradeDetailAnswer } from 
  * steps and every callback attempt.
  */
 export function dashboardDetail(dom: DashboardDom, merchantName: (id: string) => string) {
-  const { h, badge, time, rubles, t } = dom;
+  const { h, badge, time, rubles, t, word } = dom;
 
   const field = (label: string, value: Node | string | number | null | undefined, testid?: string) =>
     h('div', {}, h('dt', {}, label), h('dd', { testid }, value === null || value === undefined || value === '' ? '—' : value));
@@ -42,8 +42,8 @@ export function dashboardDetail(dom: DashboardDom, merchantName: (id: string) =>
       h(
         'header',
         {},
-        h('span', {}, `#${event.seq} → ${event.state} `),
-        badge(event.status, 'callback-status'),
+        h('span', { 'data-state': event.state }, `#${event.seq} → ${word('state', event.state)} `),
+        badge(event.status, 'callback-status', 'callbackStatus'),
         h('span', { class: 'mono muted url' }, event.url),
         event.replay_of && h('span', { class: 'muted' }, t('callback.replayOf', { id: event.replay_of })),
         h('button', { type: 'button', testid: 'replay', onclick: () => actions.replay(event.id) }, t('callback.replay')),
@@ -58,17 +58,28 @@ export function dashboardDetail(dom: DashboardDom, merchantName: (id: string) =>
     const data = trade.payment_data;
     const moves =
       trade.allowed.length === 0
-        ? h('p', { class: 'muted', testid: 'no-moves' }, t('detail.final', { state: trade.state }))
+        ? h('p', { class: 'muted', testid: 'no-moves' }, t('detail.final', { state: word('state', trade.state) }))
         : h(
             'div',
             { class: 'moves' },
             h('span', { class: 'muted' }, t('detail.moveTo')),
             ...trade.allowed.map((state) =>
-              h('button', { type: 'button', class: state === 'confirmed' ? 'primary' : undefined, testid: `transition-${state}`, onclick: () => actions.transition(state) }, state),
+              h(
+                'button',
+                { type: 'button', class: state === 'confirmed' ? 'primary' : undefined, testid: `transition-${state}`, 'data-state': state, onclick: () => actions.transition(state) },
+                word('state', state),
+              ),
             ),
           );
     const history = detail.history.map((entry) =>
-      h('tr', {}, h('td', {}, time(entry.at)), h('td', {}, entry.from ?? '—', ' → ', badge(entry.to)), h('td', {}, entry.cause), h('td', {}, entry.note ?? '')),
+      h(
+        'tr',
+        {},
+        h('td', {}, time(entry.at)),
+        h('td', { 'data-from': entry.from ?? undefined }, entry.from ? word('state', entry.from) : '—', ' → ', badge(entry.to, 'history-to')),
+        h('td', {}, entry.cause),
+        h('td', {}, entry.note ?? ''),
+      ),
     );
     const pending = detail.pending.map((job) => h('tr', {}, h('td', {}, time(new Date(job.due).toISOString())), h('td', {}, job.kind), h('td', { class: 'mono' }, JSON.stringify(job.data))));
     return h(
@@ -81,7 +92,7 @@ export function dashboardDetail(dom: DashboardDom, merchantName: (id: string) =>
         { class: 'fields' },
         field(t('detail.id'), h('span', { class: 'mono' }, trade.id), 'detail-id'),
         field(t('detail.merchant'), merchantName(trade.merchant)),
-        field(t('detail.type'), trade.type),
+        field(t('detail.type'), h('span', { 'data-type': trade.type }, word('type', trade.type)), 'detail-type'),
         field(t('detail.amount'), rubles(trade.amount_cents), 'detail-amount'),
         field(t('detail.rate'), trade.rate),
         field(t('detail.customer'), trade.customer, 'detail-customer'),

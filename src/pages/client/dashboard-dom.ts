@@ -40,8 +40,13 @@ export function dashboardDom(i18n: DashboardI18n) {
     return element;
   }
 
-  function badge(value: string, testid?: string): HTMLSpanElement {
-    return h('span', { class: `badge ${value.replace(/[^a-z_]/g, '')}`, testid }, value);
+  /**
+   * A coloured badge for a trade state (`data-state`) or a callback status (`data-status`): the
+   * attribute and the class carry the API's value, the text is the page's word for it.
+   */
+  function badge(value: string, testid?: string, kind: 'state' | 'callbackStatus' = 'state'): HTMLSpanElement {
+    const attribute = kind === 'state' ? 'data-state' : 'data-status';
+    return h('span', { class: `badge ${value.replace(/[^a-z_]/g, '')}`, testid, [attribute]: value }, i18n.word(kind, value));
   }
 
   /** "2025-01-02T10:11:12.345Z" → "02/01/2025, 10:11:12 UTC" (en) or "02.01.2025, 10:11:12 UTC" (ru): sandbox time, zone named. */
@@ -52,7 +57,7 @@ export function dashboardDom(i18n: DashboardI18n) {
     return h('time', { datetime: date.toISOString(), title: date.toISOString() }, i18n.dateTime(iso));
   }
 
-  return { h, append, fill, byTestId, badge, time, rubles: i18n.money, t: i18n.t, lang: i18n.lang };
+  return { h, append, fill, byTestId, badge, time, rubles: i18n.money, t: i18n.t, word: i18n.word, lang: i18n.lang };
 }
 
 export type DashboardDom = ReturnType<typeof dashboardDom>;

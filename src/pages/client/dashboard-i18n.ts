@@ -1,5 +1,5 @@
 import { formatDateTime, formatMoney } from '../format.js';
-import { DASHBOARD_EN } from '../i18n/dashboard-en.js';
+import { DASHBOARD_EN, type DashboardKey } from '../i18n/dashboard-en.js';
 import { DASHBOARD_RU } from '../i18n/dashboard-ru.js';
 import { isLang } from '../i18n/lang.js';
 import { translator } from '../i18n/translator.js';
@@ -8,9 +8,16 @@ import { translator } from '../i18n/translator.js';
 export function dashboardI18n() {
   const asked = document.documentElement.lang;
   const lang = isLang(asked) ? asked : 'en';
+  const catalogue = lang === 'ru' ? DASHBOARD_RU : DASHBOARD_EN;
+  const t = translator(lang, catalogue);
   return {
     lang,
-    t: translator(lang, lang === 'ru' ? DASHBOARD_RU : DASHBOARD_EN),
+    t,
+    /** A trade state, trade type or callback status in the page's language (the API's own word in English; unknown values as they are). */
+    word: (kind: 'state' | 'type' | 'callbackStatus', value: string): string => {
+      const key = `${kind}.${value}`;
+      return key in catalogue ? t(key as DashboardKey) : value;
+    },
     money: (cents: number) => formatMoney(cents, lang),
     dateTime: (iso: string | number) => formatDateTime(iso, lang),
   };

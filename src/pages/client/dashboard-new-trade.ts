@@ -30,7 +30,7 @@ async function hmacHex(secret: string, message: string): Promise<string> {
  * Its requests carry X-Sandbox-Client: dashboard, so the integration report counts none of them.
  */
 export function dashboardNewTrade(dom: DashboardDom, onCreated: (id: string) => void) {
-  const { h, fill, byTestId, t } = dom;
+  const { h, fill, byTestId, t, word } = dom;
   const el = {
     form: byTestId<HTMLFormElement>('new-trade'),
     merchant: byTestId<HTMLSelectElement>('new-merchant'),
@@ -104,7 +104,7 @@ export function dashboardNewTrade(dom: DashboardDom, onCreated: (id: string) => 
         if (response.status !== 201 || !answer?.id) {
           return error(t('new.refused', { status: response.status, message: answer?.error?.message ?? '' }));
         }
-        fill(el.result, h('p', { class: 'ok-text', role: 'status', testid: 'new-created' }, t('new.created', { order: answer.order ?? '', state: answer.state ?? '' })));
+        fill(el.result, h('p', { class: 'ok-text', role: 'status', testid: 'new-created' }, t('new.created', { order: answer.order ?? '', state: word('state', answer.state ?? '') })));
         el.order.value = freshOrder();
         onCreated(answer.id);
       } finally {

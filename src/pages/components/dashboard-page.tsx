@@ -150,7 +150,7 @@ export function DashboardPage(props: { lang: Lang; base: string; workspace: stri
                   <select aria-label={t('trades.filterState')} data-testid="filter-state">
                     <option value="">{t('trades.anyState')}</option>
                     {TRADE_STATES.map((state) => (
-                      <option value={state}>{state}</option>
+                      <option value={state}>{t(`state.${state}`)}</option>
                     ))}
                   </select>
                   <input aria-label={t('trades.filterOrder')} placeholder={t('trades.orderPlaceholder')} data-testid="filter-order" />
