@@ -1,0 +1,136 @@
+/**
+ * The Python, PHP and Go example receivers (examples/python/receiver_with_probe.py,
+ * examples/php/public/receiver-with-probe.php, examples/go/cmd/receiver-with-probe), each run as
+ * its own process on 127.0.0.1, reach `handled` on every `callback.*` coverage row of the
+ * integration report (GET /_sandbox/report) for the demo merchant: trades moved to confirmed,
+ * canceled and expired, and the bundled orders sbx-dup-, sbx-race-, sbx-badsig- and sbx-flaky-,
+ * all sent to the receiver by one in-process sandbox on a manual clock. A missing toolchain skips
+ * its language with a message, except with CI=true, where it fails.
+ */
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { type CoverageRow, integrationReportSchema } from '../src/report/report-schema.js';
+import { closedPort } from './callbacks-receiver.js';
+import { DEMO, makeSandbox, p2pBody, type TestSandbox } from './support.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CI = process.env['CI'] === 'true';
+const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('DEPOSIT_SANDBOX_') && name !== 'PORT'));
+const dir = mkdtempSync(join(tmpdir(), 'deposit-sandbox-lang-coverage-'));
+
+const cleanups: Array<() => Promise<unknown> | unknown> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const has = (command: string) => spawnSync(command, ['--version'], { stdio: 'ignore' }).status === 0 || spawnSync(command, ['version'], { stdio: 'ignore' }).status === 0;
+
+function run(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; timeout: number }): Promise<{ code: number; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(command, args, options, (error, _stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stderr });
+    });
+  });
+}
+
+/** Starts a receiver process and resolves with its port once `ready` matches its output. */
+function start(command: string, args: string[], options: { cwd: string; env: Record<string, string> }, ready: RegExp): Promise<number> {
+  const child: ChildProcess = spawn(command, args, { cwd: options.cwd, env: { ...env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  cleanups.push(() => child.kill('SIGKILL'));
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`${command} did not start within 60 s: ${out}`)), 60_000);
+    const watch = (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = ready.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolve(Number(match[1]));
+      }
+    };
+    child.stdout!.on('data', watch);
+    child.stderr!.on('data', watch);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${command} exited with ${code}: ${out}`));
+    });
+  });
+}
+
+const LISTENING = /probe on http:\/\/127\.0\.0\.1:(\d+)\/probe/;
+
+const LANGUAGES: Array<[string, string, () => Promise<number>]> = [
+  ['Python', 'python3', () => start('python3', ['receiver_with_probe.py'], { cwd: join(ROOT, 'examples', 'python'), env: { PORT: '0' } }, LISTENING)],
+  [
+    'PHP',
+    'php',
+    async () => {
+      const port = await closedPort();
+      const ledger = { LEDGER_FILE: join(dir, 'php-ledger.json'), PHP_CLI_SERVER_WORKERS: '4' };
+      await start('php', ['-S', `127.0.0.1:${port}`, 'public/receiver-with-probe.php'], { cwd: join(ROOT, 'examples', 'php'), env: ledger }, /(Development Server) \(http/);
+      return port;
+    },
+  ],
+  [
+    'Go',
+    'go',
+    async () => {
+      const cwd = join(ROOT, 'examples', 'go');
+      const goEnv = { ...env, GOCACHE: join(dir, 'gocache'), GOFLAGS: '-mod=mod' };
+      const binary = join(dir, 'receiver-with-probe');
+      const build = await run('go', ['build', '-o', binary, './cmd/receiver-with-probe'], { cwd, env: goEnv, timeout: 150_000 });
+      if (build.code !== 0) throw new Error(`go build failed: ${build.stderr}`);
+      return start(binary, [], { cwd, env: { PORT: '0' } }, LISTENING);
+    },
+  ],
+];
+
+const CALLBACK_ROWS = ['callback.confirmed', 'callback.canceled', 'callback.expired', 'callback.retry_after_failure', 'callback.duplicate', 'callback.overlapping', 'callback.bad_signature'] as const;
+
+/** The demo merchant's callback rows, as the root report lists them. */
+async function callbackRows(t: TestSandbox): Promise<CoverageRow[]> {
+  const res = await t.app.request('/_sandbox/report');
+  expect(res.status).toBe(200);
+  const rows = integrationReportSchema.parse(await res.json()).coverage.find((m) => m.merchant === DEMO.id)?.rows ?? [];
+  return rows.filter((r) => r.id.startsWith('callback.'));
+}
+
+async function create(t: TestSandbox, callbackUrl: string, order?: string): Promise<string> {
+  const created = await t.post('/api/v1/trades/deposit/create', p2pBody({ callback_url: callbackUrl, ...(order !== undefined ? { order } : {}) }));
+  expect(created.status).toBe(201);
+  return ((await created.json()) as { id: string }).id;
+}
+
+describe('the example receivers reach handled on every callback coverage row', () => {
+  it.for(LANGUAGES)('%s: every callback.* row of the demo merchant is handled', { timeout: 240_000 }, async ([language, command, launch], { skip }) => {
+    if (!has(command)) {
+      if (CI) throw new Error(`${command} is missing, and CI=true: install it (see .ci/run)`);
+      skip(`the ${language} example receiver needs ${command}, which is not installed`);
+    }
+    const port = await launch();
+    const t = await makeSandbox({ clock: 'manual', callbackRetries: '1s,1s,1s', callbackTimeout: '10s' });
+    cleanups.push(() => t.close());
+    const url = `http://127.0.0.1:${port}/callback`;
+
+    for (const state of ['confirmed', 'canceled', 'expired'] as const) t.sandbox.lifecycle.transition(await create(t, url), state, 'admin');
+    for (const prefix of ['sbx-race-', 'sbx-badsig-']) t.sandbox.lifecycle.transition(await create(t, url, `${prefix}${language}`), 'confirmed', 'admin');
+    // sbx-dup- and sbx-flaky- confirm on their own after 5 s of sandbox time; sbx-flaky- fails
+    // attempts on purpose, then the retries (1 s apart here) reach the receiver.
+    for (const prefix of ['sbx-dup-', 'sbx-flaky-']) await create(t, url, `${prefix}${language}`);
+    await t.sandbox.scheduler.advance(0);
+    await t.sandbox.scheduler.advance(5_000);
+    for (let retry = 0; retry < 3; retry++) await t.sandbox.scheduler.advance(1_000);
+
+    // The repeat of an sbx-dup- callback may still be on its way once the clock stops; wait for
+    // the report to settle, bounded.
+    await vi.waitFor(async () => expect((await callbackRows(t)).filter((r) => r.status === 'seen')).toEqual([]), { timeout: 20_000, interval: 100 });
+    const rows = await callbackRows(t);
+    expect(rows.map((r) => r.id)).toEqual([...CALLBACK_ROWS]);
+    expect(rows.map((r) => `${r.id}: ${r.status}${r.status !== 'handled' && r.detail !== undefined ? ` (${r.detail})` : ''}`)).toEqual(CALLBACK_ROWS.map((id) => `${id}: handled`));
+  });
+});
