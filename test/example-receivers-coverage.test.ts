@@ -7,88 +7,19 @@
  * all sent to the receiver by one in-process sandbox on a manual clock. A missing toolchain skips
  * its language with a message, except with CI=true, where it fails.
  */
-import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { type CoverageRow, integrationReportSchema } from '../src/report/report-schema.js';
-import { closedPort } from './callbacks-receiver.js';
+import { CI, exampleReceivers, has } from './example-receivers.js';
 import { DEMO, makeSandbox, p2pBody, type TestSandbox } from './support.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CI = process.env['CI'] === 'true';
-const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('DEPOSIT_SANDBOX_') && name !== 'PORT'));
-const dir = mkdtempSync(join(tmpdir(), 'deposit-sandbox-lang-coverage-'));
-
+const receivers = exampleReceivers('lang-coverage');
+const LANGUAGES = receivers.languages;
 const cleanups: Array<() => Promise<unknown> | unknown> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  receivers.stop();
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const has = (command: string) => spawnSync(command, ['--version'], { stdio: 'ignore' }).status === 0 || spawnSync(command, ['version'], { stdio: 'ignore' }).status === 0;
-
-function run(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; timeout: number }): Promise<{ code: number; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(command, args, options, (error, _stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stderr });
-    });
-  });
-}
-
-/** Starts a receiver process and resolves with its port once `ready` matches its output. */
-function start(command: string, args: string[], options: { cwd: string; env: Record<string, string> }, ready: RegExp): Promise<number> {
-  const child: ChildProcess = spawn(command, args, { cwd: options.cwd, env: { ...env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  cleanups.push(() => child.kill('SIGKILL'));
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`${command} did not start within 60 s: ${out}`)), 60_000);
-    const watch = (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = ready.exec(out);
-      if (match) {
-        clearTimeout(timer);
-        resolve(Number(match[1]));
-      }
-    };
-    child.stdout!.on('data', watch);
-    child.stderr!.on('data', watch);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${command} exited with ${code}: ${out}`));
-    });
-  });
-}
-
-const LISTENING = /probe on http:\/\/127\.0\.0\.1:(\d+)\/probe/;
-
-const LANGUAGES: Array<[string, string, () => Promise<number>]> = [
-  ['Python', 'python3', () => start('python3', ['receiver_with_probe.py'], { cwd: join(ROOT, 'examples', 'python'), env: { PORT: '0' } }, LISTENING)],
-  [
-    'PHP',
-    'php',
-    async () => {
-      const port = await closedPort();
-      const ledger = { LEDGER_FILE: join(dir, 'php-ledger.json'), PHP_CLI_SERVER_WORKERS: '4' };
-      await start('php', ['-S', `127.0.0.1:${port}`, 'public/receiver-with-probe.php'], { cwd: join(ROOT, 'examples', 'php'), env: ledger }, /(Development Server) \(http/);
-      return port;
-    },
-  ],
-  [
-    'Go',
-    'go',
-    async () => {
-      const cwd = join(ROOT, 'examples', 'go');
-      const goEnv = { ...env, GOCACHE: join(dir, 'gocache'), GOFLAGS: '-mod=mod' };
-      const binary = join(dir, 'receiver-with-probe');
-      const build = await run('go', ['build', '-o', binary, './cmd/receiver-with-probe'], { cwd, env: goEnv, timeout: 150_000 });
-      if (build.code !== 0) throw new Error(`go build failed: ${build.stderr}`);
-      return start(binary, [], { cwd, env: { PORT: '0' } }, LISTENING);
-    },
-  ],
-];
+afterAll(receivers.remove);
 
 const CALLBACK_ROWS = ['callback.confirmed', 'callback.canceled', 'callback.expired', 'callback.retry_after_failure', 'callback.duplicate', 'callback.overlapping', 'callback.bad_signature'] as const;
 
