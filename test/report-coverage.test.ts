@@ -226,6 +226,29 @@ describe('coverage rows of callbacks', () => {
     expect(await row(t, 'callback.overlapping')).toMatchObject({ status: 'wrong', trade: failing });
   });
 
+  it("callback.overlapping: the second of two overlapping copies is that row's, never callback.duplicate's; a refused copy makes overlapping wrong", async () => {
+    const t = await sandbox();
+    const good = await receiver(verifying);
+    const id = await createWith(t, { order: 'sbx-race-twin-1', callback_url: `${good.url}/cb` });
+    const delivered = new Promise<void>((resolve) => t.sandbox.callbacks.once('delivered', () => resolve()));
+    t.sandbox.lifecycle.transition(id, 'confirmed', 'admin');
+    await t.sandbox.scheduler.advance(0);
+    await delivered;
+    expect(await row(t, 'callback.overlapping')).toMatchObject({ status: 'handled', trade: id });
+    expect((await row(t, 'callback.duplicate')).status).toBe('not_seen');
+
+    let answers = 0;
+    const once = await receiver((_q, res) => void res.writeHead(++answers === 1 ? 200 : 409).end());
+    const other = await sandbox();
+    const twin = await createWith(other, { order: 'sbx-race-twin-2', callback_url: `${once.url}/cb` });
+    const attempted = new Promise<void>((resolve) => other.sandbox.callbacks.on('attempt', (_e, a) => a.kind === 'duplicate' && resolve()));
+    other.sandbox.lifecycle.transition(twin, 'confirmed', 'admin');
+    await other.sandbox.scheduler.advance(0);
+    await attempted;
+    expect(await row(other, 'callback.overlapping')).toMatchObject({ status: 'wrong', trade: twin, detail: 'an overlapping callback was answered HTTP 409' });
+    expect((await row(other, 'callback.duplicate')).status).toBe('not_seen');
+  });
+
   it('callback.bad_signature (sbx-badsig-): seen when sent, handled when the forged copy got a 4xx, wrong when it got a 2xx', async () => {
     const t = await sandbox();
     const good = await receiver(verifying);
