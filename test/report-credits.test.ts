@@ -14,6 +14,7 @@ import type { CallbackEvent } from '../src/callbacks/records.js';
 import { parseOptions } from '../src/sandbox.js';
 import { startSandbox } from '../src/programmatic/start-sandbox.js';
 import { reportJunit, reportMarkdown } from '../src/report/report-formats.js';
+import { serverReport } from '../src/report/server-report.js';
 import { type CoverageRow, type IntegrationReport, integrationReportSchema } from '../src/report/report-schema.js';
 import { closedPort } from './callbacks-receiver.js';
 import { junitErrors } from './junit-schema.js';
@@ -435,7 +436,33 @@ describe('without a probe, and the placeholders', () => {
   });
 });
 
-describe('startSandbox({ probe })', () => {
+describe('startSandbox({ probe }) and closing', () => {
+  it('closing the sandbox waits for the probe reads under way, so serve --report writes the credits of the last callbacks', async () => {
+    const shop = await startShop(correct);
+    let answer: () => void = () => undefined;
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    let arrived: () => void = () => undefined;
+    const probing = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    shop.probe = (order, res) => {
+      arrived();
+      // Answers once the sandbox is closing.
+      void answered.then(() => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ state: 'confirmed', credited_cents: shop.ledger.get(order)?.credited ?? 0 })));
+    };
+    const t = await makeSandbox({ clock: 'manual', probe: shop.probeUrl });
+    const id = await create(t, shop, 'cr-closing');
+    await settle(t, id, 'confirmed');
+    await probing;
+    const closed = t.sandbox.close();
+    answer();
+    await closed;
+    const coverage = serverReport(t.sandbox).coverage[0]!;
+    expect(coverage.rows.find((r) => r.id === 'callback.confirmed')).toMatchObject({ status: 'handled', trade: id, detail: expect.stringContaining('credited 31250 once') });
+  });
+
   it('a sandbox started in-process with a probe checks credits: handled with one credit, and the report says checked', async () => {
     const shop = await startShop(correct);
     const running = await startSandbox({ probe: shop.probeUrl, clock: 'manual' });
