@@ -45,6 +45,18 @@ async function row(t: TestSandbox, id: CoverageRow['id']): Promise<CoverageRow> 
 const verifying = (q: { headers: Record<string, unknown>; body: string }, res: import('node:http').ServerResponse) =>
   void res.writeHead(q.headers['x-signature'] === sign(DEMO.secret, q.body) ? 200 : 401).end();
 
+/** Resolves when the dispatcher tells `name` for a callback of `trade` (listening from now on). */
+function next(t: TestSandbox, name: 'delivered' | 'failed' | 'attempt', trade: string): Promise<void> {
+  return new Promise((resolve) => {
+    const listener = (event: { trade: string }) => {
+      if (event.trade !== trade) return;
+      t.sandbox.callbacks.off(name, listener);
+      resolve();
+    };
+    t.sandbox.callbacks.on(name, listener);
+  });
+}
+
 async function createWith(t: TestSandbox, overrides: Record<string, unknown>): Promise<string> {
   const created = await t.post('/api/v1/trades/deposit/create', p2pBody(overrides));
   expect(created.status).toBe(201);
@@ -147,14 +159,20 @@ describe('coverage rows of callbacks', () => {
       const good = await receiver(verifying);
       const down = await receiver((_q, res) => void res.writeHead(503).end());
       const id = await createWith(t, { callback_url: `${good.url}/cb` });
+      const delivered = next(t, 'delivered', id);
       t.sandbox.lifecycle.transition(id, state, 'admin');
       expect(await row(t, `callback.${state}`)).toMatchObject({ status: 'seen', trade: id });
       await t.sandbox.scheduler.advance(0);
+      await delivered; // advance() waits at most 1 s (wall clock) for an answer: on a busy machine it may come later
       expect(await row(t, `callback.${state}`)).toMatchObject({ status: 'handled', trade: id });
       const failing = await createWith(t, { callback_url: `${down.url}/cb` });
+      const attempted = next(t, 'attempt', failing);
       t.sandbox.lifecycle.transition(failing, state, 'admin');
       await t.sandbox.scheduler.advance(0);
+      await attempted; // the retry is scheduled once the first attempt is answered
+      const failed = next(t, 'failed', failing);
       await t.sandbox.scheduler.advance(1_000);
+      await failed;
       expect(await row(t, `callback.${state}`)).toMatchObject({ status: 'wrong', trade: failing, detail: 'never acknowledged: 2 attempts failed, the last with HTTP 503' });
     });
   }
