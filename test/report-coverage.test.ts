@@ -169,7 +169,8 @@ describe('coverage rows of callbacks', () => {
       const attempted = next(t, 'attempt', failing);
       t.sandbox.lifecycle.transition(failing, state, 'admin');
       await t.sandbox.scheduler.advance(0);
-      await attempted; // the retry is scheduled once the first attempt is answered
+      await attempted; // the retry is scheduled once the first attempt is answered,
+      await t.sandbox.callbacks.idle(); // and runs only once that attempt is saved
       const failed = next(t, 'failed', failing);
       await t.sandbox.scheduler.advance(1_000);
       await failed;

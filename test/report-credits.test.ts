@@ -300,6 +300,7 @@ describe('the scenario rows with a balance probe', () => {
     u.sandbox.lifecycle.transition(twice, 'confirmed', 'admin');
     await u.sandbox.scheduler.advance(0);
     await failed;
+    await u.sandbox.callbacks.idle(); // the retry runs only once the failed attempt is saved
     const delivered2 = when(u, 'delivered', twice);
     await u.sandbox.scheduler.advance(1_000);
     await delivered2;
