@@ -411,7 +411,7 @@ describe('without a probe, and the placeholders', () => {
 
   it("{merchant} and {workspace} in --probe name the trade's merchant and workspace; the report says credits were checked", async () => {
     const shop = await startShop(correct);
-    const t = await sandbox(`${shop.probeUrl}/{workspace}/{merchant}`);
+    const t = await sandbox(`${shop.probeUrl}/{workspace}/{merchant}?worker={workspace}`);
     expect((await t.app.request('/w/qa-credits/_sandbox/report')).status).toBe(200); // loads the workspace
     const ws = t.sandbox.workspaces!.ready('qa-credits')!;
     const created = await t.post('/w/qa-credits/api/v1/trades/deposit/create', p2pBody({ order: 'cr-ws', callback_url: shop.callbackUrl }));
@@ -425,7 +425,7 @@ describe('without a probe, and the placeholders', () => {
     expect(root.coverage).toHaveLength(1);
     expect(root.coverage[0]).toMatchObject({ workspace: 'qa-credits', credits: 'checked' });
     expect(root.coverage[0]!.rows.find((r) => r.id === 'callback.confirmed')).toMatchObject({ status: 'handled', trade: id });
-    expect(shop.probed).toEqual([`/probe/qa-credits/${DEMO.id}?order=cr-ws`]);
+    expect(shop.probed).toEqual([`/probe/qa-credits/${DEMO.id}?worker=qa-credits&order=cr-ws`]); // the probe URL's own query is kept
     expect(reportMarkdown(root)).toContain('Credits checked: a callback row is handled only when the balance probe (serve --probe) showed the right credit.');
   });
 
