@@ -1,4 +1,5 @@
 import type { DashboardKey } from './dashboard-en.js';
+import { TRADE_WORDS_RU } from './shared-ru.js';
 import type { Message } from './translator.js';
 
 /** The dashboard's texts in Russian (the same keys as dashboard-en.ts). */
@@ -188,15 +189,9 @@ export const DASHBOARD_RU: Record<DashboardKey, Message> = {
   'api.answered': '{request} ответил {status}.',
   'api.allowed': 'Допустимо: {states}.',
   'api.none': 'ничего',
-  // The same words as the payment pages (pay-ru.ts); "ecom" waits for a card payment, told apart from "created" in the filter.
-  'state.created': 'ожидает оплаты',
+  // The same words as the payment pages (shared-ru.ts); "ecom" waits for a card payment, told apart from "created" in the filter.
+  ...TRADE_WORDS_RU,
   'state.ecom': 'ожидает оплаты картой',
-  'state.confirmed': 'оплачена',
-  'state.canceled': 'отменена',
-  'state.expired': 'истекла',
-  'type.any_bank': 'перевод на карту',
-  'type.nspk': 'перевод по номеру телефона (СБП)',
-  'type.ecom': 'оплата картой',
   'callbackStatus.pending': 'ожидает доставки',
   'callbackStatus.delivered': 'доставлен',
   'callbackStatus.failed': 'не доставлен',
