@@ -1,11 +1,8 @@
+import type { CodedText } from '../pages/i18n/coded-text.js';
 import { COVERAGE_ROW_IDS, type CoverageRowId, type CoverageStatus, STATUS_RANK } from './coverage-rows.js';
 import type { CoverageRow } from './report-schema.js';
 
-interface Mark {
-  status: Exclude<CoverageStatus, 'not_seen'>;
-  trade?: string;
-  detail?: string;
-}
+type Mark = Pick<CoverageRow, 'trade' | 'detail' | 'detail_code' | 'detail_params'> & { status: Exclude<CoverageStatus, 'not_seen'> };
 
 /**
  * One merchant's coverage rows. A row only moves up (seen, handled, wrong): once a callback
@@ -24,15 +21,20 @@ export class CoverageTally {
     return this.#marks.get(id)?.status ?? 'not_seen';
   }
 
-  mark(id: CoverageRowId, status: Mark['status'], trade?: string, detail?: string): void {
+  /** A row met; a coded detail keeps its code and parameters beside its English text (detail_code, detail_params). */
+  mark(id: CoverageRowId, status: Mark['status'], trade?: string, detail?: string | CodedText): void {
     const current = this.#marks.get(id);
     if (current !== undefined && STATUS_RANK[current.status] >= STATUS_RANK[status]) return;
-    this.#marks.set(id, { status, ...(trade !== undefined ? { trade } : {}), ...(detail !== undefined ? { detail } : {}) });
+    const said = typeof detail === 'string' ? { detail } : detail !== undefined ? { detail: detail.text, detail_code: detail.code, detail_params: detail.params } : {};
+    this.#marks.set(id, { status, ...(trade !== undefined ? { trade } : {}), ...said });
   }
 
   /** Adds another tally's marks (a deleted workspace's, merged into the one of the same name). */
   absorb(other: CoverageTally): void {
-    for (const [id, mark] of other.#marks) this.mark(id, mark.status, mark.trade, mark.detail);
+    for (const [id, mark] of other.#marks) {
+      const current = this.#marks.get(id);
+      if (current === undefined || STATUS_RANK[current.status] < STATUS_RANK[mark.status]) this.#marks.set(id, mark);
+    }
   }
 
   /** Every row, in the documented order; rows never met are not_seen. */

@@ -1,4 +1,5 @@
 import type { CallbackDispatcher } from '../callbacks/callback-dispatcher.js';
+import { type CodedText, codedText } from '../pages/i18n/coded-text.js';
 import { type Attempt, type CallbackEvent, countedAttempts } from '../callbacks/records.js';
 import type { Store } from '../store/store.js';
 import type { CoverageRowId } from './coverage-rows.js';
@@ -18,6 +19,9 @@ const SCENARIO_ROWS: ReadonlyArray<{ scenario: string; prefix: string; row: Cove
 
 const ok = (attempt: Attempt) => attempt.status !== null && attempt.status >= 200 && attempt.status < 300;
 const answer = (attempt: Attempt) => (attempt.status !== null ? `HTTP ${attempt.status}` : (attempt.error ?? 'no answer'));
+/** A detail that names the attempt's answer: `code` with an HTTP status, `<code>_no_answer` without one (the English line names the error either way). */
+const answered = (code: 'coverage.duplicate.wrong' | 'coverage.delivery.wrong' | 'coverage.overlapping.wrong', attempt: Attempt): CodedText =>
+  codedText(attempt.status !== null ? code : `${code}_no_answer`, { answer: answer(attempt) });
 /** An attempt that counted and did not deliver: the sandbox's simulated failure, or the receiver's non-2xx or silence. */
 const failedTry = (attempt: Attempt) => attempt.kind === 'simulated' || ((attempt.kind ?? 'delivery') === 'delivery' && !ok(attempt));
 
@@ -48,26 +52,26 @@ export function watchCallbacks(dispatcher: CallbackDispatcher, counter: MistakeC
     if (kind === 'bad_signature') {
       if (ok(attempt)) {
         counter.callback(merchant, 'accepted_bad_signature');
-        counter.cover(merchant, 'callback.bad_signature', 'wrong', trade, `the copy with a wrong X-Signature was accepted (${answer(attempt)}): verify the signature and answer 401`);
+        counter.cover(merchant, 'callback.bad_signature', 'wrong', trade, codedText('coverage.bad_signature.accepted', { answer: answer(attempt) }));
       } else if (attempt.status !== null && attempt.status >= 400 && attempt.status < 500) {
-        counter.cover(merchant, 'callback.bad_signature', 'handled', trade, `the copy with a wrong X-Signature was refused (${answer(attempt)})`);
+        counter.cover(merchant, 'callback.bad_signature', 'handled', trade, codedText('coverage.bad_signature.refused', { answer: answer(attempt) }));
       }
       return;
     }
     if (failedTry(attempt)) counter.cover(merchant, 'callback.retry_after_failure', 'seen', trade);
     if (kind === 'duplicate') {
-      if (ok(attempt)) counter.cover(merchant, 'callback.duplicate', 'handled', trade, 'both deliveries of the callback were acknowledged with 2xx');
-      else counter.cover(merchant, 'callback.duplicate', 'wrong', trade, `the second delivery of the same callback was answered ${answer(attempt)}: acknowledge repeats with 2xx`);
+      if (ok(attempt)) counter.cover(merchant, 'callback.duplicate', 'handled', trade, codedText('coverage.duplicate.acknowledged'));
+      else counter.cover(merchant, 'callback.duplicate', 'wrong', trade, answered('coverage.duplicate.wrong', attempt));
     }
     if (kind !== 'delivery' && kind !== 'duplicate' && kind !== 'simulated') {
       // A kind this watcher does not know (a newer scenario's extra delivery): judged as a delivery of its row.
       const row = scenarioRow(event);
-      if (row && row !== 'callback.bad_signature' && !ok(attempt)) counter.cover(merchant, row, 'wrong', trade, `a delivery was answered ${answer(attempt)}`);
+      if (row && row !== 'callback.bad_signature' && !ok(attempt)) counter.cover(merchant, row, 'wrong', trade, answered('coverage.delivery.wrong', attempt));
       return;
     }
     if (kind !== 'delivery') return; // simulated failures and the scenario's duplicate copy are the sandbox's doing
     if (!ok(attempt)) {
-      if (scenarioRow(event) === 'callback.overlapping') counter.cover(merchant, 'callback.overlapping', 'wrong', trade, `an overlapping callback was answered ${answer(attempt)}`);
+      if (scenarioRow(event) === 'callback.overlapping') counter.cover(merchant, 'callback.overlapping', 'wrong', trade, answered('coverage.overlapping.wrong', attempt));
       if (attempt.status !== null) counter.callback(merchant, 'answered_non_2xx');
       else if (attempt.error !== undefined && TIMED_OUT.test(attempt.error)) counter.callback(merchant, 'timed_out');
     }
@@ -77,9 +81,9 @@ export function watchCallbacks(dispatcher: CallbackDispatcher, counter: MistakeC
     if (counter.isQaTrade(event.trade)) return;
     const { merchant, trade } = event;
     const stateRow = STATE_ROWS[event.state];
-    if (stateRow) counter.cover(merchant, stateRow, 'handled', trade, `acknowledged with 2xx`);
-    if (event.attempts.some(failedTry)) counter.cover(merchant, 'callback.retry_after_failure', 'handled', trade, 'acknowledged after a failed attempt');
-    if (scenarioRow(event) === 'callback.overlapping') counter.cover(merchant, 'callback.overlapping', 'handled', trade, 'every overlapping callback was acknowledged with 2xx');
+    if (stateRow) counter.cover(merchant, stateRow, 'handled', trade, codedText('coverage.acknowledged'));
+    if (event.attempts.some(failedTry)) counter.cover(merchant, 'callback.retry_after_failure', 'handled', trade, codedText('coverage.retry.acknowledged'));
+    if (scenarioRow(event) === 'callback.overlapping') counter.cover(merchant, 'callback.overlapping', 'handled', trade, codedText('coverage.overlapping.acknowledged'));
   });
 
   dispatcher.on('failed', (event) => {
@@ -87,7 +91,10 @@ export function watchCallbacks(dispatcher: CallbackDispatcher, counter: MistakeC
     const { merchant, trade } = event;
     counter.neverAcknowledged(merchant);
     const last = event.attempts.at(-1);
-    const cause = `never acknowledged: ${countedAttempts(event)} attempts failed${last ? `, the last with ${answer(last)}` : ''}`;
+    const count = countedAttempts(event);
+    const cause = last
+      ? codedText(last.status !== null ? 'coverage.never_acknowledged.last' : 'coverage.never_acknowledged.last_no_answer', { count, answer: answer(last) })
+      : codedText('coverage.never_acknowledged', { count });
     const stateRow = STATE_ROWS[event.state];
     if (stateRow) counter.cover(merchant, stateRow, 'wrong', trade, cause);
     if (countedAttempts(event) > 1) counter.cover(merchant, 'callback.retry_after_failure', 'wrong', trade, cause);
