@@ -155,7 +155,7 @@ describe('GET /_sandbox/report', () => {
   });
 
   it('counts callbacks answered non-2xx, timed out, never acknowledged, and forged copies accepted', async () => {
-    const t = await sandbox({ callbackTimeout: '200ms', callbackRetries: '1s' });
+    const t = await sandbox({ callbackTimeout: '2s', callbackRetries: '1s' });
     const refusing = await receiver((_q, res) => void res.writeHead(500).end('down'));
     const hanging = await receiver(() => undefined);
     const accepting = await receiver((_q, res) => void res.writeHead(200).end('ok'));
@@ -167,8 +167,11 @@ describe('GET /_sandbox/report', () => {
     };
     await confirm(`${refusing.url}/cb`);
     await confirm(`${hanging.url}/cb`);
+    // The attempts end in real time (an answer, or the timeout): each advance waits for them.
     await t.sandbox.scheduler.advance(0);
+    await t.sandbox.callbacks.idle();
     await t.sandbox.scheduler.advance(1000); // the one retry, then failed
+    await t.sandbox.callbacks.idle();
     const seen = (await report(t)).merchants[0]!;
     expect(seen.callbacks).toEqual({ answered_non_2xx: 2, timed_out: 2, never_acknowledged: 2, accepted_bad_signature: 0 });
     expect(seen.total).toBe(6);
