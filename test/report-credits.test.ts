@@ -162,11 +162,13 @@ describe('callback.confirmed, callback.canceled, callback.expired with a balance
     const t = await sandbox(right.probeUrl);
     const id = await create(t, right, 'cr-once');
     await settle(t, id, 'confirmed');
-    expect(await row(t, 'callback.confirmed')).toEqual({
+    expect(await row(t, 'callback.confirmed')).toMatchObject({
       id: 'callback.confirmed',
       status: 'handled',
       trade: id,
       detail: 'acknowledged with 2xx; the balance probe shows order cr-once credited 31250 once',
+      detail_code: 'coverage.credit.right',
+      detail_params: { base: 'coverage.acknowledged', order: 'cr-once', shows: 'credit.once', amount: 31250 },
     });
     expect(right.probed).toEqual(['/probe?order=cr-once']);
 
@@ -339,11 +341,12 @@ describe('a probe that cannot be read makes no false alarm', () => {
     const t = await sandbox(`http://127.0.0.1:${await closedPort()}/probe`);
     const id = await create(t, shop, 'cr-closed');
     await settle(t, id, 'confirmed');
-    expect(await row(t, 'callback.confirmed')).toEqual({
+    expect(await row(t, 'callback.confirmed')).toMatchObject({
       id: 'callback.confirmed',
       status: 'seen',
       trade: id,
       detail: 'acknowledged with 2xx; credit not checked: the balance probe could not be read (ECONNREFUSED)',
+      detail_code: 'coverage.credit.unchecked',
     });
     const rows = (await report(t)).coverage[0]!.rows;
     expect(rows.filter((r) => r.status === 'wrong')).toEqual([]);
@@ -370,11 +373,12 @@ describe('a probe that cannot be read makes no false alarm', () => {
     await probing;
     expect((await t.post('/api/v1/trades/deposit/create', p2pBody({ order: 'cr-while-probing' }))).status).toBe(201);
     expect(held[0]!.writableEnded).toBe(false);
-    expect(await row(t, 'callback.confirmed')).toEqual({
+    expect(await row(t, 'callback.confirmed')).toMatchObject({
       id: 'callback.confirmed',
       status: 'seen',
       trade: id,
       detail: 'acknowledged with 2xx; credit not checked: the balance probe did not answer within 500ms',
+      detail_code: 'coverage.credit.unchecked',
     });
     expect(shop.probed).toEqual(['/probe?order=cr-slow']);
   });
@@ -400,7 +404,14 @@ describe('without a probe, and the placeholders', () => {
     await settle(t, id, 'confirmed');
     const coverage = (await report(t)).coverage[0]!;
     expect(coverage.credits).toBe('not_checked');
-    expect(coverage.rows.find((r) => r.id === 'callback.confirmed')).toEqual({ id: 'callback.confirmed', status: 'handled', trade: id, detail: 'acknowledged with 2xx' });
+    expect(coverage.rows.find((r) => r.id === 'callback.confirmed')).toEqual({
+      id: 'callback.confirmed',
+      status: 'handled',
+      trade: id,
+      detail: 'acknowledged with 2xx',
+      detail_code: 'coverage.acknowledged',
+      detail_params: {},
+    });
     expect(shop.probed).toEqual([]);
     const md = reportMarkdown(await report(t));
     expect(md).toContain('Credits not checked: callback rows were judged by the HTTP answers alone; start the sandbox with --probe <url> to check them.');

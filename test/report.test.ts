@@ -137,7 +137,16 @@ describe('GET /_sandbox/report', () => {
     expect(seen.total).toBe(1);
     expect(seen.merchants[0]).toMatchObject({ merchant: DEMO.id, total: 1, unauthorized: [{ cause: 'signature_mismatch', count: 1 }] });
     expect(seen.notes).toEqual([
-      { merchant: DEMO.id, name: 'Demo Shop', id: 'sustained_polling', trade: id, count: 1, detail: expect.stringContaining(`more than 60 reads of trade ${id} within a minute`) },
+      {
+        merchant: DEMO.id,
+        name: 'Demo Shop',
+        id: 'sustained_polling',
+        trade: id,
+        count: 1,
+        detail: expect.stringContaining(`more than 60 reads of trade ${id} within a minute`),
+        detail_code: 'note.sustained_polling',
+        detail_params: { reads: 60, trade: id },
+      },
     ]);
     expect(reportMarkdown(seen)).toContain('## Notes (advice, not mistakes)\n\n- Demo Shop');
     const xml = reportJunit(seen);
@@ -172,7 +181,7 @@ describe('GET /_sandbox/report', () => {
     for (const id of trades) t.sandbox.lifecycle.transition(id, 'confirmed', 'admin');
     await t.sandbox.scheduler.advance(0);
     await attempted; // advance() waits at most 1 s for an answer; the retries are scheduled once both attempts ended
-    await t.sandbox.callbacks.idle(); // and a retry that falls due while its attempt is still being saved would be skipped
+    await t.sandbox.callbacks.idle();
     const failed = events('failed', trades);
     await t.sandbox.scheduler.advance(1000); // the one retry, then failed
     await failed;

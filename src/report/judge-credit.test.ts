@@ -5,16 +5,16 @@ const confirmed = { order: 'o-1', amount_cents: 31250, state: 'confirmed' as con
 
 describe('judgeCredit', () => {
   it('a confirmed trade is right only when credited its amount exactly once', () => {
-    expect(judgeCredit(confirmed, { state: 'confirmed', credited_cents: 31250 })).toEqual({ verdict: 'once', right: true, shows: 'credited 31250 once' });
-    expect(judgeCredit(confirmed, { state: 'confirmed', credited_cents: 62500 })).toEqual({ verdict: 'twice', right: false, shows: 'credited 31250 twice (62500)' });
+    expect(judgeCredit(confirmed, { state: 'confirmed', credited_cents: 31250 })).toMatchObject({ verdict: 'once', right: true, shows: 'credited 31250 once' });
+    expect(judgeCredit(confirmed, { state: 'confirmed', credited_cents: 62500 })).toMatchObject({ verdict: 'twice', right: false, shows: 'credited 31250 twice (62500)' });
     expect(judgeCredit(confirmed, { state: 'confirmed', credited_cents: 93750 }).shows).toBe('credited 31250 3 times (93750)');
-    expect(judgeCredit(confirmed, { state: null, credited_cents: 0 })).toEqual({ verdict: 'not_credited', right: false, shows: 'not credited (credited_cents 0, state null)' });
-    expect(judgeCredit(confirmed, { state: 'confirmed', credited_cents: 31300 })).toEqual({ verdict: 'wrong_amount', right: false, shows: "credited 31300, but the trade's amount_cents is 31250" });
+    expect(judgeCredit(confirmed, { state: null, credited_cents: 0 })).toMatchObject({ verdict: 'not_credited', right: false, shows: 'not credited (credited_cents 0, state null)' });
+    expect(judgeCredit(confirmed, { state: 'confirmed', credited_cents: 31300 })).toMatchObject({ verdict: 'wrong_amount', right: false, shows: "credited 31300, but the trade's amount_cents is 31250" });
   });
 
   it('a canceled or expired trade is right only when nothing was credited', () => {
-    expect(judgeCredit({ ...confirmed, state: 'canceled' }, { state: 'canceled', credited_cents: 0 })).toEqual({ verdict: 'none', right: true, shows: 'nothing credited' });
-    expect(judgeCredit({ ...confirmed, state: 'expired' }, { state: 'confirmed', credited_cents: 31250 })).toEqual({
+    expect(judgeCredit({ ...confirmed, state: 'canceled' }, { state: 'canceled', credited_cents: 0 })).toMatchObject({ verdict: 'none', right: true, shows: 'nothing credited' });
+    expect(judgeCredit({ ...confirmed, state: 'expired' }, { state: 'confirmed', credited_cents: 31250 })).toMatchObject({
       verdict: 'unconfirmed',
       right: false,
       shows: 'credited 31250 although the trade is expired, state confirmed',

@@ -1,4 +1,5 @@
 import type { ProbeAnswer } from '../balance-probe/read-probe.js';
+import { type CodedText, codedText } from '../pages/i18n/coded-text.js';
 import type { TradeState } from '../trades/trade.js';
 import type { CoverageRowId } from './coverage-rows.js';
 
@@ -23,9 +24,11 @@ export interface CreditJudgement {
   right: boolean;
   /** What the probe showed, for a detail line: "credited 31250 once", "credited 31250 twice (62500)". */
   shows: string;
+  /** The same, with its code and parameters (a dashboard says it in its language). */
+  said: CodedText;
 }
 
-const times = (n: number) => (n === 2 ? 'twice' : `${n} times`);
+const judged = (verdict: CreditVerdict, right: boolean, said: CodedText): CreditJudgement => ({ verdict, right, shows: said.text, said });
 
 /**
  * Compares the merchant's balance probe for one order with what a correct merchant credits: a
@@ -34,35 +37,39 @@ const times = (n: number) => (n === 2 ? 'twice' : `${n} times`);
 export function judgeCredit(expected: CreditExpected, answer: ProbeAnswer): CreditJudgement {
   const credited = answer.credited_cents;
   const amount = expected.amount_cents;
-  const state = `, state ${answer.state ?? 'null'}`;
+  const probe_state = answer.state ?? 'null';
   if (expected.state !== 'confirmed') {
-    if (credited === 0) return { verdict: 'none', right: true, shows: 'nothing credited' };
-    return { verdict: 'unconfirmed', right: false, shows: `credited ${credited} although the trade is ${expected.state}${state}` };
+    if (credited === 0) return judged('none', true, codedText('credit.none'));
+    return judged('unconfirmed', false, codedText('credit.unconfirmed', { credited, trade_state: expected.state, probe_state }));
   }
-  if (credited === amount) return { verdict: 'once', right: true, shows: `credited ${amount} once` };
-  if (credited === 0) return { verdict: 'not_credited', right: false, shows: `not credited (credited_cents 0${state})` };
-  if (amount > 0 && credited % amount === 0) return { verdict: 'twice', right: false, shows: `credited ${amount} ${times(credited / amount)} (${credited})` };
-  return { verdict: 'wrong_amount', right: false, shows: `credited ${credited}, but the trade's amount_cents is ${amount}` };
+  if (credited === amount) return judged('once', true, codedText('credit.once', { amount }));
+  if (credited === 0) return judged('not_credited', false, codedText('credit.not_credited', { probe_state }));
+  if (amount > 0 && credited % amount === 0) {
+    const count = credited / amount;
+    return judged('twice', false, count === 2 ? codedText('credit.twice', { amount, credited }) : codedText('credit.times', { amount, count, credited }));
+  }
+  return judged('wrong_amount', false, codedText('credit.wrong_amount', { credited, amount }));
 }
 
-const RACE =
-  'two deliveries of one event overlapped and both credited: the receiver checks and then writes without a unique key or a lock; make the write itself refuse the second (a unique index on trade id + state, INSERT … ON CONFLICT DO NOTHING, or SELECT … FOR UPDATE)';
-const DEDUP = 'the receiver does not de-duplicate: a callback can arrive again (same X-Sandbox-Event-Id, or a replay); credit a trade at most once, by trade id and state';
-
-/** What a merchant must change, for a wrong verdict on `row`. */
-export function creditAdvice(row: CoverageRowId, verdict: CreditVerdict): string {
+/** What a merchant must change, for a wrong verdict on `row` (undefined for a right one). */
+export function creditAdviceText(row: CoverageRowId, verdict: CreditVerdict): CodedText | undefined {
   switch (verdict) {
     case 'twice':
-      if (row === 'callback.overlapping') return RACE;
-      if (row === 'callback.bad_signature') return 'the copy with a wrong X-Signature was credited too: verify X-Signature first and change nothing when it does not match';
-      return DEDUP;
+      if (row === 'callback.overlapping') return codedText('credit.advice.race');
+      if (row === 'callback.bad_signature') return codedText('credit.advice.bad_signature');
+      return codedText('credit.advice.dedup');
     case 'not_credited':
-      return 'credit amount_cents when a genuine "confirmed" arrives, before answering 2xx (the probe must read what the callback handler wrote)';
+      return codedText('credit.advice.not_credited');
     case 'wrong_amount':
-      return 'credit exactly amount_cents (kopecks) of the trade';
+      return codedText('credit.advice.wrong_amount');
     case 'unconfirmed':
-      return 'credit only when a genuine callback says "confirmed"';
+      return codedText('credit.advice.unconfirmed');
     default:
-      return '';
+      return undefined;
   }
+}
+
+/** What a merchant must change, for a wrong verdict on `row`, in English ('' for a right one). */
+export function creditAdvice(row: CoverageRowId, verdict: CreditVerdict): string {
+  return creditAdviceText(row, verdict)?.text ?? '';
 }

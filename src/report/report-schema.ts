@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { textParamsSchema } from '../pages/i18n/coded-text.js';
 import { COVERAGE_ROW_IDS, coverageStatusSchema } from './coverage-rows.js';
 
 const count = z.number().int().min(0);
@@ -45,6 +46,9 @@ export const reportNoteSchema = z.object({
   /** How many times it was seen (windows of a minute). */
   count,
   detail: z.string(),
+  /** The detail's code (src/pages/i18n/server-texts-en.ts) and the values it names: the dashboard says it in its language. */
+  detail_code: z.string().optional(),
+  detail_params: textParamsSchema.optional(),
 });
 export type ReportNote = z.infer<typeof reportNoteSchema>;
 
@@ -57,6 +61,9 @@ export const coverageRowSchema = z.object({
   trade: z.string().optional(),
   /** What happened, in one line (for wrong: the cause). */
   detail: z.string().optional(),
+  /** The detail's code (src/pages/i18n/server-texts-en.ts), when it has one, and the values it names: the dashboard says it in its language; a detail without a code is shown as it is. */
+  detail_code: z.string().optional(),
+  detail_params: textParamsSchema.optional(),
 });
 export type CoverageRow = z.infer<typeof coverageRowSchema>;
 
