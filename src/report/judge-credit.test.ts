@@ -9,7 +9,11 @@ describe('judgeCredit', () => {
     expect(judgeCredit(confirmed, { state: 'confirmed', credited_cents: 62500 })).toMatchObject({ verdict: 'twice', right: false, shows: 'credited 31250 twice (62500)' });
     expect(judgeCredit(confirmed, { state: 'confirmed', credited_cents: 93750 }).shows).toBe('credited 31250 3 times (93750)');
     expect(judgeCredit(confirmed, { state: null, credited_cents: 0 })).toMatchObject({ verdict: 'not_credited', right: false, shows: 'not credited (credited_cents 0, state null)' });
-    expect(judgeCredit(confirmed, { state: 'confirmed', credited_cents: 31300 })).toMatchObject({ verdict: 'wrong_amount', right: false, shows: "credited 31300, but the trade's amount_cents is 31250" });
+    expect(judgeCredit(confirmed, { state: 'confirmed', credited_cents: 31300 })).toMatchObject({
+      verdict: 'wrong_amount',
+      right: false,
+      shows: "credited 31300, but the trade's amount_cents is 31250",
+    });
   });
 
   it('a canceled or expired trade is right only when nothing was credited', () => {

@@ -53,7 +53,8 @@ describe('serverText', () => {
 
   it('has no English word in any Russian text, outside the parameters and the raw names it quotes', () => {
     // Field and header names, statuses, product names and SQL are said as the API (or the database) writes them.
-    const RAW = /\{\w+\}|X-Signature|X-Sandbox-Scenario|X-Sandbox-Event-Id|Retry-After|HTTP|amount_cents|credited_cents|order|customer|duplicate_order|3-D Secure|\d+xx|admin API|INSERT|ON CONFLICT DO NOTHING|SELECT|FOR UPDATE/g;
+    const RAW =
+      /\{\w+\}|X-Signature|X-Sandbox-Scenario|X-Sandbox-Event-Id|Retry-After|HTTP|amount_cents|credited_cents|order|customer|duplicate_order|3-D Secure|\d+xx|admin API|INSERT|ON CONFLICT DO NOTHING|SELECT|FOR UPDATE/g;
     const english = Object.entries(SERVER_TEXTS_RU).flatMap(([code, message]) =>
       (typeof message === 'string' ? [message] : Object.values(message)).flatMap((text) => (text.replace(RAW, '').match(/[A-Za-z]{2,}/g) ?? []).map((word) => `${code}: ${word}`)),
     );
