@@ -72,7 +72,8 @@ export async function createSandbox(input: SandboxOptionsInput = {}, adapter?: S
     scenarios: ScenarioEngine.load(options.scenarios ? resolve(options.scenarios) : undefined, { bundled: options.bundledScenarios }).entries(),
   };
   // One process per data folder: the lock comes first, before anything is read or written.
-  const dataFolder = seat || adapter || options.inMemory ? undefined : await DataFolderLock.acquire(resolve(options.data));
+  const logger = settings.services?.logger;
+  const dataFolder = seat || adapter || options.inMemory ? undefined : await DataFolderLock.acquire(resolve(options.data), logger ? (line) => logger.warn(line) : undefined);
   try {
     return await assemble(options, shared, adapter, settings, dataFolder);
   } catch (error) {
