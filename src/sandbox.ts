@@ -15,8 +15,8 @@ import { ScenarioEngine } from './scenarios/scenario-engine.js';
 import { MistakeCounter } from './report/mistake-counter.js';
 import { watchCallbacks } from './report/watch-callbacks.js';
 import { watchPayments } from './report/watch-payments.js';
-import { restoreWorkspaceMerchants } from './workspaces/workspace-merchants.js';
-import { restoreWorkspaceScenarios } from './workspaces/workspace-scenarios.js';
+import { restoreWorkspaceMerchants } from './merchants/added-merchants.js';
+import { restoreWorkspaceScenarios } from './scenarios/uploaded-scenarios.js';
 import { WorkspaceRegistry } from './workspaces/workspace-registry.js';
 
 export class OptionsError extends Error {

@@ -5,7 +5,7 @@ import type { Merchant } from '../merchants/fixtures.js';
 import type { Sandbox } from '../sandbox-types.js';
 import type { ScenarioSummary } from '../scenarios/describe-scenario.js';
 import type { AddMerchantAnswer, ScenarioUploadAnswer } from '../workspaces/workspace-answers.js';
-import type { NewMerchant } from '../workspaces/workspace-merchants.js';
+import type { NewMerchant } from '../merchants/added-merchants.js';
 import { workspaceNameProblem } from '../workspaces/workspace-name.js';
 import { CallbackWaiter, type CallbackMatch, type CallbackPredicate, type WaitForOptions } from './callback-waiter.js';
 

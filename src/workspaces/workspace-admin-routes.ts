@@ -6,8 +6,8 @@ import { ADMIN_BODY_LIMIT, jsonBody, TEXT_BODY, textBody } from '../http/body.js
 import type { SandboxEnv } from '../http/sandbox-env.js';
 import { requireSandboxAdmin } from '../http/admin-guard.js';
 import { signRequestSchema } from './workspace-answers.js';
-import { addWorkspaceMerchant, newMerchantSchema } from './workspace-merchants.js';
-import { setWorkspaceScenarios } from './workspace-scenarios.js';
+import { addWorkspaceMerchant, newMerchantSchema } from '../merchants/added-merchants.js';
+import { setWorkspaceScenarios } from '../scenarios/uploaded-scenarios.js';
 
 /**
  * POST /_sandbox/merchants of a sandbox (every workspace, default included) adds a merchant to

@@ -3,7 +3,7 @@ import type { Operation, OperationResponse } from '../openapi/operation.js';
 import { ADMIN_BODY_LIMIT } from '../http/body.js';
 import { errorEnvelopeSchema } from '../openapi/error-envelope.js';
 import { addMerchantAnswerSchema, scenarioUploadAnswerSchema, signAnswerSchema, signRequestSchema, workspacesAnswerSchema } from './workspace-answers.js';
-import { newMerchantSchema } from './workspace-merchants.js';
+import { newMerchantSchema } from '../merchants/added-merchants.js';
 
 const error = (description: string): OperationResponse => ({ description, schema: errorEnvelopeSchema });
 const ADMIN_401 = error('The sandbox runs with --admin-token and the request has no valid `Authorization: Bearer <token>` (code admin_token_required).');

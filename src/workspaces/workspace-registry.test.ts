@@ -9,8 +9,8 @@ import { Refusal } from '../refusals/refusal.js';
 import { createWithScenario } from '../scenarios/create-with-scenario.js';
 import { createTrade } from '../trades/service.js';
 import { createSandbox, type Sandbox } from '../sandbox.js';
-import { addWorkspaceMerchant } from './workspace-merchants.js';
-import { setWorkspaceScenarios } from './workspace-scenarios.js';
+import { addWorkspaceMerchant } from '../merchants/added-merchants.js';
+import { setWorkspaceScenarios } from '../scenarios/uploaded-scenarios.js';
 
 const cleanup: Array<() => Promise<void> | void> = [];
 afterEach(async () => {

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { merchantSchema, type Merchant, type MerchantDirectory } from '../merchants/fixtures.js';
+import { merchantSchema, type Merchant, type MerchantDirectory } from './fixtures.js';
 import type { Store } from '../store/store.js';
 
 const ROW = 'merchant:';
