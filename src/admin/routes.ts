@@ -9,7 +9,7 @@ import { reportRoutes } from './report-routes.js';
 import { resetRoutes } from './reset-routes.js';
 import { scenarioRoutes } from './scenario-routes.js';
 import { tradeRoutes } from './trade-routes.js';
-import { scenarioUploadRoutes, workspaceMerchantRoutes } from '../workspaces/workspace-admin-routes.js';
+import { scenarioUploadRoutes, workspaceMerchantRoutes } from './workspace-admin-routes.js';
 
 /**
  * The sandbox's own routes, mounted at /_sandbox. Each resource guards itself with the

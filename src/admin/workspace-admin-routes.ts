@@ -5,7 +5,7 @@ import { errors, SandboxError } from '../http/errors.js';
 import { ADMIN_BODY_LIMIT, jsonBody, TEXT_BODY, textBody } from '../http/body.js';
 import type { SandboxEnv } from '../http/sandbox-env.js';
 import { requireSandboxAdmin } from '../http/admin-guard.js';
-import { signRequestSchema } from './workspace-answers.js';
+import { signRequestSchema } from '../workspaces/workspace-answers.js';
 import { addWorkspaceMerchant, newMerchantSchema } from '../merchants/added-merchants.js';
 import { setWorkspaceScenarios } from '../scenarios/uploaded-scenarios.js';
 
