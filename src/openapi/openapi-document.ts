@@ -11,7 +11,7 @@ import {
   tradeDetailSchema,
   tradesAnswerSchema,
   transitionAnswerSchema,
-} from '../admin-client/admin-answers.js';
+} from '../admin/admin-answers.js';
 import { adminTradeSchema } from '../admin/admin-trade.js';
 import { checkCallbackRequestSchema } from '../admin/check-callback-routes.js';
 import { advanceSchema } from '../admin/clock-routes.js';

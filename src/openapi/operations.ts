@@ -9,7 +9,7 @@ import {
   tradeDetailSchema,
   tradesAnswerSchema,
   transitionAnswerSchema,
-} from '../admin-client/admin-answers.js';
+} from '../admin/admin-answers.js';
 import { checkCallbackRequestSchema } from '../admin/check-callback-routes.js';
 import { advanceSchema } from '../admin/clock-routes.js';
 import { merchantsAnswerSchema } from '../admin/merchant-routes.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { adminTradeSchema } from '../admin/admin-trade.js';
+import { adminTradeSchema } from './admin-trade.js';
 import { AUTH_MODES } from '../auth/authenticate.js';
 import { callbackEventSchema } from '../callbacks/records.js';
 import { jobSchema } from '../clock/jobs.js';
