@@ -1,5 +1,4 @@
-import type { z } from 'zod';
-import type { Operation } from '../openapi/operation.js';
+import type { Component, Operation } from '../openapi/operation.js';
 import { ADMIN_401, ADMIN_TOO_LARGE, error } from '../openapi/error-responses.js';
 import { addMerchantAnswerSchema, scenarioUploadAnswerSchema, signAnswerSchema, signRequestSchema, workspacesAnswerSchema } from './workspace-answers.js';
 import { newMerchantSchema } from '../merchants/added-merchants.js';
@@ -79,7 +78,7 @@ export const WORKSPACE_OPERATIONS: Operation[] = [
 ];
 
 /** The schemas those routes use, named for /openapi.json's components. */
-export const WORKSPACE_SCHEMAS: { requests: Array<[z.ZodType, { id: string; description?: string }]>; answers: Array<[z.ZodType, { id: string; description?: string }]> } = {
+export const WORKSPACE_SCHEMAS: { requests: Component[]; answers: Component[] } = {
   requests: [
     [newMerchantSchema, { id: 'NewMerchantRequest', description: 'Every field may be left out and is then generated.' }],
     [signRequestSchema, { id: 'SignRequest' }],
