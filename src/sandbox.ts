@@ -11,6 +11,7 @@ import { DataFolderLock } from './store/data-folder-lock.js';
 import { JournalAdapter } from './store/journal-adapter.js';
 import { StorageError, Store } from './store/store.js';
 import { createRandom } from './trades/random.js';
+import { TradeJsonCache } from './trades/trade-json.js';
 import { ScenarioEngine } from './scenarios/scenario-engine.js';
 import { MistakeCounter } from './report/mistake-counter.js';
 import { watchCallbacks } from './report/watch-callbacks.js';
@@ -95,6 +96,7 @@ async function assemble(options: SandboxOptions, shared: SandboxShared, adapter:
   const lifecycle = new Lifecycle(store, clock);
   const scheduler = new Scheduler(store, clock, logger ? (line) => logger.warn(line) : undefined);
   registerTimeline(scheduler, lifecycle);
+  const tradeJson = new TradeJsonCache();
   const callbacks = new CallbackDispatcher({
     store,
     clock,
@@ -102,6 +104,7 @@ async function assemble(options: SandboxOptions, shared: SandboxShared, adapter:
     merchants,
     // A workspace's follows the server's, which is known only once it listens.
     publicUrl: seat ? () => `${seat.rootUrl().replace(/\/+$/, '')}${basePath}` : () => sandbox.publicUrl,
+    tradeJson,
     timeoutMs: options.callbackTimeout,
     retries: options.callbackRetries,
     behaviourFor: (trade) => sandbox.scenarios.get(trade.scenario)?.callbacks,
@@ -131,6 +134,7 @@ async function assemble(options: SandboxOptions, shared: SandboxShared, adapter:
     dataFolder,
     services,
     log: logger ? (line) => logger.info(line) : undefined,
+    tradeJson,
     report,
     // A workspace's is kept up to date by the registry on each request (see WorkspaceRegistry.ready).
     publicUrl: seat ? `${seat.rootUrl().replace(/\/+$/, '')}${basePath}` : (options.publicUrl ?? `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${options.port}`),

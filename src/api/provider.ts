@@ -7,7 +7,6 @@ import { createWithScenario } from '../scenarios/create-with-scenario.js';
 import { SCENARIO_HEADER } from '../scenarios/scenario.js';
 import { findTrade } from '../trades/service.js';
 import { toTrade } from '../trades/trade.js';
-import { tradeJson } from '../trades/trade-json.js';
 import { JSON_BODY, jsonBody } from '../http/body.js';
 import { orRefuse } from '../http/refusal-error.js';
 import { validate } from '../http/validation.js';
@@ -76,7 +75,7 @@ export function providerRoutes() {
     if (!trade) {
       throw errors.notFound(`Merchant ${merchant} has no trade ${uuid}. Use the "id" from the create response (not your order) and the same merchant that created it.`);
     }
-    return c.body(tradeJson(trade, sandbox.publicUrl), 200, { 'Content-Type': 'application/json' });
+    return c.body(sandbox.tradeJson.get(trade, sandbox.publicUrl), 200, { 'Content-Type': 'application/json' });
   });
 
   return app;
