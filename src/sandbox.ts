@@ -16,8 +16,8 @@ import { ScenarioEngine } from './scenarios/scenario-engine.js';
 import { MistakeCounter } from './report/mistake-counter.js';
 import { watchCallbacks } from './report/watch-callbacks.js';
 import { watchPayments } from './report/watch-payments.js';
-import { restoreWorkspaceMerchants } from './merchants/added-merchants.js';
-import { restoreWorkspaceScenarios } from './scenarios/uploaded-scenarios.js';
+import { restoreAddedMerchants } from './merchants/added-merchants.js';
+import { restoreUploadedScenarios } from './scenarios/uploaded-scenarios.js';
 import { WorkspaceRegistry } from './workspaces/workspace-registry.js';
 
 export class OptionsError extends Error {
@@ -89,7 +89,7 @@ async function assemble(options: SandboxOptions, shared: SandboxShared, adapter:
   const logger = services.logger;
   const warn = logger ? { warn: (line: string) => logger.warn(line) } : {};
   const store = await Store.open(adapter ?? (options.inMemory ? new MemoryAdapter() : new JournalAdapter(resolve(options.data), warn)), warn);
-  const merchants = restoreWorkspaceMerchants(store, new MerchantDirectory(shared.fixtures));
+  const merchants = restoreAddedMerchants(store, new MerchantDirectory(shared.fixtures));
   const workspace = seat?.name ?? 'default';
   const basePath = seat ? `/w/${seat.name}` : '';
   const clock = new Clock(options.clock, store);
@@ -129,7 +129,7 @@ async function assemble(options: SandboxOptions, shared: SandboxShared, adapter:
     clock,
     lifecycle,
     scheduler,
-    scenarios: restoreWorkspaceScenarios(store, shared.scenarios, logger ? (line) => logger.warn(line) : undefined),
+    scenarios: restoreUploadedScenarios(store, shared.scenarios, logger ? (line) => logger.warn(line) : undefined),
     callbacks,
     dataFolder,
     services,

@@ -7,7 +7,7 @@ import { ADMIN_BODY_LIMIT, jsonBody } from '../http/body.js';
 import { errors } from '../http/errors.js';
 import type { SandboxEnv } from '../http/sandbox-env.js';
 import { validate } from '../http/validation.js';
-import { addWorkspaceMerchant, newMerchantSchema } from '../merchants/added-merchants.js';
+import { addMerchant, newMerchantSchema } from '../merchants/added-merchants.js';
 import { signRequestSchema } from '../workspaces/workspace-answers.js';
 
 /**
@@ -50,7 +50,7 @@ export function merchantRoutes() {
   // Adds a merchant to this sandbox (workspace) only; its token and secret are answered here and never listed again.
   app.post('/', jsonBody(ADMIN_BODY_LIMIT, { lenient: true }), validate('json', newMerchantSchema.strict()), async (c) => {
     const sandbox = c.get('sandbox');
-    const added = await addWorkspaceMerchant(sandbox, c.req.valid('json'));
+    const added = await addMerchant(sandbox, c.req.valid('json'));
     if (!added.ok) throw errors.conflict('merchant_exists', `A merchant with id ${added.taken.id} (${added.taken.name}) already exists in this workspace. Leave "id" out to get a new one.`);
     return c.json({ merchant: added.merchant, workspace: sandbox.workspace }, 201);
   });

@@ -3,7 +3,7 @@ import { requireSandboxAdmin } from '../http/admin-guard.js';
 import { ADMIN_BODY_LIMIT, TEXT_BODY, textBody } from '../http/body.js';
 import { SandboxError } from '../http/errors.js';
 import type { SandboxEnv } from '../http/sandbox-env.js';
-import { setWorkspaceScenarios } from '../scenarios/uploaded-scenarios.js';
+import { setUploadedScenarios } from '../scenarios/uploaded-scenarios.js';
 
 /**
  * GET /_sandbox/scenarios: the loaded scenarios, in match order. PUT (a YAML body, like a
@@ -19,7 +19,7 @@ export function scenarioRoutes() {
   });
   app.put('/', textBody(ADMIN_BODY_LIMIT), async (c) => {
     const sandbox = c.get('sandbox');
-    const upload = await setWorkspaceScenarios(sandbox, c.get(TEXT_BODY));
+    const upload = await setUploadedScenarios(sandbox, c.get(TEXT_BODY));
     if (!upload.ok) {
       const details = upload.error.problems.map((p) => ({ field: [p.line !== undefined ? `line ${p.line}` : '', p.path].filter(Boolean).join(' ') || 'body', message: p.message }));
       throw new SandboxError(422, 'invalid_scenarios', upload.error.message, { details });
@@ -28,7 +28,7 @@ export function scenarioRoutes() {
   });
   app.delete('/', async (c) => {
     const sandbox = c.get('sandbox');
-    await setWorkspaceScenarios(sandbox, null);
+    await setUploadedScenarios(sandbox, null);
     return c.json({ workspace: sandbox.workspace, scenarios: sandbox.scenarios.list() });
   });
   return app;
