@@ -3,6 +3,7 @@ import { JSON_BODY } from './body.js';
 import { ANSWER_LOST } from './lose-answer.js';
 import { SCENARIO_HEADER } from '../scenarios/scenario.js';
 import type { SandboxEnv } from './sandbox-env.js';
+// Up into report/ on purpose: the counting is report's logic, HTTP-free; this hook is its HTTP side.
 import { CLIENT_HEADER, DASHBOARD_CLIENT } from '../report/dashboard-client.js';
 import { isLostAnswer } from '../report/lost-answers.js';
 
