@@ -13,12 +13,17 @@ import { StorageError, Store } from './store/store.js';
 import { createRandom } from './trades/random.js';
 import { TradeJsonCache } from './trades/trade-json.js';
 import { ScenarioEngine } from './scenarios/scenario-engine.js';
+import { Limiter } from './callbacks/limiter.js';
+import { CreditCheck } from './report/credit-check.js';
 import { MistakeCounter } from './report/mistake-counter.js';
 import { watchCallbacks } from './report/watch-callbacks.js';
 import { watchPayments } from './report/watch-payments.js';
 import { restoreAddedMerchants } from './merchants/added-merchants.js';
 import { restoreUploadedScenarios } from './scenarios/uploaded-scenarios.js';
 import { WorkspaceRegistry } from './workspaces/workspace-registry.js';
+
+/** Reads of the merchant's balance probe (--probe) under way at once, for the whole server. */
+const PROBE_READS_AT_ONCE = 16;
 
 export class OptionsError extends Error {
   override name = 'OptionsError';
@@ -71,6 +76,7 @@ export async function createSandbox(input: SandboxOptionsInput = {}, adapter?: S
   const shared: SandboxShared = seat?.shared ?? {
     fixtures: loadFixtures(options.fixtures ? resolve(options.fixtures) : undefined),
     scenarios: ScenarioEngine.load(options.scenarios ? resolve(options.scenarios) : undefined, { bundled: options.bundledScenarios }).entries(),
+    probeReads: new Limiter(PROBE_READS_AT_ONCE),
   };
   // One process per data folder: the lock comes first, before anything is read or written.
   const logger = settings.services?.logger;
@@ -114,7 +120,8 @@ async function assemble(options: SandboxOptions, shared: SandboxShared, adapter:
   lifecycle.onChange((change) => void callbacks.onChange(change));
   scheduler.handle(CALLBACK_JOB, (job) => callbacks.run(job));
   const report = new MistakeCounter();
-  watchCallbacks(callbacks, report, store);
+  const credits = new CreditCheck({ probe: options.probe, workspace, timeoutMs: options.callbackTimeout, slots: shared.probeReads, warn: logger ? (line) => logger.warn(line) : undefined });
+  watchCallbacks(callbacks, report, store, credits);
   watchPayments(lifecycle, report);
 
   let closed: Promise<void> | undefined;
@@ -136,6 +143,7 @@ async function assemble(options: SandboxOptions, shared: SandboxShared, adapter:
     log: logger ? (line) => logger.info(line) : undefined,
     tradeJson,
     report,
+    credits,
     // A workspace's is kept up to date by the registry on each request (see WorkspaceRegistry.ready).
     publicUrl: seat ? `${seat.rootUrl().replace(/\/+$/, '')}${basePath}` : (options.publicUrl ?? `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${options.port}`),
     workspace,
@@ -170,6 +178,8 @@ async function assemble(options: SandboxOptions, shared: SandboxShared, adapter:
         callbacks.stop();
         await scheduler.idle();
         await callbacks.idle();
+        // The balance probe's answers on the last callbacks, for `serve --report` (each read is bounded).
+        await credits.settled();
         try {
           await store.close();
         } finally {

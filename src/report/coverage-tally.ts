@@ -30,6 +30,16 @@ export class CoverageTally {
     this.#marks.set(id, { status, ...(trade !== undefined ? { trade } : {}), ...(detail !== undefined ? { detail } : {}) });
   }
 
+  /**
+   * Marks a row seen for `trade` with `detail`, also when it is seen for that trade already: the
+   * detail says more now ("reading the balance probe", then why the credit was not checked). A
+   * row seen for another trade, handled or wrong stays as it is.
+   */
+  seenAgain(id: CoverageRowId, trade: string, detail: string): void {
+    const current = this.#marks.get(id);
+    if (current === undefined || (current.status === 'seen' && (current.trade === undefined || current.trade === trade))) this.#marks.set(id, { status: 'seen', trade, detail });
+  }
+
   /** Adds another tally's marks (a deleted workspace's, merged into the one of the same name). */
   absorb(other: CoverageTally): void {
     for (const [id, mark] of other.#marks) this.mark(id, mark.status, mark.trade, mark.detail);

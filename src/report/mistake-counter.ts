@@ -184,6 +184,11 @@ export class MistakeCounter {
     this.#tally(merchant).coverage.mark(row, status, trade, detail);
   }
 
+  /** A coverage row seen for `trade`, with a detail that replaces the one of an earlier seen for that trade (CoverageTally.seenAgain). */
+  coverSeen(merchant: string, row: CoverageRowId, trade: string, detail: string): void {
+    this.#tally(merchant).coverage.seenAgain(row, trade, detail);
+  }
+
   /** A trade created from the dashboard's forms: QA's own, so its callbacks and payments are not the merchant's. */
   qaTrade(id: string): void {
     this.#qaTrades.add(id.toLowerCase());

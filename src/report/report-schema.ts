@@ -66,6 +66,12 @@ export const merchantCoverageSchema = z.object({
   name: z.string().optional(),
   /** The workspace (/w/<name>) it was seen in, in the server's root report; absent for the default sandbox. */
   workspace: z.string().optional(),
+  /**
+   * `checked`: the sandbox runs with a balance probe (serve --probe), so a callback row is
+   * handled only when the probe showed the right credit; `not_checked`: rows were judged by the
+   * HTTP answers alone. Absent in reports of sandboxes older than the probe.
+   */
+  credits: z.enum(['checked', 'not_checked']).optional(),
   rows: z.array(coverageRowSchema),
 });
 export type MerchantCoverage = z.infer<typeof merchantCoverageSchema>;
