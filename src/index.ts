@@ -12,7 +12,7 @@ export { sign, stringToSign, verifySignature, verifyCallbackSignature, type Sign
 
 // The admin client (also usable against a sandbox started elsewhere) and its answers.
 export { AdminClient, AdminClientError, type AdminClientOptions, type CallbackFilter, type TradeFilter } from './admin-client/admin-client.js';
-export type { AdvanceAnswer, ClockAnswer, HealthAnswer, ResetAnswer, TradeDetail, TradesAnswer } from './admin-client/admin-answers.js';
+export type { AdvanceAnswer, ClockAnswer, HealthAnswer, ResetAnswer, TradeDetail, TradesAnswer } from './admin/admin-answers.js';
 export type { AdminTrade } from './admin/admin-trade.js';
 export type { Attempt, CallbackEvent, CallbackStatus } from './callbacks/records.js';
 export type { CheckCaseResult, CheckReport, CheckVerdict } from './check-callback/check-report.js';

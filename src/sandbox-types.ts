@@ -18,6 +18,7 @@ import type { ScenarioEngine } from './scenarios/scenario-engine.js';
 import type { DataFolderLock } from './store/data-folder-lock.js';
 import type { Store } from './store/store.js';
 import type { Random } from './trades/random.js';
+import type { TradeJsonCache } from './trades/trade-json.js';
 import type { WorkspaceSummary } from './workspaces/workspace-answers.js';
 
 /** The running parts of one sandbox, shared by its HTTP routes. No HTTP in here. */
@@ -39,6 +40,8 @@ export interface Sandbox {
   readonly services: SandboxServices;
   /** One line per notable event (a scenario taking a create), to the logger given; none without one, so no line is built. */
   readonly log: ((line: string) => void) | undefined;
+  /** The JSON text of the trades this sandbox's merchants poll (GET answers and callback bodies); its own, like every cache. */
+  readonly tradeJson: TradeJsonCache;
   /** The merchant's mistakes seen so far (GET /_sandbox/report). */
   readonly report: MistakeCounter;
   /** Reads the merchant's balance probe (--probe) for the report's callback rows; off without one. */

@@ -11,14 +11,15 @@ import { DataFolderLock } from './store/data-folder-lock.js';
 import { JournalAdapter } from './store/journal-adapter.js';
 import { StorageError, Store } from './store/store.js';
 import { createRandom } from './trades/random.js';
+import { TradeJsonCache } from './trades/trade-json.js';
 import { ScenarioEngine } from './scenarios/scenario-engine.js';
 import { Limiter } from './callbacks/limiter.js';
 import { CreditCheck } from './report/credit-check.js';
 import { MistakeCounter } from './report/mistake-counter.js';
 import { watchCallbacks } from './report/watch-callbacks.js';
 import { watchPayments } from './report/watch-payments.js';
-import { restoreWorkspaceMerchants } from './workspaces/workspace-merchants.js';
-import { restoreWorkspaceScenarios } from './workspaces/workspace-scenarios.js';
+import { restoreAddedMerchants } from './merchants/added-merchants.js';
+import { restoreUploadedScenarios } from './scenarios/uploaded-scenarios.js';
 import { WorkspaceRegistry } from './workspaces/workspace-registry.js';
 
 /** Reads of the merchant's balance probe (--probe) under way at once, for the whole server. */
@@ -78,7 +79,8 @@ export async function createSandbox(input: SandboxOptionsInput = {}, adapter?: S
     probeReads: new Limiter(PROBE_READS_AT_ONCE),
   };
   // One process per data folder: the lock comes first, before anything is read or written.
-  const dataFolder = seat || adapter || options.inMemory ? undefined : await DataFolderLock.acquire(resolve(options.data));
+  const logger = settings.services?.logger;
+  const dataFolder = seat || adapter || options.inMemory ? undefined : await DataFolderLock.acquire(resolve(options.data), logger ? (line) => logger.warn(line) : undefined);
   try {
     return await assemble(options, shared, adapter, settings, dataFolder);
   } catch (error) {
@@ -93,13 +95,14 @@ async function assemble(options: SandboxOptions, shared: SandboxShared, adapter:
   const logger = services.logger;
   const warn = logger ? { warn: (line: string) => logger.warn(line) } : {};
   const store = await Store.open(adapter ?? (options.inMemory ? new MemoryAdapter() : new JournalAdapter(resolve(options.data), warn)), warn);
-  const merchants = restoreWorkspaceMerchants(store, new MerchantDirectory(shared.fixtures));
+  const merchants = restoreAddedMerchants(store, new MerchantDirectory(shared.fixtures));
   const workspace = seat?.name ?? 'default';
   const basePath = seat ? `/w/${seat.name}` : '';
   const clock = new Clock(options.clock, store);
   const lifecycle = new Lifecycle(store, clock);
   const scheduler = new Scheduler(store, clock, logger ? (line) => logger.warn(line) : undefined);
   registerTimeline(scheduler, lifecycle);
+  const tradeJson = new TradeJsonCache();
   const callbacks = new CallbackDispatcher({
     store,
     clock,
@@ -107,6 +110,7 @@ async function assemble(options: SandboxOptions, shared: SandboxShared, adapter:
     merchants,
     // A workspace's follows the server's, which is known only once it listens.
     publicUrl: seat ? () => `${seat.rootUrl().replace(/\/+$/, '')}${basePath}` : () => sandbox.publicUrl,
+    tradeJson,
     timeoutMs: options.callbackTimeout,
     retries: options.callbackRetries,
     behaviourFor: (trade) => sandbox.scenarios.get(trade.scenario)?.callbacks,
@@ -132,11 +136,12 @@ async function assemble(options: SandboxOptions, shared: SandboxShared, adapter:
     clock,
     lifecycle,
     scheduler,
-    scenarios: restoreWorkspaceScenarios(store, shared.scenarios, logger ? (line) => logger.warn(line) : undefined),
+    scenarios: restoreUploadedScenarios(store, shared.scenarios, logger ? (line) => logger.warn(line) : undefined),
     callbacks,
     dataFolder,
     services,
     log: logger ? (line) => logger.info(line) : undefined,
+    tradeJson,
     report,
     credits,
     // A workspace's is kept up to date by the registry on each request (see WorkspaceRegistry.ready).

@@ -5,9 +5,10 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createSandbox } from '../src/sandbox.js';
 import { killAll, serve, serveRefused } from './data-folder-support.js';
+import { capturingLogger } from './support.js';
 
 const folders: string[] = [];
 afterAll(() => {
@@ -44,19 +45,11 @@ describe('the workspaces of a data folder at start-up', () => {
     const workspace = join(data, 'workspaces', 'worker-3');
     mkdirSync(workspace, { recursive: true });
     writeFileSync(join(workspace, 'journal.0.ndjson'), 'this is not a journal record\n');
-    const written: string[] = [];
-    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
-      written.push(String(chunk));
-      return true;
-    });
-    try {
-      const sandbox = await createSandbox({ data });
-      const opened = await sandbox.workspaces?.open('worker-3');
-      expect(opened?.ok).toBe(true);
-      await sandbox.close();
-    } finally {
-      spy.mockRestore();
-    }
-    expect(written.join('')).toMatch(/^deposit-sandbox: workspace "worker-3": journal\.0\.ndjson: skipped 1 damaged record/m);
+    const logger = capturingLogger();
+    const sandbox = await createSandbox({ data }, undefined, { services: { logger } });
+    const opened = await sandbox.workspaces?.open('worker-3');
+    expect(opened?.ok).toBe(true);
+    await sandbox.close();
+    expect(logger.warnings).toEqual([expect.stringMatching(/^workspace "worker-3": journal\.0\.ndjson: skipped 1 damaged record/)]);
   });
 });

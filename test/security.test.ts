@@ -3,10 +3,10 @@
  * route table, so a new route is covered the day it is added), merchants kept apart,
  * secrets in no answer and no log line, and callbacks / redirects only to http(s).
  */
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { CallbackSender } from '../src/callbacks/callback-sender.js';
 import { startReceiver } from './callbacks-receiver.js';
-import { DEMO, SECOND, errorOf, makeSandbox, p2pBody, signatureOf, type TestSandbox } from './support.js';
+import { capturingLogger, DEMO, SECOND, errorOf, makeSandbox, p2pBody, signatureOf, type TestSandbox } from './support.js';
 
 const ADMIN = 'admin-token-s3cret-9f2b';
 const SECRETS = [DEMO.secret, SECOND.secret];
@@ -17,8 +17,8 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function sandbox(options: Parameters<typeof makeSandbox>[0] = {}): Promise<TestSandbox> {
-  const t = await makeSandbox({ clock: 'manual', ...options });
+async function sandbox(options: Parameters<typeof makeSandbox>[0] = {}, settings: Parameters<typeof makeSandbox>[1] = {}): Promise<TestSandbox> {
+  const t = await makeSandbox({ clock: 'manual', ...options }, settings);
   cleanups.push(() => t.close());
   return t;
 }
@@ -109,21 +109,13 @@ describe('merchants are kept apart', () => {
 
 describe('secrets appear in no answer and no log line', () => {
   it('across every kind of refusal, in every auth mode', async () => {
-    const lines: string[] = [];
-    const capture = (...args: unknown[]) => void lines.push(args.map(String).join(' '));
-    for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) vi.spyOn(console, method).mockImplementation(capture);
-    const write = (chunk: string | Uint8Array) => {
-      lines.push(String(chunk));
-      return true;
-    };
-    vi.spyOn(process.stdout, 'write').mockImplementation(write);
-    vi.spyOn(process.stderr, 'write').mockImplementation(write);
-    cleanups.push(() => void vi.restoreAllMocks());
+    // Every line a sandbox writes goes through its logger (test/one-voice.test.ts): read that.
+    const logger = capturingLogger();
     const receiver = await startReceiver((_q, res) => void res.writeHead(500).end('no'));
     cleanups.push(() => receiver.close());
     const answers: string[] = [];
     for (const auth of ['either', 'token', 'signature', 'off'] as const) {
-      const t = await sandbox({ auth, adminToken: ADMIN, callbackRetries: '1s' });
+      const t = await sandbox({ auth, adminToken: ADMIN, callbackRetries: '1s' }, { services: { logger } });
       const send = async (res: Promise<Response> | Response, sent: string[]) => {
         const r = await res;
         let text = await r.text();
@@ -174,8 +166,8 @@ describe('secrets appear in no answer and no log line', () => {
     }
     expect(answers.length).toBeGreaterThan(200);
     expect(receiver.received.length).toBeGreaterThan(0); // callbacks went out (and failed) meanwhile
-    vi.restoreAllMocks();
-    for (const secret of CREDENTIALS) expect(lines.join('\n'), `a log line holds ${secret}`).not.toContain(secret);
+    const lines = [...logger.infos, ...logger.warnings].join('\n');
+    for (const secret of CREDENTIALS) expect(lines, `a log line holds ${secret}`).not.toContain(secret);
   });
 });
 

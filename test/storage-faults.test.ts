@@ -15,7 +15,7 @@ import { JournalAdapter } from '../src/store/journal-adapter.js';
 import type { Change } from '../src/store/table.js';
 import { Store } from '../src/store/store.js';
 import { startReceiver, type Receiver } from './callbacks-receiver.js';
-import { DEMO, errorOf, nextOrder, p2pBody } from './support.js';
+import { capturingLogger, DEMO, errorOf, nextOrder, p2pBody } from './support.js';
 
 /** A journal store whose writes fail with `code` while `failing` is set (a full disk). */
 class FaultyAdapter implements StoreAdapter {
@@ -57,6 +57,8 @@ afterEach(async () => {
 
 interface Harness {
   sandbox: Sandbox;
+  /** What the sandbox said: its logger, given at creation. */
+  logger: ReturnType<typeof capturingLogger>;
   adapter: FaultyAdapter;
   dir: string;
   post(path: string, body: unknown): Promise<Response>;
@@ -65,11 +67,11 @@ interface Harness {
 }
 
 async function harness(options: Record<string, unknown> = {}): Promise<Harness> {
-  if (!vi.isMockFunction(process.stderr.write)) vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  const logger = capturingLogger();
   const dir = mkdtempSync(join(tmpdir(), 'deposit-sandbox-faults-'));
   cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
   const adapter = new FaultyAdapter(dir);
-  const sandbox = await createSandbox({ inMemory: false, data: dir, ...options }, adapter);
+  const sandbox = await createSandbox({ inMemory: false, data: dir, ...options }, adapter, { services: { logger } });
   cleanup.push(() => {
     adapter.failing = undefined;
     return sandbox.close();
@@ -77,6 +79,7 @@ async function harness(options: Record<string, unknown> = {}): Promise<Harness> 
   const app = createApp(sandbox);
   return {
     sandbox,
+    logger,
     adapter,
     dir,
     post: async (path, body) => app.request(path, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Auth': DEMO.token }, body: JSON.stringify(body) }),
@@ -89,7 +92,6 @@ const create = '/api/v1/trades/deposit/create';
 
 describe('a full disk, injected through the adapter', () => {
   it('refuses changes with storage_full (503 provider, 507 admin), keeps reads, logs once, and resumes without a restart', async () => {
-    const log = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     const h = await harness();
     const kept = (await (await h.post(create, p2pBody())).json()) as { id: string };
 
@@ -113,13 +115,13 @@ describe('a full disk, injected through the adapter', () => {
     expect((await h.get('/_sandbox/health')).status).toBe(200);
     expect(h.sandbox.store.trades.size).toBe(1);
     expect(h.sandbox.store.trades.get(kept.id)?.state).toBe('created');
-    const episode = log.mock.calls.map(([text]) => String(text)).filter((text) => text.includes('is full'));
+    const episode = h.logger.warnings.filter((line) => line.includes('is full'));
     expect(episode).toHaveLength(1);
 
     h.adapter.failing = undefined;
     const resumed = await h.post(create, p2pBody());
     expect(resumed.status).toBe(201);
-    expect(log.mock.calls.map(([text]) => String(text)).filter((text) => text.includes('work again'))).toHaveLength(1);
+    expect(h.logger.warnings.filter((line) => line.includes('work again'))).toHaveLength(1);
     const ids = [...h.sandbox.store.trades.values()].map((trade) => trade.id).sort();
 
     // Everything acknowledged is on disk; nothing refused is.

@@ -6,7 +6,7 @@ import type { CheckReport } from '../check-callback/check-report.js';
 import type { ErrorEnvelope } from '../http/errors.js';
 import type { ScenarioSummary } from '../scenarios/describe-scenario.js';
 import type { TradeState } from '../trades/trade.js';
-import type { AdvanceAnswer, ClockAnswer, HealthAnswer, ResetAnswer, TradeDetail, TradesAnswer } from './admin-answers.js';
+import type { AdvanceAnswer, ClockAnswer, HealthAnswer, ResetAnswer, TradeDetail, TradesAnswer } from '../admin/admin-answers.js';
 import type { IntegrationReport } from '../report/report-schema.js';
 
 export const DEFAULT_SANDBOX_URL = 'http://127.0.0.1:4242';

@@ -9,7 +9,6 @@ import { reportRoutes } from './report-routes.js';
 import { resetRoutes } from './reset-routes.js';
 import { scenarioRoutes } from './scenario-routes.js';
 import { tradeRoutes } from './trade-routes.js';
-import { scenarioUploadRoutes, workspaceMerchantRoutes } from '../workspaces/workspace-admin-routes.js';
 
 /**
  * The sandbox's own routes, mounted at /_sandbox. Each resource guards itself with the
@@ -24,9 +23,7 @@ export function adminRoutes() {
   app.route('/clock', clockRoutes());
   app.route('/reset', resetRoutes());
   app.route('/scenarios', scenarioRoutes());
-  app.route('/scenarios', scenarioUploadRoutes());
   app.route('/merchants', merchantRoutes());
-  app.route('/merchants', workspaceMerchantRoutes());
   app.route('/check-callback', checkCallbackRoutes());
   app.route('/report', reportRoutes());
   return app;

@@ -7,7 +7,6 @@ import { createWithScenario } from '../scenarios/create-with-scenario.js';
 import { SCENARIO_HEADER } from '../scenarios/scenario.js';
 import { findTrade } from '../trades/service.js';
 import { toTrade } from '../trades/trade.js';
-import { tradeJson } from '../trades/trade-json.js';
 import { JSON_BODY, jsonBody } from '../http/body.js';
 import { orRefuse } from '../http/refusal-error.js';
 import { validate } from '../http/validation.js';
@@ -37,27 +36,22 @@ export function providerRoutes() {
       return next();
     };
 
-  app.post('/deposit/create', body, authenticateBody('create'), validate('json', createRequestSchema), async (c) => {
-    const sandbox = c.get('sandbox');
-    const { trade, scenario, answer } = orRefuse(await createWithScenario(sandbox, c.req.valid('json'), c.req.header(SCENARIO_HEADER)));
-    await sandbox.store.commit();
-    // Scenario faults after the save: no answer at all, or a late one (src/scenarios/scenario.ts, answer).
-    if (answer?.lost) return loseAnswer(c);
-    if (answer?.delay) await sandbox.scenarios.wait(answer.delay);
-    if (scenario) c.header(SCENARIO_HEADER, scenario.name);
-    return c.json(toTrade(trade, 'create', sandbox.publicUrl), 201);
-  });
-
-  app.post('/deposit/build', body, authenticateBody('build'), validate('json', buildRequestSchema), async (c) => {
-    const sandbox = c.get('sandbox');
-    const { trade, scenario, answer } = orRefuse(await createWithScenario(sandbox, c.req.valid('json'), c.req.header(SCENARIO_HEADER)));
-    await sandbox.store.commit();
-    // Scenario faults after the save: no answer at all, or a late one (src/scenarios/scenario.ts, answer).
-    if (answer?.lost) return loseAnswer(c);
-    if (answer?.delay) await sandbox.scenarios.wait(answer.delay);
-    if (scenario) c.header(SCENARIO_HEADER, scenario.name);
-    return c.json(toTrade(trade, 'build', sandbox.publicUrl), 201);
-  });
+  // Create (P2P) and build (ecom) differ only in the body they take and the view they answer.
+  for (const [endpoint, schema] of [
+    ['create', createRequestSchema],
+    ['build', buildRequestSchema],
+  ] as const) {
+    app.post(`/deposit/${endpoint}`, body, authenticateBody(endpoint), validate('json', schema), async (c) => {
+      const sandbox = c.get('sandbox');
+      const { trade, scenario, answer } = orRefuse(await createWithScenario(sandbox, c.req.valid('json'), c.req.header(SCENARIO_HEADER)));
+      await sandbox.store.commit();
+      // Scenario faults after the save: no answer at all, or a late one (src/scenarios/scenario.ts, answer).
+      if (answer?.lost) return loseAnswer(c);
+      if (answer?.delay) await sandbox.scenarios.wait(answer.delay);
+      if (scenario) c.header(SCENARIO_HEADER, scenario.name);
+      return c.json(toTrade(trade, endpoint, sandbox.publicUrl), 201);
+    });
+  }
 
   app.get('/:merchant/:uuid', (c) => {
     const sandbox = c.get('sandbox');
@@ -81,7 +75,7 @@ export function providerRoutes() {
     if (!trade) {
       throw errors.notFound(`Merchant ${merchant} has no trade ${uuid}. Use the "id" from the create response (not your order) and the same merchant that created it.`);
     }
-    return c.body(tradeJson(trade, sandbox.publicUrl), 200, { 'Content-Type': 'application/json' });
+    return c.body(sandbox.tradeJson.get(trade, sandbox.publicUrl), 200, { 'Content-Type': 'application/json' });
   });
 
   return app;

@@ -8,7 +8,7 @@ import type { StateChange } from '../lifecycle/lifecycle.js';
 import type { MerchantDirectory } from '../merchants/fixtures.js';
 import { StorageError, type Store } from '../store/store.js';
 import type { TradeRecord } from '../trades/trade.js';
-import { tradeJson } from '../trades/trade-json.js';
+import type { TradeJsonCache } from '../trades/trade-json.js';
 import type { CallbackBehaviour } from './behaviour.js';
 import { badSignatureAttempt, sentAttempt, simulatedAttempt, unsignedAttempt } from './attempt-log.js';
 import { CallbackIndex } from './callback-index.js';
@@ -35,6 +35,8 @@ export interface CallbackDispatcherOptions {
   merchants: MerchantDirectory;
   /** Base of payment_data.url in the body (the sandbox's public URL, which may change once listening). */
   publicUrl: () => string;
+  /** The sandbox's JSON text of its trades (a callback's body is the get view, as a poll reads it). */
+  tradeJson: TradeJsonCache;
   /** How long a receiver has to answer, in ms. */
   timeoutMs: number;
   /** Waits before each retry, in ms; after the last one the event is failed. */
@@ -104,7 +106,7 @@ export class CallbackDispatcher extends EventEmitter<CallbackNotices> {
       merchant: trade.merchant,
       url: trade.callback_url,
       state: change.to,
-      body: tradeJson(trade, this.#o.publicUrl()),
+      body: this.#o.tradeJson.get(trade, this.#o.publicUrl()),
       created_at: change.at,
     });
   }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { AdvanceAnswer, ClockAnswer } from '../admin-client/admin-answers.js';
+import type { AdvanceAnswer, ClockAnswer } from '../admin/admin-answers.js';
 import { withSandbox, type SandboxTarget } from '../admin-client/sandbox-target.js';
 import { DURATION_HINT, formatDuration, parseDuration } from '../clock/duration.js';
 import { addAdminOptions, adminTarget } from './admin-options.js';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { ResetAnswer } from '../admin-client/admin-answers.js';
+import type { ResetAnswer } from '../admin/admin-answers.js';
 import { withSandbox, type SandboxTarget } from '../admin-client/sandbox-target.js';
 import { addAdminOptions, adminTarget } from './admin-options.js';
 

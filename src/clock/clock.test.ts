@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { MemoryAdapter } from '../store/adapter.js';
 import { Store } from '../store/store.js';
 import { Clock } from './clock.js';
@@ -83,5 +83,21 @@ describe('Clock', () => {
     new Clock('manual', shared, () => wall); // freezes at T0 + 5 s
     wall = T0 + 3_600_000;
     expect(new Clock('real', shared, () => wall).now()).toBe(T0 + 3_605_000);
+  });
+});
+
+describe('Clock.nowIso', () => {
+  it('keeps its own last text: two clocks at other times (two workspaces) do not take turns over one entry', async () => {
+    const a = new Clock('manual', await store(), () => T0);
+    const b = new Clock('manual', await store(), () => T0 + 3_600_000);
+    const format = vi.spyOn(Date.prototype, 'toISOString');
+    let texts: string[];
+    try {
+      texts = [a.nowIso(), b.nowIso(), a.nowIso(), b.nowIso()];
+      expect(format).toHaveBeenCalledTimes(2); // once per clock, not once per read
+    } finally {
+      format.mockRestore();
+    }
+    expect(texts).toEqual(['2026-01-01T12:00:00.000Z', '2026-01-01T13:00:00.000Z', '2026-01-01T12:00:00.000Z', '2026-01-01T13:00:00.000Z']);
   });
 });

@@ -2,9 +2,6 @@ import type { Store } from '../store/store.js';
 
 export type ClockMode = 'real' | 'manual';
 
-/** The last time formatted by any clock of the process, and its ISO text. */
-let formatted = { at: Number.NaN, iso: '' };
-
 /**
  * The sandbox clock. `real` follows the wall clock plus whatever has been advanced;
  * `manual` stands still until advanced. The offset (real) or the frozen time (manual)
@@ -19,6 +16,8 @@ export class Clock {
   readonly mode: ClockMode;
   readonly #store: Store;
   readonly #wall: () => number;
+  /** The last time this clock formatted, and its ISO text (requests within one millisecond share it). */
+  #formatted = { at: Number.NaN, iso: '' };
 
   constructor(mode: ClockMode, store: Store, wall: () => number = Date.now) {
     this.mode = mode;
@@ -54,10 +53,10 @@ export class Clock {
 
   nowIso(): string {
     const now = this.now();
-    // Requests that arrive within the same millisecond share one formatted string, whichever
-    // clock (workspace) they read: the text depends on the time alone.
-    if (now !== formatted.at) formatted = { at: now, iso: new Date(now).toISOString() };
-    return formatted.iso;
+    // Requests that arrive within the same millisecond share one formatted string. Each clock keeps
+    // its own: workspaces whose clocks stand at other times do not take turns over one entry.
+    if (now !== this.#formatted.at) this.#formatted = { at: now, iso: new Date(now).toISOString() };
+    return this.#formatted.iso;
   }
 
   /** Moves sandbox time forward by `ms` milliseconds. */

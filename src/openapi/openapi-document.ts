@@ -1,17 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import {
-  advanceAnswerSchema,
-  callbackAnswerSchema,
-  callbacksAnswerSchema,
-  clockAnswerSchema,
-  healthAnswerSchema,
-  resetAnswerSchema,
-  scenariosAnswerSchema,
-  tradeDetailSchema,
-  tradesAnswerSchema,
-  transitionAnswerSchema,
-} from '../admin-client/admin-answers.js';
+import { ADMIN_ANSWER_COMPONENTS } from '../admin/admin-answers.js';
 import { adminTradeSchema } from '../admin/admin-trade.js';
 import { checkCallbackRequestSchema } from '../admin/check-callback-routes.js';
 import { advanceSchema } from '../admin/clock-routes.js';
@@ -27,16 +16,17 @@ import { buildRequestSchema, createRequestSchema } from '../trades/requests.js';
 import { ecomTradeSchema, historyEntrySchema, p2pTradeSchema } from '../trades/trade.js';
 import { errorEnvelopeSchema } from './error-envelope.js';
 import { WORKSPACE_SCHEMAS } from '../workspaces/workspace-operations.js';
+import type { Component } from './operation.js';
 import { OPERATIONS, type Operation, type OperationAuth, type OperationResponse } from './operations.js';
 import { PAGE_OPERATIONS, paymentStatusSchema } from './page-operations.js';
 
 type Json = Record<string, unknown>;
-type Meta = { id: string; description?: string };
+type Meta = Component[1];
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 /** Request bodies: described as zod reads them (io "input"). */
-const REQUESTS: Array<[z.ZodType, Meta]> = [
+const REQUESTS: Component[] = [
   [createRequestSchema, { id: 'CreateRequest', description: 'Body of POST /api/v1/trades/deposit/create. `customer` and `cusotmer` are two spellings of one field.' }],
   [buildRequestSchema, { id: 'BuildRequest', description: 'Body of POST /api/v1/trades/deposit/build.' }],
   [transitionSchema, { id: 'TransitionRequest' }],
@@ -46,7 +36,7 @@ const REQUESTS: Array<[z.ZodType, Meta]> = [
 ];
 
 /** Answers and the shapes they share: described as zod produces them (io "output"). */
-const ANSWERS: Array<[z.ZodType, Meta]> = [
+const ANSWERS: Component[] = [
   [p2pTradeSchema, { id: 'Trade', description: 'The Trade object of the interface document: exactly these eight keys. The answer of P2P create and of every get.' }],
   [ecomTradeSchema, { id: 'EcomTrade', description: 'The Trade object as ecom create (build) answers it: payment_data has only url.' }],
   [errorEnvelopeSchema, { id: 'ErrorEnvelope', description: 'Every error answer.' }],
@@ -56,16 +46,7 @@ const ANSWERS: Array<[z.ZodType, Meta]> = [
   [attemptSchema, { id: 'Attempt' }],
   [jobSchema, { id: 'Job', description: 'A step the sandbox runs at a sandbox time (due: ms since epoch).' }],
   [scenarioSummarySchema, { id: 'ScenarioSummary' }],
-  [healthAnswerSchema, { id: 'HealthAnswer' }],
-  [tradesAnswerSchema, { id: 'TradesAnswer' }],
-  [tradeDetailSchema, { id: 'TradeDetail' }],
-  [transitionAnswerSchema, { id: 'TransitionAnswer' }],
-  [resetAnswerSchema, { id: 'ResetAnswer' }],
-  [callbacksAnswerSchema, { id: 'CallbacksAnswer' }],
-  [callbackAnswerSchema, { id: 'CallbackAnswer' }],
-  [clockAnswerSchema, { id: 'ClockAnswer' }],
-  [advanceAnswerSchema, { id: 'AdvanceAnswer' }],
-  [scenariosAnswerSchema, { id: 'ScenariosAnswer' }],
+  ...ADMIN_ANSWER_COMPONENTS,
   [merchantsAnswerSchema, { id: 'MerchantsAnswer' }],
   [checkReportSchema, { id: 'CheckReport', description: 'The result of a callback receiver check.' }],
   [integrationReportSchema, { id: 'IntegrationReport', description: "The merchant's mistakes the sandbox counted, per merchant." }],
@@ -109,7 +90,7 @@ function addFormats(schemas: Record<string, Json>): void {
   }
 }
 
-function componentSchemas(entries: Array<[z.ZodType, Meta]>, io: 'input' | 'output'): Record<string, Json> {
+function componentSchemas(entries: Component[], io: 'input' | 'output'): Record<string, Json> {
   const registry = z.registry<Meta>();
   for (const [schema, meta] of entries) registry.add(schema, meta);
   const { schemas } = z.toJSONSchema(registry, { io, uri: REF, unrepresentable: 'any', metadata: registry, override: durations(io) }) as { schemas: Record<string, Json> };

@@ -34,3 +34,6 @@ export interface Operation {
   body?: z.ZodType;
   responses: Record<number, OperationResponse>;
 }
+
+/** A schema named in /openapi.json's components: its id there, and what it is. */
+export type Component = [schema: z.ZodType, meta: { id: string; description?: string }];

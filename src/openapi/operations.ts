@@ -9,7 +9,7 @@ import {
   tradeDetailSchema,
   tradesAnswerSchema,
   transitionAnswerSchema,
-} from '../admin-client/admin-answers.js';
+} from '../admin/admin-answers.js';
 import { checkCallbackRequestSchema } from '../admin/check-callback-routes.js';
 import { advanceSchema } from '../admin/clock-routes.js';
 import { merchantsAnswerSchema } from '../admin/merchant-routes.js';
@@ -21,26 +21,17 @@ import { integrationReportSchema } from '../report/report-schema.js';
 import { SCENARIO_HEADER } from '../scenarios/scenario.js';
 import { buildRequestSchema, createRequestSchema, LIMITS } from '../trades/requests.js';
 import { ecomTradeSchema, p2pTradeSchema } from '../trades/trade.js';
-import { ADMIN_BODY_LIMIT } from '../http/body.js';
-import { errorEnvelopeSchema } from './error-envelope.js';
+import { ADMIN_401, ADMIN_TOO_LARGE, error, GUARD_403, TOO_LARGE } from './error-responses.js';
 import { WORKSPACE_OPERATIONS } from '../workspaces/workspace-operations.js';
 
 export type { Operation, OperationAuth, OperationResponse } from './operation.js';
-import type { Operation, OperationResponse } from './operation.js';
-
-export const error = (description: string): OperationResponse => ({ description, schema: errorEnvelopeSchema });
+import type { Operation } from './operation.js';
 
 const SCENARIO_PICK = `Picks a scenario by name (it wins over matching); see GET /_sandbox/scenarios.`;
 const PROVIDER_401 = error(
   'Authentication failed: missing or wrong X-Auth / X-Token, unknown merchant, or a signature mismatch (then `error.signature` shows the string to sign the sandbox used). A scenario may force it too.',
 );
 const BODY_422 = 'The body is not valid: not JSON, not an object, or a field is wrong (`error.details` names each field).';
-const TOO_LARGE = (limit: number) => error(`The body is larger than ${limit} bytes.`);
-const ADMIN_401 = error('The sandbox runs with --admin-token and the request has no valid `Authorization: Bearer <token>` (code admin_token_required).');
-/** Any route: the browser protections of src/security (README, "Security and limits"). */
-export const GUARD_403 = error(
-  "A browser protection refused the request: a Host header that is neither a loopback name nor the public URL's host (DNS rebinding, host_not_allowed), a write sent by a page of another site (cross_site_request), or a cross-origin preflight (cross_origin_refused).",
-);
 
 function createOperation(endpoint: 'create' | 'build'): Operation {
   const p2p = endpoint === 'create';
@@ -131,7 +122,7 @@ export const OPERATIONS: readonly Operation[] = (
         401: ADMIN_401,
         404: error('No such trade.'),
         409: error('The move is not allowed from the current state; `error.allowed` lists the states allowed now.'),
-        413: TOO_LARGE(ADMIN_BODY_LIMIT),
+        413: ADMIN_TOO_LARGE,
         422: error(`${BODY_422} Also: an unknown state.`),
       },
     },
@@ -196,7 +187,7 @@ export const OPERATIONS: readonly Operation[] = (
       responses: {
         200: { description: 'The new time and how many steps ran.', schema: advanceAnswerSchema },
         401: ADMIN_401,
-        413: TOO_LARGE(ADMIN_BODY_LIMIT),
+        413: ADMIN_TOO_LARGE,
         422: error(`${BODY_422} by must be a duration such as "10m".`),
       },
     },
@@ -233,7 +224,7 @@ export const OPERATIONS: readonly Operation[] = (
       responses: {
         200: { description: 'The report (passed is false when a case is flagged).', schema: checkReportSchema },
         401: ADMIN_401,
-        413: TOO_LARGE(ADMIN_BODY_LIMIT),
+        413: ADMIN_TOO_LARGE,
         422: error(`${BODY_422} Also: a merchant that is not in the fixtures.`),
       },
     },

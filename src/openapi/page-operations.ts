@@ -1,14 +1,15 @@
 import { z } from 'zod';
-import { challengeFormSchema } from '../pages/payment-routes.js';
+import { challengeFormSchema, FORM_BODY_LIMIT } from '../pages/payment-routes.js';
 import { cardFormSchema } from '../pages/test-cards.js';
-import { error, GUARD_403, type Operation, type OperationResponse } from './operations.js';
+import { error, GUARD_403, TOO_LARGE } from './error-responses.js';
+import type { Operation, OperationResponse } from './operation.js';
 
 /** GET /pay/{id}/status: what the payment page's script polls. */
 export const paymentStatusSchema = z.object({ state: z.string(), final: z.boolean(), remaining_ms: z.number().nullable(), clock: z.enum(['real', 'manual']) });
 
 const html = (description: string): OperationResponse => ({ description, content: { mediaType: 'text/html' } });
 const NO_TRADE = html('No trade with this id: a page that says so.');
-const FORM_413 = error('The form body is larger than 16384 bytes.');
+const FORM_413 = TOO_LARGE(FORM_BODY_LIMIT, 'form body');
 const REDIRECT: OperationResponse = {
   description: "The trade moved: the payer is sent to the trade's return_url, or to its result page when it has none.",
   headers: { Location: 'return_url, or /pay/{id}/result' },

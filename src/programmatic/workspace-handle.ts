@@ -5,8 +5,9 @@ import type { Merchant } from '../merchants/fixtures.js';
 import type { Sandbox } from '../sandbox-types.js';
 import type { ScenarioSummary } from '../scenarios/describe-scenario.js';
 import type { AddMerchantAnswer, ScenarioUploadAnswer } from '../workspaces/workspace-answers.js';
-import type { NewMerchant } from '../workspaces/workspace-merchants.js';
+import type { NewMerchant } from '../merchants/added-merchants.js';
 import { workspaceNameProblem } from '../workspaces/workspace-name.js';
+import { workspaceBaseUrl } from '../workspaces/workspace-url.js';
 import { CallbackWaiter, type CallbackMatch, type CallbackPredicate, type WaitForOptions } from './callback-waiter.js';
 
 /** One workspace of a sandbox started with startSandbox(): `sandbox.workspace('worker-3')`. */
@@ -40,7 +41,7 @@ export interface WorkspaceHandleContext {
 export function workspaceHandle(context: WorkspaceHandleContext, name: string = `ws-${randomBytes(4).toString('hex')}`): WorkspaceHandle {
   const problem = workspaceNameProblem(name);
   if (problem !== undefined) throw new Error(problem.replace(' in the path', ''));
-  const url = name === 'default' ? context.url : `${context.url}/w/${name}`;
+  const url = workspaceBaseUrl(context.url, name);
   const admin = new AdminClient({ url, ...(context.adminToken !== undefined ? { adminToken: context.adminToken } : {}) });
   let waiter: Promise<CallbackWaiter> | undefined;
   const waiterFor = () =>

@@ -7,7 +7,8 @@ import { serverReport } from './server-report.js';
 /**
  * `serve --report <file>`: writes the integration report of the whole server (every workspace,
  * deleted ones included) as JUnit XML when the process exits (after the sandbox has stopped,
- * whatever the exit path: SIGTERM, SIGINT, SIGHUP or any other). Returns the absolute path.
+ * whatever the exit path: SIGTERM, SIGINT, SIGHUP or any other). A failure to write it is told to
+ * the sandbox's logger. Returns the absolute path.
  */
 export function writeReportOnExit(sandbox: Sandbox, file: string): string {
   const path = resolve(file);
@@ -15,7 +16,7 @@ export function writeReportOnExit(sandbox: Sandbox, file: string): string {
     try {
       writeFileSync(path, reportJunit(serverReport(sandbox)));
     } catch (error) {
-      process.stderr.write(`deposit-sandbox: could not write the integration report to ${path}: ${(error as Error).message}\n`);
+      sandbox.services.logger?.warn(`could not write the integration report to ${path}: ${(error as Error).message}`);
     }
   });
   return path;

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, fstatSync, futimes, linkSync, mkdirSync, openSync, readdirSync, realpathSync, rmSync, statSync, utimes, writeSync, ftruncateSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
+import { quietLogger } from '../log/logger.js';
 import { folderUsers } from './folder-users.js';
 import { describeHolder, HOLDER_NAME, type Holder, holderGone, processStart, readHolder, STALE_MS, stopHolder } from './lock-holder.js';
 import { notWritable, StorageError } from './storage-error.js';
@@ -28,8 +29,8 @@ function releaseOnExit(): void {
   });
 }
 
+/** Where a takeover or a lost lock is told: the sandbox's logger (src/log/logger.ts), given at creation. */
 type Notice = (message: string) => void;
-const stderr: Notice = (message) => process.stderr.write(`deposit-sandbox: ${message}\n`);
 
 /**
  * One process per data folder. The holder file `<folder>/lock.json` (PID, host, URL, the
@@ -74,7 +75,7 @@ export class DataFolderLock {
   }
 
   /** Takes the lock on `dir` (creating the folder), or throws a StoreError that names the holder. */
-  static async acquire(dir: string, notice: Notice = stderr): Promise<DataFolderLock> {
+  static async acquire(dir: string, notice: Notice = quietLogger.warn): Promise<DataFolderLock> {
     const folder = resolve(dir);
     const heldHere = (path: string) => held.has(path);
     refuseWorkspaceOfHeldFolder(folder, heldHere);

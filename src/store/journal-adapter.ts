@@ -13,6 +13,7 @@ import type { Change } from './table.js';
 import { type JournalWriter, journalWriter } from './journal-writer.js';
 import { DataFolderLock } from './data-folder-lock.js';
 import { type IdleClosable, openJournals } from './open-journals.js';
+import { quietLogger } from '../log/logger.js';
 
 export interface JournalAdapterOptions {
   /** fdatasync the journal after every group commit (survives a power cut; slower). Default false. */
@@ -22,7 +23,7 @@ export interface JournalAdapterOptions {
    * reads are superseded (and at least as much as is live). Default 64 MiB.
    */
   compactBytes?: number;
-  /** Where recovery notes go (a dropped torn record, damaged records). Default: stderr. */
+  /** Where recovery notes go (a dropped torn record, damaged records): the sandbox's logger's warn. Default: nowhere. */
   warn?: (message: string) => void;
   /** What appends the records (journal-writer.ts). Default: the one writer of this process. */
   writer?: JournalWriter;
@@ -98,12 +99,10 @@ export class JournalAdapter implements StoreAdapter, IdleClosable {
     this.#fsync = options.fsync ?? false;
     this.#writer = options.writer ?? journalWriter;
     this.#compactBytes = options.compactBytes ?? 64 * 1024 * 1024;
-    const warn = options.warn ?? ((message: string) => process.stderr.write(`deposit-sandbox: ${message}\n`));
-    const covering = DataFolderLock.covering(dir);
-    this.#lock = covering?.lock;
-    // A workspace's notes (a damaged journal, a failed compaction) say which workspace they are about.
-    const workspace = covering?.workspace;
-    this.#warn = workspace === undefined ? warn : (message) => warn(`workspace "${workspace}": ${message}`);
+    this.#lock = DataFolderLock.covering(dir)?.lock;
+    // A workspace's notes (a damaged journal, a failed compaction) name the workspace: the registry
+    // gives a workspace's journal the workspace's logger, which marks every line with its name.
+    this.#warn = options.warn ?? quietLogger.warn;
   }
 
   /** The whole persisted data as one snapshot document (the store itself uses load). */

@@ -1,5 +1,6 @@
 import type { CallbackEvent } from '../callbacks/records.js';
 import type { Job } from '../clock/jobs.js';
+import { quietLogger } from '../log/logger.js';
 import type { TradeRecord } from '../trades/trade.js';
 import type { StoreAdapter } from './adapter.js';
 import { SNAPSHOT_VERSION, type MetaRow, type Snapshot } from './snapshot.js';
@@ -33,7 +34,10 @@ const afterTurn = (): Promise<void> =>
  * into one adapter call (group commit).
  */
 export interface StoreOptions {
-  /** Where the store reports that writes fail, and that they work again. Default: stderr. */
+  /**
+   * Where the store reports that writes fail, and that they work again: the sandbox's logger
+   * (src/log/logger.ts), given at creation. Default: nowhere (a store given no logger says nothing).
+   */
   warn?: (message: string) => void;
 }
 
@@ -65,7 +69,7 @@ export class Store {
 
   private constructor(adapter: StoreAdapter, options: StoreOptions) {
     this.adapter = adapter;
-    this.#warn = options.warn ?? ((message) => process.stderr.write(`deposit-sandbox: ${message}\n`));
+    this.#warn = options.warn ?? quietLogger.warn;
     const record = (change: Change, undo: () => void) => {
       this.#pending.push(change);
       this.#undo.push(undo);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UUID_PATTERN } from '../../test/support.js';
-import { createRandom, pick } from './random.js';
+import { createRandom, cryptoUuids, pick } from './random.js';
 
 const draw = (seed?: number) => {
   const random = createRandom(seed);
@@ -53,5 +53,25 @@ describe('pick', () => {
     const random = createRandom(3);
     expect(['a', 'b']).toContain(pick(random, ['a', 'b']));
     expect(() => pick(random, [])).toThrow('empty list');
+  });
+});
+
+describe('cryptoUuids', () => {
+  it("each generator draws from its own pool: one sandbox's ids never use or empty another's bytes", () => {
+    const fills = { a: 0, b: 0 };
+    const a = cryptoUuids((bytes) => {
+      fills.a++;
+      bytes.fill(0xaa);
+    });
+    const b = cryptoUuids((bytes) => {
+      fills.b++;
+      bytes.fill(0xbb);
+    });
+    expect(a()).toBe('aaaaaaaa-aaaa-4aaa-aaaa-aaaaaaaaaaaa');
+    expect(b()).toBe('bbbbbbbb-bbbb-4bbb-bbbb-bbbbbbbbbbbb');
+    for (let i = 0; i < 300; i++) a(); // past a's 256 ids: a refills, b does not
+    expect(fills).toEqual({ a: 2, b: 1 });
+    expect(b()).toBe('bbbbbbbb-bbbb-4bbb-bbbb-bbbbbbbbbbbb');
+    expect(fills.b).toBe(1);
   });
 });

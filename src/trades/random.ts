@@ -11,7 +11,7 @@ export interface Random {
 
 export function createRandom(seed?: number): Random {
   if (seed === undefined) {
-    return { int: (min, max) => randomInt(min, max + 1), uuid: cryptoUuid };
+    return { int: (min, max) => randomInt(min, max + 1), uuid: cryptoUuids() };
   }
   const rng = xoroshiro128plus(seed);
   const int = (min: number, max: number): number => uniformInt(rng, min, max);
@@ -34,14 +34,12 @@ export function pick<T>(random: Random, items: readonly T[]): T {
   return item;
 }
 
-/** Random bytes for 256 UUIDs, drawn at once (as crypto.randomUUID does). */
-const entropy = Buffer.alloc(16 * 256);
-let used = entropy.length;
-const text = Buffer.alloc(36, 0x2d); // the dashes stay
 const HEX = Buffer.from('0123456789abcdef', 'latin1');
 
 /**
- * A crypto-random version 4 UUID, as crypto.randomUUID makes it, but as one flat string.
+ * Crypto-random version 4 UUIDs, as crypto.randomUUID makes them, but each as one flat string,
+ * drawn from this generator's own pool of random bytes (256 ids' worth, refilled at once, as
+ * crypto.randomUUID does): each sandbox has its own pool, like every other cache.
  * randomUUID joins 20 pieces with `+`, and V8 keeps such a string as a chain of pieces: the
  * first lookup flattens it, and the stored id stays a chain that points at the flat copy.
  * Every create looks its new id up, stores it in a table of every trade, writes and answers
@@ -49,21 +47,26 @@ const HEX = Buffer.from('0123456789abcdef', 'latin1');
  * 1.5 µs in a loop; under the bench's create load, side by side with crypto.randomUUID, the
  * durable sandbox answered about 5 to 10% more creates per second.
  */
-function cryptoUuid(): string {
-  if (used === entropy.length) {
-    randomFillSync(entropy);
-    used = 0;
-  }
-  const at = used;
-  used += 16;
-  entropy[at + 6] = ((entropy[at + 6] as number) & 0x0f) | 0x40; // version 4
-  entropy[at + 8] = ((entropy[at + 8] as number) & 0x3f) | 0x80; // variant 10
-  let out = 0;
-  for (let i = 0; i < 16; i++) {
-    if (i === 4 || i === 6 || i === 8 || i === 10) out++;
-    const byte = entropy[at + i] as number;
-    text[out++] = HEX[byte >> 4] as number;
-    text[out++] = HEX[byte & 0x0f] as number;
-  }
-  return text.toString('latin1');
+export function cryptoUuids(fill: (bytes: Buffer) => void = randomFillSync): () => string {
+  const entropy = Buffer.alloc(16 * 256);
+  let used = entropy.length;
+  const text = Buffer.alloc(36, 0x2d); // the dashes stay
+  return () => {
+    if (used === entropy.length) {
+      fill(entropy);
+      used = 0;
+    }
+    const at = used;
+    used += 16;
+    entropy[at + 6] = ((entropy[at + 6] as number) & 0x0f) | 0x40; // version 4
+    entropy[at + 8] = ((entropy[at + 8] as number) & 0x3f) | 0x80; // variant 10
+    let out = 0;
+    for (let i = 0; i < 16; i++) {
+      if (i === 4 || i === 6 || i === 8 || i === 10) out++;
+      const byte = entropy[at + i] as number;
+      text[out++] = HEX[byte >> 4] as number;
+      text[out++] = HEX[byte & 0x0f] as number;
+    }
+    return text.toString('latin1');
+  };
 }

@@ -1,6 +1,6 @@
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { toTrade, type TradeRecord } from './trade.js';
-import { TRADE_JSON_CACHE_SIZE, tradeJson } from './trade-json.js';
+import { TRADE_JSON_CACHE_SIZE, TradeJsonCache } from './trade-json.js';
 
 const record: TradeRecord = {
   id: '3f2a4b1c-5d6e-4f70-8a9b-0c1d2e3f4a5b',
@@ -17,7 +17,13 @@ const record: TradeRecord = {
   history: [{ from: null, to: 'created', at: '2024-01-01T00:00:00.000Z', cause: 'create' }],
 };
 
-describe('tradeJson', () => {
+describe('TradeJsonCache', () => {
+  let cache = new TradeJsonCache();
+  const tradeJson = (trade: TradeRecord, url: string) => cache.get(trade, url);
+  beforeEach(() => {
+    cache = new TradeJsonCache();
+  });
+
   it('is the get view of the trade as JSON text', () => {
     expect(tradeJson(record, 'http://127.0.0.1:4242')).toBe(JSON.stringify(toTrade(record, 'get', 'http://127.0.0.1:4242')));
   });
@@ -74,5 +80,30 @@ describe('tradeJson', () => {
     } finally {
       stringify.mockRestore();
     }
+  });
+
+  it("is one sandbox's: another cache's polling neither uses nor pushes out its entries", () => {
+    const url = 'http://127.0.0.1:4242';
+    const other = new TradeJsonCache();
+    const mine: TradeRecord = { ...record, id: '00000000-0000-4000-8000-000000000002' };
+    tradeJson(mine, url);
+    tradeJson(mine, url); // polled here: kept
+    // Another sandbox drew the same id (the same --seed) and polls many trades.
+    const theirs: TradeRecord = { ...mine, order: 'theirs' };
+    expect(JSON.parse(other.get(theirs, url)).order).toBe('theirs');
+    for (let i = 0; i < TRADE_JSON_CACHE_SIZE; i++) {
+      const trade = { ...record, id: `theirs-${i}` };
+      other.get(trade, url);
+      other.get(trade, url);
+    }
+    const stringify = vi.spyOn(JSON, 'stringify');
+    let text: string;
+    try {
+      text = tradeJson(mine, url);
+      expect(stringify).not.toHaveBeenCalled(); // this cache still held its text
+    } finally {
+      stringify.mockRestore();
+    }
+    expect(JSON.parse(text).order).toBe('order-1');
   });
 });

@@ -1,13 +1,8 @@
-import type { z } from 'zod';
-import type { Operation, OperationResponse } from '../openapi/operation.js';
-import { ADMIN_BODY_LIMIT } from '../http/body.js';
-import { errorEnvelopeSchema } from '../openapi/error-envelope.js';
+import type { Component, Operation } from '../openapi/operation.js';
+import { ADMIN_401, ADMIN_TOO_LARGE, error } from '../openapi/error-responses.js';
 import { addMerchantAnswerSchema, scenarioUploadAnswerSchema, signAnswerSchema, signRequestSchema, workspacesAnswerSchema } from './workspace-answers.js';
-import { newMerchantSchema } from './workspace-merchants.js';
+import { newMerchantSchema } from '../merchants/added-merchants.js';
 
-const error = (description: string): OperationResponse => ({ description, schema: errorEnvelopeSchema });
-const ADMIN_401 = error('The sandbox runs with --admin-token and the request has no valid `Authorization: Bearer <token>` (code admin_token_required).');
-const TOO_LARGE = error(`The body is larger than ${ADMIN_BODY_LIMIT} bytes.`);
 const EVERY = 'Every /_sandbox route also works under /w/{name}/_sandbox for workspace {name}.';
 
 /** The routes of workspaces (src/workspaces), for /openapi.json. */
@@ -35,7 +30,7 @@ export const WORKSPACE_OPERATIONS: Operation[] = [
       201: { description: 'The new merchant with its token and secret.', schema: addMerchantAnswerSchema },
       401: ADMIN_401,
       409: error('The id is taken.'),
-      413: TOO_LARGE,
+      413: ADMIN_TOO_LARGE,
       422: error('A field is not valid.'),
     },
   },
@@ -52,7 +47,7 @@ export const WORKSPACE_OPERATIONS: Operation[] = [
       200: { description: 'The hex HMAC-SHA256.', schema: signAnswerSchema },
       401: ADMIN_401,
       404: error('No such merchant in this workspace.'),
-      413: TOO_LARGE,
+      413: ADMIN_TOO_LARGE,
       422: error('The body is not a JSON object holding string_to_sign.'),
     },
   },
@@ -67,7 +62,7 @@ export const WORKSPACE_OPERATIONS: Operation[] = [
     responses: {
       200: { description: 'The scenarios now loaded, in match order.', schema: scenarioUploadAnswerSchema },
       401: ADMIN_401,
-      413: TOO_LARGE,
+      413: ADMIN_TOO_LARGE,
       422: error('The YAML is not a valid scenario file (each problem with its line and field), or not UTF-8.'),
     },
   },
@@ -83,7 +78,7 @@ export const WORKSPACE_OPERATIONS: Operation[] = [
 ];
 
 /** The schemas those routes use, named for /openapi.json's components. */
-export const WORKSPACE_SCHEMAS: { requests: Array<[z.ZodType, { id: string; description?: string }]>; answers: Array<[z.ZodType, { id: string; description?: string }]> } = {
+export const WORKSPACE_SCHEMAS: { requests: Component[]; answers: Component[] } = {
   requests: [
     [newMerchantSchema, { id: 'NewMerchantRequest', description: 'Every field may be left out and is then generated.' }],
     [signRequestSchema, { id: 'SignRequest' }],

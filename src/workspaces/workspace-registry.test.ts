@@ -9,8 +9,8 @@ import { Refusal } from '../refusals/refusal.js';
 import { createWithScenario } from '../scenarios/create-with-scenario.js';
 import { createTrade } from '../trades/service.js';
 import { createSandbox, type Sandbox } from '../sandbox.js';
-import { addWorkspaceMerchant } from './workspace-merchants.js';
-import { setWorkspaceScenarios } from './workspace-scenarios.js';
+import { addMerchant } from '../merchants/added-merchants.js';
+import { setUploadedScenarios } from '../scenarios/uploaded-scenarios.js';
 
 const cleanup: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -47,9 +47,9 @@ describe('WorkspaceRegistry', () => {
     trade(b, 'same');
     trade(b, 'other');
     a.clock.advance(3_600_000);
-    const merchant = await addWorkspaceMerchant(a, {});
+    const merchant = await addMerchant(a, {});
     if (!merchant.ok) throw new Error(`the workspace merchant was refused: ${merchant.taken.id} is taken`);
-    expect((await setWorkspaceScenarios(a, 'scenarios:\n  - name: mine\n    description: Mine.\n    match:\n      order: "^mine-"\n')).ok).toBe(true);
+    expect((await setUploadedScenarios(a, 'scenarios:\n  - name: mine\n    description: Mine.\n    match:\n      order: "^mine-"\n')).ok).toBe(true);
     const aNow = a.clock.now();
     await first.close();
     expect(readdirSync(data).sort()).toContain('db.json');

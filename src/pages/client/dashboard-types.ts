@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { AdvanceAnswer, ClockAnswer, ResetAnswer, TradeDetail, TradesAnswer, callbackAnswerSchema, scenariosAnswerSchema } from '../../admin-client/admin-answers.js';
+import type { AdvanceAnswer, ClockAnswer, ResetAnswer, TradeDetail, TradesAnswer, callbackAnswerSchema, scenariosAnswerSchema } from '../../admin/admin-answers.js';
 import type { AdminTrade } from '../../admin/admin-trade.js';
 import type { MerchantsAnswer } from '../../admin/merchant-routes.js';
 import type { CallbackEvent } from '../../callbacks/records.js';

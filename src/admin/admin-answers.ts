@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { adminTradeSchema } from '../admin/admin-trade.js';
+import { adminTradeSchema } from './admin-trade.js';
 import { AUTH_MODES } from '../auth/authenticate.js';
 import { callbackEventSchema } from '../callbacks/records.js';
 import { jobSchema } from '../clock/jobs.js';
 import { scenarioSummarySchema } from '../scenarios/describe-scenario.js';
 import { historyEntrySchema } from '../trades/trade.js';
+import type { Component } from '../openapi/operation.js';
 
 /**
  * The answers of the admin API under /_sandbox (see the routes in src/admin). They type the
@@ -85,3 +86,17 @@ export type AdvanceAnswer = z.infer<typeof advanceAnswerSchema>;
 
 /** GET /_sandbox/scenarios (in match order) */
 export const scenariosAnswerSchema = z.object({ scenarios: z.array(scenarioSummarySchema) });
+
+/** These answers as /openapi.json names them in its components (registered there, once, from this list). */
+export const ADMIN_ANSWER_COMPONENTS: Component[] = [
+  [healthAnswerSchema, { id: 'HealthAnswer' }],
+  [tradesAnswerSchema, { id: 'TradesAnswer' }],
+  [tradeDetailSchema, { id: 'TradeDetail' }],
+  [transitionAnswerSchema, { id: 'TransitionAnswer' }],
+  [resetAnswerSchema, { id: 'ResetAnswer' }],
+  [callbacksAnswerSchema, { id: 'CallbacksAnswer' }],
+  [callbackAnswerSchema, { id: 'CallbackAnswer' }],
+  [clockAnswerSchema, { id: 'ClockAnswer' }],
+  [advanceAnswerSchema, { id: 'AdvanceAnswer' }],
+  [scenariosAnswerSchema, { id: 'ScenariosAnswer' }],
+];

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { merchantSchema, type Merchant, type MerchantDirectory } from '../merchants/fixtures.js';
+import { merchantSchema, type Merchant, type MerchantDirectory } from './fixtures.js';
 import type { Store } from '../store/store.js';
 
 const ROW = 'merchant:';
@@ -10,7 +10,7 @@ export const newMerchantSchema = merchantSchema.partial();
 export type NewMerchant = z.infer<typeof newMerchantSchema>;
 
 /** Adds the merchants a workspace stored (meta rows `merchant:<id>`) to its directory. */
-export function restoreWorkspaceMerchants(store: Store, directory: MerchantDirectory): MerchantDirectory {
+export function restoreAddedMerchants(store: Store, directory: MerchantDirectory): MerchantDirectory {
   for (const row of store.meta.values()) {
     if (!row.id.startsWith(ROW)) continue;
     const parsed = merchantSchema.safeParse(row['merchant']);
@@ -27,7 +27,7 @@ export type AddMerchantResult = { ok: true; merchant: Merchant } | { ok: false; 
  * Saved first: the merchant authenticates only once its row is written, and a failed write
  * (a StorageError, rejected) leaves the workspace as it was.
  */
-export async function addWorkspaceMerchant(parts: { store: Store; merchants: MerchantDirectory }, input: NewMerchant): Promise<AddMerchantResult> {
+export async function addMerchant(parts: { store: Store; merchants: MerchantDirectory }, input: NewMerchant): Promise<AddMerchantResult> {
   const first = parts.merchants.list()[0];
   const merchant: Merchant = {
     id: input.id ?? randomUUID(),

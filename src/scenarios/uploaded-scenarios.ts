@@ -1,6 +1,6 @@
-import { parseScenarioFile, repeatedName, ScenarioError, type LoadedScenario } from '../scenarios/load-scenarios.js';
-import { ScenarioEngine } from '../scenarios/scenario-engine.js';
-import type { FileProblem } from '../scenarios/yaml-issues.js';
+import { parseScenarioFile, repeatedName, ScenarioError, type LoadedScenario } from './load-scenarios.js';
+import { ScenarioEngine } from './scenario-engine.js';
+import type { FileProblem } from './yaml-issues.js';
 import type { Store } from '../store/store.js';
 
 /** The meta row that keeps a workspace's own scenario text. */
@@ -35,7 +35,7 @@ export function parseScenarioUpload(text: string, file: string, shared: readonly
 }
 
 /** The scenario engine of a sandbox: its uploaded scenarios (kept in the store) first, then the shared ones. */
-export function restoreWorkspaceScenarios(store: Store, shared: readonly LoadedScenario[], warn: (line: string) => void = () => undefined): ScenarioEngine {
+export function restoreUploadedScenarios(store: Store, shared: readonly LoadedScenario[], warn: (line: string) => void = () => undefined): ScenarioEngine {
   const row = store.meta.get(ROW);
   if (typeof row?.['yaml'] !== 'string' || typeof row['file'] !== 'string') return new ScenarioEngine(shared);
   const upload = parseScenarioUpload(row['yaml'], row['file'], shared);
@@ -53,7 +53,7 @@ export function restoreWorkspaceScenarios(store: Store, shared: readonly LoadedS
  * Saved first: they take effect once written, and a failed write (a StorageError, rejected)
  * leaves the workspace's scenarios as they were.
  */
-export async function setWorkspaceScenarios(
+export async function setUploadedScenarios(
   sandbox: { store: Store; scenarios: ScenarioEngine; shared: { scenarios: readonly LoadedScenario[] }; workspace: string },
   text: string | null,
 ): Promise<ScenarioUpload> {

@@ -1,0 +1,26 @@
+import { ADMIN_BODY_LIMIT } from '../http/body.js';
+import { errorEnvelopeSchema } from './error-envelope.js';
+import type { OperationResponse } from './operation.js';
+
+/**
+ * The error answers the route tables of /openapi.json share (operations.ts, page-operations.ts,
+ * src/workspaces/workspace-operations.ts), written once: an answer in the error envelope, the
+ * admin token's 401, a body over its limit, and the browser protections' 403.
+ */
+
+/** An error answer (the envelope of src/http/errors.ts) with this description. */
+export const error = (description: string): OperationResponse => ({ description, schema: errorEnvelopeSchema });
+
+/** Every admin route when the sandbox runs with --admin-token. */
+export const ADMIN_401 = error('The sandbox runs with --admin-token and the request has no valid `Authorization: Bearer <token>` (code admin_token_required).');
+
+/** A body over `limit` bytes (the limits are src/http/body.ts's and the provider's in src/trades/requests.ts). */
+export const TOO_LARGE = (limit: number, what = 'body'): OperationResponse => error(`The ${what} is larger than ${limit} bytes.`);
+
+/** An admin route's body over ADMIN_BODY_LIMIT. */
+export const ADMIN_TOO_LARGE = TOO_LARGE(ADMIN_BODY_LIMIT);
+
+/** Any route: the browser protections of src/security (README, "Security and limits"). */
+export const GUARD_403 = error(
+  "A browser protection refused the request: a Host header that is neither a loopback name nor the public URL's host (DNS rebinding, host_not_allowed), a write sent by a page of another site (cross_site_request), or a cross-origin preflight (cross_origin_refused).",
+);
