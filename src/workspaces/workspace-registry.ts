@@ -1,4 +1,3 @@
-import { readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatDuration } from '../clock/duration.js';
 import type { SandboxOptionsInput } from '../config/options.js';
@@ -8,6 +7,7 @@ import type { StoreAdapter } from '../store/adapter.js';
 import { JournalAdapter } from '../store/journal-adapter.js';
 import { WorkspaceAdapter } from './workspace-adapter.js';
 import { keepsNewWorkspace } from './keeps-new-workspace.js';
+import { removeFolder, storedWorkspaces } from './workspace-folder.js';
 import type { WorkspaceSummary } from './workspace-answers.js';
 import { DEFAULT_WORKSPACE, workspaceNameProblem } from './workspace-name.js';
 
@@ -33,28 +33,6 @@ export type { EnterResult, OpenResult, RequestOutcome } from '../sandbox-types.j
 
 /** How many stored workspaces are loaded at once at start-up. */
 const LOADERS = 4;
-
-/**
- * A workspace folder being removed is first renamed to `<name>@removed-<time>` (`@` is in no
- * workspace name, so it is never loaded as one), then deleted; start-up deletes any left.
- */
-const TOMBSTONE = /^[A-Za-z0-9_.-]{1,64}@removed-\d+$/;
-
-/**
- * Deletes workspace `name`'s folder so that a crash at any moment leaves it whole or gone: one
- * rename takes it out of the workspaces (atomic), then the renamed folder is deleted, which a
- * crash may leave half done for start-up to finish.
- */
-function removeFolder(folder: string, name: string): void {
-  const tombstone = join(folder, `${name}@removed-${Date.now()}`);
-  try {
-    renameSync(join(folder, name), tombstone);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return; // never written: nothing on disk
-    throw error;
-  }
-  rmSync(tombstone, { recursive: true, force: true });
-}
 
 /** The sub-folder of the data folder that holds one folder per workspace. */
 export const WORKSPACES_FOLDER = 'workspaces';
@@ -107,16 +85,7 @@ export class WorkspaceRegistry implements Workspaces {
   start(): void {
     const folder = this.folder;
     if (folder !== undefined) {
-      let names: string[] = [];
-      try {
-        const found = readdirSync(folder, { withFileTypes: true }).filter((entry) => entry.isDirectory());
-        // A removal that a crash (kill -9) interrupted left a tombstone: finish it.
-        for (const entry of found) if (TOMBSTONE.test(entry.name)) rmSync(join(folder, entry.name), { recursive: true, force: true });
-        names = found.filter((entry) => workspaceNameProblem(entry.name) === undefined && entry.name !== DEFAULT_WORKSPACE).map((entry) => entry.name);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      }
-      for (const name of names) this.#entries.set(name, { name, lastUsed: newestChange(join(folder, name)) });
+      for (const { name, lastChange } of storedWorkspaces(folder)) this.#entries.set(name, { name, lastUsed: lastChange });
       const order = [...this.#entries.values()].sort((a, b) => b.lastUsed - a.lastUsed);
       // A few at a time: one workspace's file reads overlap another's parsing.
       const loader = async () => {
@@ -408,16 +377,4 @@ function summarize(sandbox: Sandbox, lastUsed: number | undefined): WorkspaceSum
     clock: { mode: sandbox.clock.mode, now: sandbox.clock.nowIso() },
     last_used: lastUsed === undefined ? null : new Date(lastUsed).toISOString(),
   };
-}
-
-/** The time of the newest change in a workspace folder (its journal grows on every write). */
-function newestChange(folder: string): number {
-  let newest = 0;
-  try {
-    for (const name of readdirSync(folder)) newest = Math.max(newest, statSync(join(folder, name)).mtimeMs);
-    newest = Math.max(newest, statSync(folder).mtimeMs);
-  } catch {
-    return Date.now();
-  }
-  return newest || Date.now();
 }
