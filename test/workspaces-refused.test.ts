@@ -3,7 +3,7 @@
  * wrong X-Auth (401) or a read of a trade that does not exist (404) under `/w/<new name>/`
  * leaves no workspace, no folder and no place used under --max-workspaces.
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,7 +33,7 @@ async function start(maxWorkspaces: number) {
       return [];
     }
   };
-  return { sandbox, app, create, read, listed, folders };
+  return { data, sandbox, app, create, read, listed, folders };
 }
 
 /** A request body the test sends at once later: the request is under way until `finish()`. */
@@ -113,6 +113,20 @@ describe('refused requests under a new /w/<name> create nothing', () => {
     // Once kept, a refusal in it keeps it too.
     expect((await t.read('shared', randomUUID())).status).toBe(404);
     expect((await t.listed()).map((w) => w.name)).toEqual(['default', 'shared']);
+  });
+
+  it('a new workspace that cannot be made (503 workspace_unavailable) holds no place under the limit', async () => {
+    const t = await start(1);
+    // A file where the workspace's folder would be: its store cannot be opened.
+    mkdirSync(join(t.data, 'workspaces'));
+    writeFileSync(join(t.data, 'workspaces', 'broken'), 'not a folder');
+    for (let i = 0; i < 3; i++) {
+      const res = await t.create('broken');
+      expect(res.status).toBe(503);
+      expect((await errorOf(res)).code).toBe('workspace_unavailable');
+    }
+    expect(await t.listed()).toHaveLength(1);
+    expect((await t.create('worker-1')).status).toBe(201);
   });
 
   it("a 422 (a merchant's test of its own error handling) and a scenario's forced 401 keep the new workspace, and its report shows them", async () => {

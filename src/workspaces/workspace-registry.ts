@@ -148,9 +148,9 @@ export class WorkspaceRegistry implements Workspaces {
    * An existing workspace is opened as by open(). A new one is on trial until its request is
    * answered: it is listed nowhere, counts toward --max-workspaces only while the request runs,
    * and is kept only when the request was accepted (keeps-new-workspace.ts) or saved something.
-   * Otherwise it is dropped, having left nothing on disk (its folder is made by its first
-   * write), so requests refused by a route (a wrong X-Auth, an unknown trade) cannot fill the
-   * limit. Several requests may share one trial; the last to leave decides.
+   * Otherwise it is dropped, having left nothing on disk (its folder is made when it is kept),
+   * so requests refused by a route (a wrong X-Auth, an unknown trade) cannot fill the limit.
+   * Several requests may share one trial; one accepted keeps it, else the last to leave drops it.
    */
   async enter(name: string): Promise<EnterResult> {
     let opened = await this.#open(name, true);
@@ -227,7 +227,14 @@ export class WorkspaceRegistry implements Workspaces {
       this.#entries.set(name, entry);
     }
     entry.lastUsed = Date.now();
-    const sandbox = entry.sandbox ?? (await this.#load(entry));
+    let sandbox: Sandbox;
+    try {
+      sandbox = entry.sandbox ?? (await this.#load(entry));
+    } catch (error) {
+      // A new workspace that could not be made holds no place: the next request tries again.
+      if (entry.trial?.running === 0 && this.#entries.get(name) === entry) this.#entries.delete(name);
+      throw error;
+    }
     this.#follow(sandbox);
     return { ok: true, sandbox, entry };
   }
