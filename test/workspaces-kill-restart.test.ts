@@ -129,10 +129,31 @@ describe('workspaces removed while others create, then kill -9 and restart', () 
     });
 
     await until(server, `creates in ${DELETED}`, () => acked(DELETED) >= 15);
+    // A create still running when DELETE arrives: its scenario waits 5 s (real time) before saving.
+    const scenario = `scenarios:\n  - name: slow-save\n    description: Saves the trade late.\n    match:\n      order: "^${DELETED}-slow-"\n    delay: 5s\n`;
+    expect((await send(`${server.url}/w/${DELETED}/_sandbox/scenarios`, 'PUT', scenario, { 'Content-Type': 'application/yaml' }))?.status).toBe(200);
+    const slow: Sent = { workspace: DELETED, order: `${DELETED}-slow-1`, sent: Date.now() };
+    requests.push(slow);
+    const slowAnswer = send(`${server.url}/w/${DELETED}/api/v1/trades/deposit/create`, 'POST', JSON.stringify(p2pBody({ order: slow.order })), {
+      'Content-Type': 'application/json',
+      'X-Auth': DEMO.token,
+    }).then((answer) => ({ answer, at: Date.now() }));
+    // A create sent after it is answered: the slow one is under way in the workspace.
+    await until(server, `a create after the slow one in ${DELETED}`, () => acked(DELETED, slow.sent) >= 1);
     const deleteSent = Date.now();
     const removed = await send(`${server.url}/w/${DELETED}/_sandbox`, 'DELETE');
     const deleteAnswered = Date.now();
     expect(removed?.status, removed?.body).toBe(200);
+    const late = await slowAnswer;
+    if (late.answer?.status === 201) {
+      // Saved before the removal began (a machine slower than the delay): removed with it.
+      expect(late.at, late.answer.body).toBeLessThan(deleteSent);
+      slow.acked = late.at;
+      slow.id = (JSON.parse(late.answer.body) as { id: string }).id;
+    } else {
+      // Its delay ended after the removal began: refused, nothing saved in the old workspace or the new one.
+      expect(late.answer?.status, late.answer?.body).toBe(409);
+    }
 
     // Killed while every worker is creating: after creates followed the DELETE and both expiries.
     await until(server, 'creates after the removals', () => acked(DELETED, deleteAnswered) >= 5 && IDLE.every((w) => pauses.has(w) && acked(w, pauses.get(w)!.to) >= 5));
