@@ -9,7 +9,7 @@
 //   is loaded (GET /_sandbox/workspaces answers once they are), with peak RSS (goal <= 1.5 s).
 // Prints one table. Bounded in time; removes its temp folder.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { call, closeAgent, pool } from './lib/callbacks.js';
@@ -198,6 +198,8 @@ async function startupPhase() {
 const verdict = (ok) => (ok ? 'PASS' : 'FAIL');
 
 async function main() {
+  // Other load on the machine lowers every figure; the table says how much there was.
+  const loadAtStart = loadavg()[0];
   log(`mode ${mode}; temp folder ${root}`);
   log('create: one workspace, 64 active workspaces, default');
   const [solo, many, plain] = await createPhase();
@@ -239,7 +241,7 @@ async function main() {
   process.stdout.write(
     [
       '',
-      `Workspaces (bench/workspaces.js, mode ${mode}: ${config.rounds} rounds of ${config.slice} s slices, ${CONNECTIONS} connections; advances: median of ${config.advances}; start-ups: median of ${config.startups}):`,
+      `Workspaces (bench/workspaces.js, mode ${mode}: ${config.rounds} rounds of ${config.slice} s slices, ${CONNECTIONS} connections; advances: median of ${config.advances}; start-ups: median of ${config.startups}; load average at start ${loadAtStart.toFixed(2)}, at end ${loadavg()[0].toFixed(2)}, ${cpus().length} cores):`,
       formatTable(['measure', 'req/s', 'p50 ms', 'p99 ms', 'CPU us/req', 'figure', 'goal', 'result'], rows),
       `Seeded 100 x 1,000 trades with the sandbox's own code (bench/seed-workspaces.js, ${fixed(up.seedSeconds, 1)} s). "all loaded": from spawn until GET /_sandbox/workspaces answers, which waits for every stored workspace; the server listens before that and loads them in the background.`,
       '',

@@ -96,6 +96,17 @@ export interface WorkspaceSeat {
 
 export type OpenResult = { ok: true; sandbox: Sandbox } | { ok: false; reason: 'invalid_name' | 'limit' | 'closed'; message: string };
 
+/** How a request in a workspace was answered: what decides whether a workspace it created is kept. */
+export interface RequestOutcome {
+  /** The HTTP status of the answer. */
+  readonly status: number;
+  /** Whether a scenario forced the answer (it carries X-Sandbox-Scenario). */
+  readonly scenario: boolean;
+}
+
+/** A workspace opened for one request; `leave` is called once with the request's answer. */
+export type EnterResult = { ok: true; sandbox: Sandbox; leave: (outcome: RequestOutcome) => void } | (OpenResult & { ok: false });
+
 /** The workspaces of a server, as the app and startSandbox() use them (WorkspaceRegistry). */
 export interface Workspaces {
   /** How many workspaces besides default exist (loaded or not). */
@@ -107,6 +118,8 @@ export interface Workspaces {
   has(name: string): boolean;
   ready(name: string): Sandbox | undefined;
   open(name: string): Promise<OpenResult>;
+  /** The workspace for one request: a new one is kept only if the request is accepted (see WorkspaceRegistry.enter). */
+  enter(name: string): Promise<EnterResult>;
   list(): Promise<WorkspaceSummary[]>;
   /** The workspaces loaded now (the integration report of the server reads theirs). */
   loadedSandboxes(): Sandbox[];

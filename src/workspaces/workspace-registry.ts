@@ -1,12 +1,13 @@
-import { readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatDuration } from '../clock/duration.js';
 import type { SandboxOptionsInput } from '../config/options.js';
-import type { OpenResult, Sandbox, SandboxServices, Workspaces, WorkspaceSeat } from '../sandbox-types.js';
+import type { EnterResult, OpenResult, RequestOutcome, Sandbox, SandboxServices, Workspaces, WorkspaceSeat } from '../sandbox-types.js';
 import { type Logger, workspaceLogger } from '../log/logger.js';
-import { MemoryAdapter, type StoreAdapter } from '../store/adapter.js';
+import type { StoreAdapter } from '../store/adapter.js';
 import { JournalAdapter } from '../store/journal-adapter.js';
 import { WorkspaceAdapter } from './workspace-adapter.js';
+import { keepsNewWorkspace } from './keeps-new-workspace.js';
+import { removeFolder, storedWorkspaces } from './workspace-folder.js';
 import type { WorkspaceSummary } from './workspace-answers.js';
 import { DEFAULT_WORKSPACE, workspaceNameProblem } from './workspace-name.js';
 
@@ -20,34 +21,18 @@ interface Entry {
   opening?: Promise<Sandbox>;
   /** Wall-clock time of the last request (at start-up: of the newest file in its folder). */
   lastUsed: number;
+  /**
+   * Set while the workspace is on trial: made by a request not answered yet, it is kept once a
+   * request in it is accepted (keeps-new-workspace.ts) or saves something, and dropped when the
+   * last of its requests is refused. `running` counts those requests.
+   */
+  trial?: { running: number };
 }
 
-export type { OpenResult } from '../sandbox-types.js';
+export type { EnterResult, OpenResult, RequestOutcome } from '../sandbox-types.js';
 
 /** How many stored workspaces are loaded at once at start-up. */
 const LOADERS = 4;
-
-/**
- * A workspace folder being removed is first renamed to `<name>@removed-<time>` (`@` is in no
- * workspace name, so it is never loaded as one), then deleted; start-up deletes any left.
- */
-const TOMBSTONE = /^[A-Za-z0-9_.-]{1,64}@removed-\d+$/;
-
-/**
- * Deletes workspace `name`'s folder so that a crash at any moment leaves it whole or gone: one
- * rename takes it out of the workspaces (atomic), then the renamed folder is deleted, which a
- * crash may leave half done for start-up to finish.
- */
-function removeFolder(folder: string, name: string): void {
-  const tombstone = join(folder, `${name}@removed-${Date.now()}`);
-  try {
-    renameSync(join(folder, name), tombstone);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return; // never written: nothing on disk
-    throw error;
-  }
-  rmSync(tombstone, { recursive: true, force: true });
-}
 
 /** The sub-folder of the data folder that holds one folder per workspace. */
 export const WORKSPACES_FOLDER = 'workspaces';
@@ -89,25 +74,18 @@ export class WorkspaceRegistry implements Workspaces {
     return adapter instanceof JournalAdapter ? join(adapter.dir, WORKSPACES_FOLDER) : undefined;
   }
 
-  /** How many workspaces besides default exist (loaded or not). */
+  /** How many workspaces besides default exist (loaded or not; not those on trial). */
   get size(): number {
-    return this.#entries.size;
+    let size = 0;
+    for (const entry of this.#entries.values()) if (entry.trial === undefined) size++;
+    return size;
   }
 
   /** Finds the stored workspaces, starts loading them, and starts the expiry sweep. */
   start(): void {
     const folder = this.folder;
     if (folder !== undefined) {
-      let names: string[] = [];
-      try {
-        const found = readdirSync(folder, { withFileTypes: true }).filter((entry) => entry.isDirectory());
-        // A removal that a crash (kill -9) interrupted left a tombstone: finish it.
-        for (const entry of found) if (TOMBSTONE.test(entry.name)) rmSync(join(folder, entry.name), { recursive: true, force: true });
-        names = found.filter((entry) => workspaceNameProblem(entry.name) === undefined && entry.name !== DEFAULT_WORKSPACE).map((entry) => entry.name);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      }
-      for (const name of names) this.#entries.set(name, { name, lastUsed: newestChange(join(folder, name)) });
+      for (const { name, lastChange } of storedWorkspaces(folder)) this.#entries.set(name, { name, lastUsed: lastChange });
       const order = [...this.#entries.values()].sort((a, b) => b.lastUsed - a.lastUsed);
       // A few at a time: one workspace's file reads overlap another's parsing.
       const loader = async () => {
@@ -131,15 +109,17 @@ export class WorkspaceRegistry implements Workspaces {
     return this.#background;
   }
 
-  /** True when workspace `name` exists (loaded or not), or is default. */
+  /** True when workspace `name` exists (loaded or not; not on trial), or is default. */
   has(name: string): boolean {
-    return name === DEFAULT_WORKSPACE || this.#entries.has(name);
+    if (name === DEFAULT_WORKSPACE) return true;
+    const entry = this.#entries.get(name);
+    return entry !== undefined && entry.trial === undefined;
   }
 
-  /** The workspace if it is loaded (the fast path of every prefixed request), marking it used. */
+  /** The workspace if it is loaded and not on trial (the fast path of every prefixed request), marking it used. */
   ready(name: string): Sandbox | undefined {
     const entry = this.#entries.get(name);
-    if (entry?.sandbox === undefined) return undefined;
+    if (entry?.sandbox === undefined || entry.trial !== undefined) return undefined;
     entry.lastUsed = Date.now();
     this.#follow(entry.sandbox);
     return entry.sandbox;
@@ -155,8 +135,75 @@ export class WorkspaceRegistry implements Workspaces {
     if (url.length !== this.#rootBase.length + sandbox.basePath.length || !url.startsWith(this.#rootBase)) sandbox.publicUrl = `${this.#rootBase}${sandbox.basePath}`;
   }
 
-  /** The workspace `name`, created (or loaded) on first use. */
+  /** The workspace `name`, created (or loaded) on first use, and kept. */
   async open(name: string): Promise<OpenResult> {
+    const opened = await this.#open(name, false);
+    if (!opened.ok) return opened;
+    if (opened.entry !== undefined) this.#keep(opened.entry);
+    return { ok: true, sandbox: opened.sandbox };
+  }
+
+  /**
+   * The workspace `name` for one request, and `leave`, to be called with the request's answer.
+   * An existing workspace is opened as by open(). A new one is on trial until its request is
+   * answered: it is listed nowhere, counts toward --max-workspaces only while the request runs,
+   * and is kept only when the request was accepted (keeps-new-workspace.ts) or saved something.
+   * Otherwise it is dropped, having left nothing on disk (its folder is made when it is kept),
+   * so requests refused by a route (a wrong X-Auth, an unknown trade) cannot fill the limit.
+   * Several requests may share one trial; one accepted keeps it, else the last to leave drops it.
+   */
+  async enter(name: string): Promise<EnterResult> {
+    let opened = await this.#open(name, true);
+    // A trial that ended while this request waited for it to load: try again, on a new one.
+    while (opened.ok && opened.entry !== undefined && this.#entries.get(name) !== opened.entry) opened = await this.#open(name, true);
+    if (!opened.ok) return opened;
+    const entry = opened.entry;
+    if (entry?.trial === undefined) return { ok: true, sandbox: opened.sandbox, leave: () => undefined };
+    entry.trial.running++;
+    let left = false;
+    return {
+      ok: true,
+      sandbox: opened.sandbox,
+      leave: (outcome: RequestOutcome) => {
+        if (left) return;
+        left = true;
+        this.#settle(entry, outcome);
+      },
+    };
+  }
+
+  /** One request of a workspace on trial was answered: keep the workspace, or drop it after the last. */
+  #settle(entry: Entry, outcome: RequestOutcome): void {
+    const trial = entry.trial;
+    if (trial === undefined || this.#entries.get(entry.name) !== entry) return;
+    trial.running--;
+    if (keepsNewWorkspace(outcome) || entry.adapter?.written === true) {
+      this.#keep(entry);
+      return;
+    }
+    if (trial.running > 0) return;
+    // Nothing of it is on disk and nothing of it is kept (not even its report: its only
+    // requests were refused, and the integration report does not count what junk sends).
+    this.#entries.delete(entry.name);
+    entry.adapter?.remove();
+    const done = (async () => {
+      const sandbox = await (entry.opening ?? Promise.resolve(entry.sandbox)).catch(() => undefined);
+      await sandbox?.close().catch(() => undefined);
+    })();
+    this.#deleting.set(entry.name, done);
+    void done.finally(() => {
+      if (this.#deleting.get(entry.name) === done) this.#deleting.delete(entry.name);
+    });
+  }
+
+  /** A workspace that was on trial becomes an ordinary one, with its folder. */
+  #keep(entry: Entry): void {
+    if (entry.trial === undefined) return;
+    entry.trial = undefined;
+    entry.adapter?.keep();
+  }
+
+  async #open(name: string, trial: boolean): Promise<(OpenResult & { ok: false }) | { ok: true; sandbox: Sandbox; entry?: Entry }> {
     if (name === DEFAULT_WORKSPACE) return { ok: true, sandbox: this.#root };
     const problem = workspaceNameProblem(name);
     if (problem !== undefined) return { ok: false, reason: 'invalid_name', message: problem };
@@ -166,33 +213,41 @@ export class WorkspaceRegistry implements Workspaces {
       if (this.#closed) return { ok: false, reason: 'closed', message: 'The sandbox is shutting down and opens no new workspace.' };
       const max = this.#root.options.maxWorkspaces;
       if (this.#entries.size >= max) {
+        const tried = this.#entries.size - this.size;
         return {
           ok: false,
           reason: 'limit',
           message:
-            `The sandbox already holds ${this.#entries.size} workspaces besides default, its limit (--max-workspaces ${max}), so "${name}" was not created. ` +
+            `The sandbox already holds ${this.#entries.size} workspaces besides default${tried > 0 ? ` (${tried} of them new, for requests still running)` : ''}, its limit (--max-workspaces ${max}), so "${name}" was not created. ` +
             'Remove workspaces you no longer need with DELETE /w/<name>/_sandbox (GET /_sandbox/workspaces lists them), let idle ones expire (--workspace-ttl), ' +
             'or start the sandbox with a higher --max-workspaces (env DEPOSIT_SANDBOX_MAX_WORKSPACES).',
         };
       }
-      entry = { name, lastUsed: Date.now() };
+      entry = { name, lastUsed: Date.now(), ...(trial ? { trial: { running: 0 } } : {}) };
       this.#entries.set(name, entry);
     }
     entry.lastUsed = Date.now();
-    const sandbox = entry.sandbox ?? (await this.#load(entry));
+    let sandbox: Sandbox;
+    try {
+      sandbox = entry.sandbox ?? (await this.#load(entry));
+    } catch (error) {
+      // A new workspace that could not be made holds no place: the next request tries again.
+      if (entry.trial?.running === 0 && this.#entries.get(name) === entry) this.#entries.delete(name);
+      throw error;
+    }
     this.#follow(sandbox);
-    return { ok: true, sandbox };
+    return { ok: true, sandbox, entry };
   }
 
-  /** The workspaces loaded now, besides default (the integration report reads their counters). */
+  /** The workspaces loaded now, besides default and those on trial (the integration report reads their counters). */
   loadedSandboxes(): Sandbox[] {
-    return [...this.#entries.values()].flatMap((entry) => (entry.sandbox ? [entry.sandbox] : []));
+    return [...this.#entries.values()].flatMap((entry) => (entry.sandbox && entry.trial === undefined ? [entry.sandbox] : []));
   }
 
-  /** Every workspace, default first, then by name (waits for those still loading). */
+  /** Every workspace (not those on trial), default first, then by name (waits for those still loading). */
   async list(): Promise<WorkspaceSummary[]> {
     await this.#background;
-    const entries = [...this.#entries.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const entries = [...this.#entries.values()].filter((entry) => entry.trial === undefined).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const loaded = await Promise.all(entries.map(async (entry) => ({ entry, sandbox: await this.#load(entry).catch(() => undefined) })));
     return [
       summarize(this.#root, undefined),
@@ -252,10 +307,10 @@ export class WorkspaceRegistry implements Workspaces {
     this.#sweeping = true;
     try {
       const began = Date.now();
-      const candidates = [...this.#entries.values()].filter((entry) => now - lastUse(entry) >= ttl);
+      const candidates = [...this.#entries.values()].filter((entry) => entry.trial === undefined && now - lastUse(entry) >= ttl);
       const removed: string[] = [];
       for (const entry of candidates) {
-        if (this.#closed || this.#entries.get(entry.name) !== entry) continue;
+        if (this.#closed || this.#entries.get(entry.name) !== entry || entry.trial !== undefined) continue;
         // `now` moved on by the time the sweep has taken so far.
         const at = now + (Date.now() - began);
         const last = lastUse(entry);
@@ -300,7 +355,7 @@ export class WorkspaceRegistry implements Workspaces {
         ...(logger ? { logger: { info: (line: string) => adapter.removed || logger.info(line), warn: (line: string) => adapter.removed || logger.warn(line) } } : {}),
       };
       const warn = services.logger ? { warn: (line: string) => services.logger?.warn(line) } : {};
-      const adapter = new WorkspaceAdapter(folder === undefined ? new MemoryAdapter() : new JournalAdapter(join(folder, entry.name), warn), entry.name);
+      const adapter = new WorkspaceAdapter(entry.name, folder === undefined ? undefined : join(folder, entry.name), warn, entry.trial !== undefined);
       entry.adapter = adapter;
       const seat: WorkspaceSeat = { name: entry.name, shared: root.shared, rootUrl: () => root.publicUrl };
       const sandbox = await this.#create(root.options, adapter, { seat, services });
@@ -329,16 +384,4 @@ function summarize(sandbox: Sandbox, lastUsed: number | undefined): WorkspaceSum
     clock: { mode: sandbox.clock.mode, now: sandbox.clock.nowIso() },
     last_used: lastUsed === undefined ? null : new Date(lastUsed).toISOString(),
   };
-}
-
-/** The time of the newest change in a workspace folder (its journal grows on every write). */
-function newestChange(folder: string): number {
-  let newest = 0;
-  try {
-    for (const name of readdirSync(folder)) newest = Math.max(newest, statSync(join(folder, name)).mtimeMs);
-    newest = Math.max(newest, statSync(folder).mtimeMs);
-  } catch {
-    return Date.now();
-  }
-  return newest || Date.now();
 }

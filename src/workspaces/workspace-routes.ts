@@ -4,6 +4,7 @@ import { assertAdminAccess, requireAdminToken, requireSandboxAdmin } from '../ht
 import { SandboxError } from '../http/errors.js';
 import type { Sandbox, Workspaces } from '../sandbox-types.js';
 import type { SandboxEnv } from '../http/sandbox-env.js';
+import { SCENARIO_HEADER } from '../scenarios/scenario.js';
 import { DEFAULT_WORKSPACE, workspaceNameProblem } from './workspace-name.js';
 
 /**
@@ -27,10 +28,12 @@ export function workspaceRoutes(root: Sandbox, registry: Workspaces) {
 /**
  * Sets the request's sandbox to the workspace of its `workspace` route parameter. A workspace
  * already open costs a map lookup and no promise; one that is not open is opened (loaded, or
- * created on first use). A workspace that does not exist yet is created only for a request a
- * route will answer: the guards before this (host, CORS, cross-site) have passed, and here an
- * unknown route (404) and a request without the admin token on an admin route (401) are refused
- * first, so junk never creates a workspace nor uses up --max-workspaces.
+ * created on first use). A workspace that does not exist yet is kept only for a request a route
+ * accepts: the guards before this (host, CORS, cross-site) have passed; here an unknown route
+ * (404) and a request without the admin token on an admin route (401) are refused before it is
+ * made; and a request refused by its route (a wrong X-Auth, an unknown trade) runs in it on
+ * trial, the registry dropping it with the answer (WorkspaceRegistry.enter). So junk never
+ * creates a workspace nor uses up --max-workspaces.
  */
 function selectWorkspace(registry: Workspaces, adminToken: string | undefined): MiddlewareHandler<SandboxEnv> {
   return (c, next) => {
@@ -53,7 +56,7 @@ async function open(c: Context<SandboxEnv>, next: Next, registry: Workspaces, ad
     // The admin guard of the route that would answer, run before the workspace exists.
     if (routes.some((route) => route.handler === requireSandboxAdmin)) assertAdminAccess(c, adminToken);
   }
-  const opened = await registry.open(name).catch((error: unknown) => {
+  const opened = await registry.enter(name).catch((error: unknown) => {
     throw new SandboxError(503, 'workspace_unavailable', `Workspace ${JSON.stringify(name)} cannot be loaded: ${(error as Error).message}`);
   });
   if (!opened.ok) {
@@ -63,7 +66,14 @@ async function open(c: Context<SandboxEnv>, next: Next, registry: Workspaces, ad
   }
   c.set('sandbox', opened.sandbox);
   c.set('base', opened.sandbox.basePath);
-  await next();
+  // The answer, an error already rendered by the app's onError, tells the registry whether a new workspace stays.
+  let status = 500;
+  try {
+    await next();
+    status = c.res.status;
+  } finally {
+    opened.leave({ status, scenario: c.res.headers.has(SCENARIO_HEADER) });
+  }
   return undefined;
 }
 
