@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { clientBundle } from '../../src/pages/client-bundle.js';
 import { seriousViolations, sidewaysOverflow } from './axe.js';
-import { describeBrowser, DESKTOP, expectClean, launchBrowser, openPage, PHONE, screenshot } from './browser.js';
+import { describeBrowser, DESKTOP, expectClean, launchBrowser, openPage, PHONE, screenshot, type WatchedPage } from './browser.js';
 import { serveSandbox, type ServedSandbox } from './servers.js';
 
 const TOKEN = 'qa-admin-token';
@@ -27,6 +27,8 @@ const SIZES = { phone: PHONE.viewport!, desktop: DESKTOP.viewport! } as const;
 describeBrowser('pages are accessible and fit a phone, in Russian and English', () => {
   let browser: Browser;
   let sandbox: ServedSandbox;
+  /** The payment-side pages' tab: one phone context for the file, resized for the desktop checks. */
+  let phone: WatchedPage;
   const urls: Record<string, string> = {};
 
   beforeAll(async () => {
@@ -47,6 +49,7 @@ describeBrowser('pages are accessible and fit a phone, in Russian and English', 
       'not-found': `${sandbox.url}/pay/00000000-0000-4000-8000-000000000000`,
     });
     urls['challenge'] = ecom.payment_data.url;
+    phone = await openPage(browser, PHONE);
   });
 
   afterAll(async () => {
@@ -77,29 +80,40 @@ describeBrowser('pages are accessible and fit a phone, in Russian and English', 
     for (const bundle of ['pay.js', 'dashboard.js'] as const) expect(clientBundle(bundle).match(viewportReaders), bundle).toBeNull();
   });
 
-  for (const lang of LANGS) {
-    it(`payment-side pages, ${lang}, phone and desktop`, async () => {
-      const watched = await openPage(browser, PHONE);
-      const { page } = watched;
-      for (const kind of ['pay-any-bank', 'pay-nspk', 'pay-ecom', 'pay-deadline', 'result', 'not-found']) {
-        await page.goto(`${urls[kind]}?lang=${lang}`);
-        if (kind === 'pay-ecom') await page.getByTestId('test-cards').locator('summary').click();
-        await checkBothSizes(page, kind, lang);
-      }
+  /** How each payment-side page is reached, in the language asked for. */
+  const PAGES: Record<string, (page: Page, lang: string) => Promise<unknown>> = {
+    'pay-any-bank': (page, lang) => page.goto(`${urls['pay-any-bank']}?lang=${lang}`),
+    'pay-nspk': (page, lang) => page.goto(`${urls['pay-nspk']}?lang=${lang}`),
+    'pay-ecom': async (page, lang) => {
+      await page.goto(`${urls['pay-ecom']}?lang=${lang}`);
+      await page.getByTestId('test-cards').locator('summary').click();
+    },
+    'pay-deadline': (page, lang) => page.goto(`${urls['pay-deadline']}?lang=${lang}`),
+    result: (page, lang) => page.goto(`${urls['result']}?lang=${lang}`),
+    'not-found': (page, lang) => page.goto(`${urls['not-found']}?lang=${lang}`),
+    '3ds': async (page, lang) => {
       await page.goto(`${urls['challenge']}?lang=${lang}`);
       await page.getByTestId('card-number').fill('4000 0000 0000 3220');
       await page.getByTestId('card-expiry').fill('12/40');
       await page.getByTestId('card-cvc').fill('123');
       await page.getByTestId('pay').click();
       await page.getByTestId('3ds-code').waitFor();
-      await checkBothSizes(page, '3ds', lang);
+    },
+    'pay-ecom-errors': async (page, lang) => {
       await page.goto(`${urls['pay-ecom']}?lang=${lang}`);
       await page.getByTestId('pay').click();
       await page.getByTestId('error-number').waitFor();
-      await checkBothSizes(page, 'pay-ecom-errors', lang);
-      await expectClean(watched);
-      await watched.context.close();
-    });
+    },
+  };
+
+  for (const lang of LANGS) {
+    for (const [name, reach] of Object.entries(PAGES)) {
+      it(`${name}, ${lang}, phone and desktop`, async () => {
+        await reach(phone.page, lang);
+        await checkBothSizes(phone.page, name, lang);
+        await expectClean(phone);
+      });
+    }
 
     it(`dashboard, ${lang}, phone and desktop`, async () => {
       const watched = await openPage(browser, PHONE);

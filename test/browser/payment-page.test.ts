@@ -32,8 +32,15 @@ describeBrowser('payment page in Chromium', () => {
     await expect.poll(() => page.getByTestId('merchant').textContent()).toBe('Demo Shop');
     expect(await page.getByTestId('requisites-number').textContent()).toMatch(/^\d{4} \d{4} \d{4} \d{4}$/);
     await desktop.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: sandbox.url });
+    // The button says "Copied" for 1.5 s, less than a loaded machine can take between two
+    // steps of a test: the page records the first text it shows after the click.
+    await page.getByTestId('copy').evaluate((button) => {
+      (window as unknown as { copyLabel: Promise<string | null> }).copyLabel = new Promise((resolve) =>
+        new MutationObserver(() => resolve(button.textContent)).observe(button, { childList: true, characterData: true, subtree: true }),
+      );
+    });
     await page.getByTestId('copy').click();
-    await page.getByTestId('copy').filter({ hasText: 'Copied' }).waitFor();
+    expect(await page.evaluate(() => (window as unknown as { copyLabel: Promise<string | null> }).copyLabel)).toBe('Copied');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(sandbox.sandbox.store.trades.get(trade.id)?.requisites.number);
     await screenshot(page, 'pay-p2p-desktop');
     await expectClean(desktop);
