@@ -73,7 +73,12 @@ describeBrowser('dashboard in Chromium', () => {
     });
     const polls: Promise<unknown>[] = [];
     await page.route(/\/_sandbox\/(clock|trades)/, async (route) => {
-      polls.push(route.request().response().then((response) => response?.finished()));
+      polls.push(
+        route
+          .request()
+          .response()
+          .then((response) => response?.finished()),
+      );
       pollSent();
       await refused;
       await route.continue();
