@@ -2,7 +2,7 @@
 # Run:   docker run --rm -p 4242:4242 deposit-sandbox   (docs/containers.md)
 #
 # The base image is an argument so the image can be built from any Node 20 image that has
-# npm (the default is the official one). The steps use only npm, node and COPY.
+# npm (the default is the official one). The steps use npm, node, the shell's mkdir and cp, and COPY.
 ARG NODE_IMAGE=node:20-slim
 
 FROM ${NODE_IMAGE} AS build
@@ -11,22 +11,21 @@ COPY package.json package-lock.json ./
 # --ignore-scripts: the build below is the only script that must run (prepare would run it twice).
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY . .
-RUN npm run build && npm prune --omit=dev --no-audit --no-fund
+# The image's files gathered in one folder, so the final stage takes them in one step, beside the
+# empty store folder.
+RUN npm run build && npm prune --omit=dev --no-audit --no-fund \
+ && mkdir -p /image/app /image/data \
+ && cp -a package.json node_modules dist bin fixtures scenarios /image/app/
 
 FROM ${NODE_IMAGE}
-WORKDIR /app
 ENV NODE_ENV=production \
     DEPOSIT_SANDBOX_HOST=0.0.0.0 \
     DEPOSIT_SANDBOX_PORT=4242 \
     DEPOSIT_SANDBOX_DATA=/data
-COPY --from=build /app/package.json ./
-COPY --from=build /app/node_modules ./node_modules
-COPY --from=build /app/dist ./dist
-COPY --from=build /app/bin ./bin
-COPY --from=build /app/fixtures ./fixtures
-COPY --from=build /app/scenarios ./scenarios
+COPY --from=build /image/app /app
 # The store folder belongs to the unprivileged user "node" (uid 1000) the sandbox runs as.
-RUN node -e "require('fs').mkdirSync('/data', { recursive: true }); require('fs').chownSync('/data', 1000, 1000)"
+COPY --from=build --chown=1000:1000 /image/data /data
+WORKDIR /app
 VOLUME /data
 USER node
 EXPOSE 4242

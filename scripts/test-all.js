@@ -4,11 +4,13 @@
 // test. Each stage prints `stage <name>: <seconds> s` when it ends, and a table of them closes
 // the run, so the time can be seen where it goes.
 //
-// Stages run in lanes side by side, since most of them wait on one core, a child process or the
-// disk: the build beside the typechecks and the lint, then vitest beside the examples and the
-// container. vitest writes to the terminal; every other stage to test-artifacts/logs/<stage>.log,
-// whose end is printed when the stage fails. A failed build stops the run (every suite needs
-// dist/); any other stage runs even when another failed. Each suite writes its results under
+// Stages run in lanes side by side: the build and then vitest, the critical path, at normal
+// priority; beside them, at a lower CPU priority (nice 10) so they take what the critical path
+// leaves, the typechecks, the lint, the import-circle check and, once the build is there, the
+// examples; and the container test, which builds its own image from the sources, so it starts
+// at once. vitest writes to the terminal; every other stage to test-artifacts/logs/<stage>.log,
+// whose end is printed when the stage fails. A failed build stops every stage that needs dist/;
+// any other stage runs even when another failed. Each suite writes its results under
 // test-artifacts/; a stage that failed without a result of its own is written there as one
 // failed case, and the last line printed is the total, "N passed, N failed[, N skipped]".
 //
@@ -33,28 +35,40 @@ const vitest = (name, args) => ({
   file: `${name}.json`,
 });
 
-/** Each phase is a list of lanes; a lane runs its stages one after another. */
-const phases = [
+/** Lower CPU priority of the stages beside the critical path (build, then vitest). */
+const BESIDE = 10;
+
+/**
+ * Lanes run side by side; a lane runs its stages one after another. `needs: 'build'` waits for
+ * the build (and is skipped when it failed); `nice` lowers the stage's CPU priority.
+ */
+const lanes = [
   [
-    [{ name: 'build', stops: true, command: 'npm', args: ['run', '--silent', 'build'] }],
-    [{ name: 'typecheck', command: process.execPath, args: [TSC, '-p', 'tsconfig.json', '--noEmit'] }],
-    [
-      { name: 'typecheck (browser scripts)', command: process.execPath, args: [TSC, '-p', 'tsconfig.client.json'] },
-      { name: 'lint', command: join(ROOT, 'node_modules', '.bin', 'biome'), args: ['check', '.'] },
-      { name: 'import circles', command: process.execPath, args: [join(ROOT, 'scripts', 'check-cycles.js')] },
-    ],
+    { name: 'build', command: 'npm', args: ['run', '--silent', 'build'] },
+    { name: 'vitest', needs: 'build', terminal: true, ...vitest('vitest', process.argv.slice(2)) },
   ],
+  [{ name: 'typecheck', nice: BESIDE, command: process.execPath, args: [TSC, '-p', 'tsconfig.json', '--noEmit'] }],
   [
-    [{ name: 'vitest', terminal: true, ...vitest('vitest', process.argv.slice(2)) }],
-    [
-      // Its own per-suite results and notes (test-examples.js writes them); its line per suite is shown.
-      { name: 'examples', own: true, shows: /^examples\/.*: (passed|FAILED)|^(skipped|FAILED): /, command: process.execPath, args: [join(ROOT, 'scripts', 'test-examples.js')] },
-      { name: 'container', ...vitest('container', ['--config', 'vitest.container.config.ts']) },
-    ],
+    { name: 'typecheck (browser scripts)', nice: BESIDE, command: process.execPath, args: [TSC, '-p', 'tsconfig.client.json'] },
+    { name: 'lint', nice: BESIDE, command: join(ROOT, 'node_modules', '.bin', 'biome'), args: ['check', '.'] },
+    { name: 'import circles', nice: BESIDE, command: process.execPath, args: [join(ROOT, 'scripts', 'check-cycles.js')] },
+    // Its own per-suite results and notes (test-examples.js writes them); its line per suite is shown.
+    {
+      name: 'examples',
+      needs: 'build',
+      nice: BESIDE,
+      own: true,
+      shows: /^examples\/.*: (passed|FAILED)|^(skipped|FAILED): /,
+      command: process.execPath,
+      args: [join(ROOT, 'scripts', 'test-examples.js')],
+    },
   ],
+  // Normal priority: it is a long chain of short steps that mostly wait on the disk; at a lower
+  // priority it would wait for the CPU at each of them and end after vitest.
+  [{ name: 'container', ...vitest('container', ['--config', 'vitest.container.config.ts']) }],
 ];
 
-const all = phases.flat(2);
+const all = lanes.flat();
 const only = process.env.TEST_STAGES?.split(',').map((name) => name.trim());
 const unknown = only?.filter((name) => !all.some((stage) => stage.name === name));
 if (unknown?.length) {
@@ -67,14 +81,17 @@ mkdirSync(LOGS, { recursive: true });
 
 const failed = [];
 const times = [];
-let stopped = false;
+let buildFailed = false;
+/** Settles when the build stage has ended (at once when it is not run). */
+let buildEnded;
+const buildDone = new Promise((resolve) => (buildEnded = resolve));
 
 async function runStage(stage) {
   const slug = stage.name.replace(/\W+/g, '-').replace(/-$/, '');
   const logFile = stage.terminal ? undefined : join(LOGS, `${slug}.log`);
   if (logFile) process.stdout.write(`--- ${stage.name} (output: test-artifacts/logs/${slug}.log)\n`);
   const start = performance.now();
-  const outcome = await runAsync(stage.command, stage.args, { env: stage.env ?? process.env, logFile });
+  const outcome = await runAsync(stage.command, stage.args, { env: stage.env ?? process.env, logFile, nice: stage.nice });
   const seconds = ((performance.now() - start) / 1000).toFixed(1);
   times.push(`  ${stage.name}: ${seconds} s${outcome.status === 0 ? '' : ' (failed)'}`);
   process.stdout.write(`stage ${stage.name}: ${seconds} s${outcome.status === 0 ? '' : ' (failed)'}\n`);
@@ -95,22 +112,30 @@ async function runStage(stage) {
       const tail = readFileSync(logFile, 'utf8').trimEnd().split('\n').slice(-60).join('\n');
       process.stdout.write(`--- ${stage.name} failed; the end of test-artifacts/logs/${slug}.log:\n${tail}\n`);
     }
-    if (stage.stops) stopped = true;
+    if (stage.name === 'build') buildFailed = true;
+  }
+}
+
+async function runLane(lane) {
+  for (const stage of lane) {
+    if (only && !only.includes(stage.name)) {
+      if (stage.name === 'build') buildEnded();
+      continue;
+    }
+    if (stage.needs === 'build') {
+      await buildDone;
+      if (buildFailed) {
+        process.stdout.write(`${stage.name}: not run, the build failed (it needs dist/).\n`);
+        continue;
+      }
+    }
+    await runStage(stage);
+    if (stage.name === 'build') buildEnded();
   }
 }
 
 const started = performance.now();
-for (const lanes of phases) {
-  if (stopped) {
-    process.stdout.write('The build failed: the suites need dist/, so none ran.\n');
-    break;
-  }
-  await Promise.all(
-    lanes.map(async (lane) => {
-      for (const stage of lane) if (!only || only.includes(stage.name)) await runStage(stage);
-    }),
-  );
-}
+await Promise.all(lanes.map(runLane));
 
 const { total, lines } = summarize(readResults());
 process.stdout.write(`\n=== stage times (side by side in lanes: the total is less than their sum)\n${times.join('\n')}\n  total: ${((performance.now() - started) / 1000).toFixed(1)} s\n`);

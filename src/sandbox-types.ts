@@ -10,6 +10,8 @@ import type { SandboxOptions } from './config/options.js';
 import type { Lifecycle } from './lifecycle/lifecycle.js';
 import type { Logger } from './log/logger.js';
 import type { Fixtures, MerchantDirectory } from './merchants/fixtures.js';
+import type { Limiter } from './callbacks/limiter.js';
+import type { CreditCheck } from './report/credit-check.js';
 import type { MistakeCounter } from './report/mistake-counter.js';
 import type { LoadedScenario } from './scenarios/load-scenarios.js';
 import type { ScenarioEngine } from './scenarios/scenario-engine.js';
@@ -39,6 +41,8 @@ export interface Sandbox {
   readonly log: ((line: string) => void) | undefined;
   /** The merchant's mistakes seen so far (GET /_sandbox/report). */
   readonly report: MistakeCounter;
+  /** Reads the merchant's balance probe (--probe) for the report's callback rows; off without one. */
+  readonly credits: CreditCheck;
   /** Base of payment_data.url; set from --public-url, or from the address once listening. */
   publicUrl: string;
   /** `default`, or the name of the workspace (/w/<name>) this sandbox is. */
@@ -75,6 +79,8 @@ export interface SandboxServices {
 export interface SandboxShared {
   readonly fixtures: Fixtures;
   readonly scenarios: readonly LoadedScenario[];
+  /** How many reads of the merchant's balance probe (--probe) run at once, for the whole server. */
+  readonly probeReads: Limiter;
 }
 
 /** How a workspace differs from the default sandbox (see src/workspaces/). */

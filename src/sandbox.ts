@@ -12,12 +12,17 @@ import { JournalAdapter } from './store/journal-adapter.js';
 import { StorageError, Store } from './store/store.js';
 import { createRandom } from './trades/random.js';
 import { ScenarioEngine } from './scenarios/scenario-engine.js';
+import { Limiter } from './callbacks/limiter.js';
+import { CreditCheck } from './report/credit-check.js';
 import { MistakeCounter } from './report/mistake-counter.js';
 import { watchCallbacks } from './report/watch-callbacks.js';
 import { watchPayments } from './report/watch-payments.js';
 import { restoreWorkspaceMerchants } from './workspaces/workspace-merchants.js';
 import { restoreWorkspaceScenarios } from './workspaces/workspace-scenarios.js';
 import { WorkspaceRegistry } from './workspaces/workspace-registry.js';
+
+/** Reads of the merchant's balance probe (--probe) under way at once, for the whole server. */
+const PROBE_READS_AT_ONCE = 16;
 
 export class OptionsError extends Error {
   override name = 'OptionsError';
@@ -70,6 +75,7 @@ export async function createSandbox(input: SandboxOptionsInput = {}, adapter?: S
   const shared: SandboxShared = seat?.shared ?? {
     fixtures: loadFixtures(options.fixtures ? resolve(options.fixtures) : undefined),
     scenarios: ScenarioEngine.load(options.scenarios ? resolve(options.scenarios) : undefined, { bundled: options.bundledScenarios }).entries(),
+    probeReads: new Limiter(PROBE_READS_AT_ONCE),
   };
   // One process per data folder: the lock comes first, before anything is read or written.
   const dataFolder = seat || adapter || options.inMemory ? undefined : await DataFolderLock.acquire(resolve(options.data));
@@ -110,7 +116,8 @@ async function assemble(options: SandboxOptions, shared: SandboxShared, adapter:
   lifecycle.onChange((change) => void callbacks.onChange(change));
   scheduler.handle(CALLBACK_JOB, (job) => callbacks.run(job));
   const report = new MistakeCounter();
-  watchCallbacks(callbacks, report, store);
+  const credits = new CreditCheck({ probe: options.probe, workspace, timeoutMs: options.callbackTimeout, slots: shared.probeReads, warn: logger ? (line) => logger.warn(line) : undefined });
+  watchCallbacks(callbacks, report, store, credits);
   watchPayments(lifecycle, report);
 
   let closed: Promise<void> | undefined;
@@ -131,6 +138,7 @@ async function assemble(options: SandboxOptions, shared: SandboxShared, adapter:
     services,
     log: logger ? (line) => logger.info(line) : undefined,
     report,
+    credits,
     // A workspace's is kept up to date by the registry on each request (see WorkspaceRegistry.ready).
     publicUrl: seat ? `${seat.rootUrl().replace(/\/+$/, '')}${basePath}` : (options.publicUrl ?? `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${options.port}`),
     workspace,
@@ -165,6 +173,8 @@ async function assemble(options: SandboxOptions, shared: SandboxShared, adapter:
         callbacks.stop();
         await scheduler.idle();
         await callbacks.idle();
+        // The balance probe's answers on the last callbacks, for `serve --report` (each read is bounded).
+        await credits.settled();
         try {
           await store.close();
         } finally {

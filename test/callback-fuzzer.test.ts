@@ -8,7 +8,7 @@ import type { Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer } from 'node:http';
 import { fuzzReceiver, type FuzzReport } from '../src/callback-fuzzer/fuzz-receiver.js';
-import { ProbeError, readProbe } from '../src/callback-fuzzer/probe.js';
+import { ProbeError, readProbe } from '../src/balance-probe/read-probe.js';
 import { formatFuzzHeader, formatFuzzReport } from '../src/callback-fuzzer/format-fuzz.js';
 import { verifyCallbackSignature } from '../src/auth/signature.js';
 import { tradeSchema } from '../src/trades/trade.js';

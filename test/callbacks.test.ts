@@ -265,6 +265,19 @@ describe('callbacks across a restart', () => {
     expect((await events(second, trade.id))[0]!.status).toBe('delivered');
   });
 
+  it('runs a retry that falls due while the failed attempt is still being saved (real clock, retry after 0 s)', async () => {
+    const r = await receiver(statuses(500, 204));
+    const data = await dataDir();
+    const t = await sandbox({ clock: 'real', inMemory: false, data, callbackRetries: '0s' });
+    const delivered = once(t.sandbox.callbacks, 'delivered');
+    const trade = await createTrade(t, `${r.url}/cb`);
+    await transition(t, trade.id, 'confirmed');
+    await delivered; // before the fix the retry job ran while the attempt was saving, was dropped, and the event stayed pending
+    expect(r.received.map((q) => q.headers['x-sandbox-attempt'])).toEqual(['1', '2']);
+    const [event] = await events(t, trade.id);
+    expect(event).toMatchObject({ status: 'delivered', attempts: [expect.objectContaining({ status: 500 }), expect.objectContaining({ status: 204 })] });
+  });
+
   it('sends again after a restart an attempt that was in flight when the sandbox stopped', async () => {
     const r = await receiver(() => undefined); // never answers
     const data = await dataDir();

@@ -4,8 +4,10 @@
  * its own process on 127.0.0.1, reach `handled` on every `callback.*` coverage row of the
  * integration report (GET /_sandbox/report) for the demo merchant: trades moved to confirmed,
  * canceled and expired, and the bundled orders sbx-dup-, sbx-race-, sbx-badsig- and sbx-flaky-,
- * all sent to the receiver by one in-process sandbox on a manual clock. A missing toolchain skips
- * its language with a message, except with CI=true, where it fails.
+ * all sent to the receiver by one in-process sandbox on a manual clock, with the receiver's
+ * balance probe given as `probe` (serve --probe): every row is handled with its credit checked
+ * (the amount once for confirmed trades, nothing for canceled and expired ones). A missing
+ * toolchain skips its language with a message, except with CI=true, where it fails.
  */
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { type CoverageRow, integrationReportSchema } from '../src/report/report-schema.js';
@@ -23,12 +25,13 @@ afterAll(receivers.remove);
 
 const CALLBACK_ROWS = ['callback.confirmed', 'callback.canceled', 'callback.expired', 'callback.retry_after_failure', 'callback.duplicate', 'callback.overlapping', 'callback.bad_signature'] as const;
 
-/** The demo merchant's callback rows, as the root report lists them. */
+/** The demo merchant's callback rows, as the root report lists them (it waits for the probe reads under way). */
 async function callbackRows(t: TestSandbox): Promise<CoverageRow[]> {
   const res = await t.app.request('/_sandbox/report');
   expect(res.status).toBe(200);
-  const rows = integrationReportSchema.parse(await res.json()).coverage.find((m) => m.merchant === DEMO.id)?.rows ?? [];
-  return rows.filter((r) => r.id.startsWith('callback.'));
+  const coverage = integrationReportSchema.parse(await res.json()).coverage.find((m) => m.merchant === DEMO.id);
+  expect(coverage?.credits).toBe('checked');
+  return (coverage?.rows ?? []).filter((r) => r.id.startsWith('callback.'));
 }
 
 async function create(t: TestSandbox, callbackUrl: string, order?: string): Promise<string> {
@@ -38,13 +41,13 @@ async function create(t: TestSandbox, callbackUrl: string, order?: string): Prom
 }
 
 describe('the example receivers reach handled on every callback coverage row', () => {
-  it.for(LANGUAGES)('%s: every callback.* row of the demo merchant is handled', { timeout: 240_000 }, async ([language, command, launch], { skip }) => {
+  it.for(LANGUAGES)('%s: every callback.* row of the demo merchant is handled, credits checked through its balance probe', { timeout: 240_000 }, async ([language, command, launch], { skip }) => {
     if (!has(command)) {
       if (CI) throw new Error(`${command} is missing, and CI=true: install it (see .ci/run)`);
       skip(`the ${language} example receiver needs ${command}, which is not installed`);
     }
     const port = await launch();
-    const t = await makeSandbox({ clock: 'manual', callbackRetries: '1s,1s,1s', callbackTimeout: '10s' });
+    const t = await makeSandbox({ clock: 'manual', callbackRetries: '1s,1s,1s', callbackTimeout: '10s', probe: `http://127.0.0.1:${port}/probe` });
     cleanups.push(() => t.close());
     const url = `http://127.0.0.1:${port}/callback`;
 
@@ -63,5 +66,8 @@ describe('the example receivers reach handled on every callback coverage row', (
     const rows = await callbackRows(t);
     expect(rows.map((r) => r.id)).toEqual([...CALLBACK_ROWS]);
     expect(rows.map((r) => `${r.id}: ${r.status}${r.status !== 'handled' && r.detail !== undefined ? ` (${r.detail})` : ''}`)).toEqual(CALLBACK_ROWS.map((id) => `${id}: handled`));
+    // Handled because the probe showed the right credit, not only because the answers were 2xx.
+    for (const r of rows) expect(r.detail).toMatch(/; the balance probe shows order \S+ (credited 31250 once|nothing credited)$/);
+    expect(rows.find((r) => r.id === 'callback.duplicate')?.detail).toContain('credited 31250 once');
   });
 });

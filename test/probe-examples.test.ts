@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { readProbe } from '../src/callback-fuzzer/probe.js';
+import { readProbe } from '../src/balance-probe/read-probe.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const file = (name: string) => join(ROOT, 'examples', 'probes', name);

@@ -143,6 +143,45 @@ describe('deposit-sandbox report and serve --report', () => {
     expect(xml).toContain(`<testsuite name="deposit-sandbox integration: Demo Shop (${DEMO.id}) in workspace worker-2" tests="7" failures="1"`);
   });
 
+  it('serve --probe checks credits through the balance probe: the JUnit file on exit says so and passes the confirmed row; a bad --probe stops serve with what to write', async () => {
+    let credited = 0;
+    const shop = await startReceiver((q, res) => {
+      if (q.method === 'GET') return void res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ state: credited > 0 ? 'confirmed' : null, credited_cents: credited }));
+      credited = (JSON.parse(q.body) as { amount_cents: number }).amount_cents;
+      res.writeHead(200).end();
+    });
+    try {
+      const file = join(dir, 'probe-report.xml');
+      const sandbox = await serve(['--report', file, '--probe', `${shop.url}/probe`]);
+      const created = await fetch(`${sandbox.url}/api/v1/trades/deposit/create`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Auth': DEMO.token },
+        body: JSON.stringify({ merchant: DEMO.id, order: 'report-cli-probe-1', amount_cents: 31250, amount_currency: 'RUB', type: 'any_bank', callback_url: `${shop.url}/cb` }),
+      });
+      expect(created.status).toBe(201);
+      const { id } = (await created.json()) as { id: string };
+      const moved = await fetch(`${sandbox.url}/_sandbox/trades/${id}/transition`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ state: 'confirmed' }) });
+      expect(moved.status).toBe(200);
+      const delivered = async () => ((await (await fetch(`${sandbox.url}/_sandbox/callbacks?trade=${id}`)).json()) as { callbacks: Array<{ status: string }> }).callbacks[0]?.status === 'delivered';
+      for (let i = 0; i < 100 && !(await delivered()); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      // The report waits for the probe read under way.
+      const md = await cli(['report', '--url', sandbox.url]);
+      expect(md.stdout).toContain(`| callback.confirmed | handled | ${id} | acknowledged with 2xx; the balance probe shows order report-cli-probe-1 credited 31250 once |`);
+      expect(md.stdout).toContain('Credits checked: a callback row is handled only when the balance probe (serve --probe) showed the right credit.');
+      sandbox.child.kill('SIGTERM');
+      expect(await sandbox.exited).toBe(0);
+      const xml = readFileSync(file, 'utf8');
+      expect(await junitErrors(xml)).toEqual([]);
+      expect(xml).toContain('<property name="credits" value="checked"/>');
+      expect(xml).toContain(`<testcase classname="deposit-sandbox.coverage.${DEMO.id}" name="callback.confirmed: a confirmed callback acknowledged"/>`);
+    } finally {
+      await shop.close();
+    }
+    const bad = await cli(['--in-memory', '--port', '0', '--probe', 'http://127.0.0.1:3000/probe?order={order}']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('--probe: holds {order}, which is no placeholder: use {merchant} or {workspace}');
+  }, 60_000);
+
   it('report says what to do when no sandbox answers or the format is unknown', async () => {
     const down = await cli(['report', '--url', 'http://127.0.0.1:1']);
     expect(down.code).toBe(1);

@@ -45,6 +45,18 @@ async function row(t: TestSandbox, id: CoverageRow['id']): Promise<CoverageRow> 
 const verifying = (q: { headers: Record<string, unknown>; body: string }, res: import('node:http').ServerResponse) =>
   void res.writeHead(q.headers['x-signature'] === sign(DEMO.secret, q.body) ? 200 : 401).end();
 
+/** Resolves when the dispatcher tells `name` for a callback of `trade` (listening from now on). */
+function next(t: TestSandbox, name: 'delivered' | 'failed' | 'attempt', trade: string): Promise<void> {
+  return new Promise((resolve) => {
+    const listener = (event: { trade: string }) => {
+      if (event.trade !== trade) return;
+      t.sandbox.callbacks.off(name, listener);
+      resolve();
+    };
+    t.sandbox.callbacks.on(name, listener);
+  });
+}
+
 async function createWith(t: TestSandbox, overrides: Record<string, unknown>): Promise<string> {
   const created = await t.post('/api/v1/trades/deposit/create', p2pBody(overrides));
   expect(created.status).toBe(201);
@@ -147,14 +159,21 @@ describe('coverage rows of callbacks', () => {
       const good = await receiver(verifying);
       const down = await receiver((_q, res) => void res.writeHead(503).end());
       const id = await createWith(t, { callback_url: `${good.url}/cb` });
+      const delivered = next(t, 'delivered', id);
       t.sandbox.lifecycle.transition(id, state, 'admin');
       expect(await row(t, `callback.${state}`)).toMatchObject({ status: 'seen', trade: id });
       await t.sandbox.scheduler.advance(0);
+      await delivered; // advance() waits at most 1 s (wall clock) for an answer: on a busy machine it may come later
       expect(await row(t, `callback.${state}`)).toMatchObject({ status: 'handled', trade: id });
       const failing = await createWith(t, { callback_url: `${down.url}/cb` });
+      const attempted = next(t, 'attempt', failing);
       t.sandbox.lifecycle.transition(failing, state, 'admin');
       await t.sandbox.scheduler.advance(0);
+      await attempted; // the retry is scheduled once the first attempt is answered,
+      await t.sandbox.callbacks.idle(); // and runs only once that attempt is saved
+      const failed = next(t, 'failed', failing);
       await t.sandbox.scheduler.advance(1_000);
+      await failed;
       expect(await row(t, `callback.${state}`)).toMatchObject({ status: 'wrong', trade: failing, detail: 'never acknowledged: 2 attempts failed, the last with HTTP 503' });
     });
   }
@@ -224,6 +243,29 @@ describe('coverage rows of callbacks', () => {
     t.sandbox.lifecycle.transition(failing, 'confirmed', 'admin');
     await t.sandbox.scheduler.advance(0);
     expect(await row(t, 'callback.overlapping')).toMatchObject({ status: 'wrong', trade: failing });
+  });
+
+  it("callback.overlapping: the second of two overlapping copies is that row's, never callback.duplicate's; a refused copy makes overlapping wrong", async () => {
+    const t = await sandbox();
+    const good = await receiver(verifying);
+    const id = await createWith(t, { order: 'sbx-race-twin-1', callback_url: `${good.url}/cb` });
+    const delivered = new Promise<void>((resolve) => t.sandbox.callbacks.once('delivered', () => resolve()));
+    t.sandbox.lifecycle.transition(id, 'confirmed', 'admin');
+    await t.sandbox.scheduler.advance(0);
+    await delivered;
+    expect(await row(t, 'callback.overlapping')).toMatchObject({ status: 'handled', trade: id });
+    expect((await row(t, 'callback.duplicate')).status).toBe('not_seen');
+
+    let answers = 0;
+    const once = await receiver((_q, res) => void res.writeHead(++answers === 1 ? 200 : 409).end());
+    const other = await sandbox();
+    const twin = await createWith(other, { order: 'sbx-race-twin-2', callback_url: `${once.url}/cb` });
+    const attempted = new Promise<void>((resolve) => other.sandbox.callbacks.on('attempt', (_e, a) => a.kind === 'duplicate' && resolve()));
+    other.sandbox.lifecycle.transition(twin, 'confirmed', 'admin');
+    await other.sandbox.scheduler.advance(0);
+    await attempted;
+    expect(await row(other, 'callback.overlapping')).toMatchObject({ status: 'wrong', trade: twin, detail: 'an overlapping callback was answered HTTP 409' });
+    expect((await row(other, 'callback.duplicate')).status).toBe('not_seen');
   });
 
   it('callback.bad_signature (sbx-badsig-): seen when sent, handled when the forged copy got a 4xx, wrong when it got a 2xx', async () => {

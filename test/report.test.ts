@@ -137,7 +137,16 @@ describe('GET /_sandbox/report', () => {
     expect(seen.total).toBe(1);
     expect(seen.merchants[0]).toMatchObject({ merchant: DEMO.id, total: 1, unauthorized: [{ cause: 'signature_mismatch', count: 1 }] });
     expect(seen.notes).toEqual([
-      { merchant: DEMO.id, name: 'Demo Shop', id: 'sustained_polling', trade: id, count: 1, detail: expect.stringContaining(`more than 60 reads of trade ${id} within a minute`) },
+      {
+        merchant: DEMO.id,
+        name: 'Demo Shop',
+        id: 'sustained_polling',
+        trade: id,
+        count: 1,
+        detail: expect.stringContaining(`more than 60 reads of trade ${id} within a minute`),
+        detail_code: 'note.sustained_polling',
+        detail_params: { reads: 60, trade: id },
+      },
     ]);
     expect(reportMarkdown(seen)).toContain('## Notes (advice, not mistakes)\n\n- Demo Shop');
     const xml = reportJunit(seen);
@@ -146,20 +155,36 @@ describe('GET /_sandbox/report', () => {
   });
 
   it('counts callbacks answered non-2xx, timed out, never acknowledged, and forged copies accepted', async () => {
-    const t = await sandbox({ callbackTimeout: '200ms', callbackRetries: '1s' });
+    // A timeout long enough for the 500 to arrive on a busy machine; the hanging receiver reaches it.
+    const t = await sandbox({ callbackTimeout: '2s', callbackRetries: '1s' });
     const refusing = await receiver((_q, res) => void res.writeHead(500).end('down'));
     const hanging = await receiver(() => undefined);
     const accepting = await receiver((_q, res) => void res.writeHead(200).end('ok'));
-    const confirm = async (callbackUrl: string, extra: Record<string, unknown> = {}) => {
-      const created = await t.post('/api/v1/trades/deposit/create', p2pBody({ callback_url: callbackUrl, ...extra }));
+    /** Resolves after `count` events `name` of the callbacks of `trades` (listening from now on). */
+    const events = (name: 'attempt' | 'failed', trades: string[]) =>
+      new Promise<void>((resolve) => {
+        let left = trades.length;
+        const listener = (event: { trade: string }) => {
+          if (!trades.includes(event.trade) || --left > 0) return;
+          t.sandbox.callbacks.off(name, listener);
+          resolve();
+        };
+        t.sandbox.callbacks.on(name, listener);
+      });
+    const create = async (callbackUrl: string) => {
+      const created = await t.post('/api/v1/trades/deposit/create', p2pBody({ callback_url: callbackUrl }));
       expect(created.status).toBe(201);
-      const { id } = (await created.json()) as { id: string };
-      t.sandbox.lifecycle.transition(id, 'confirmed', 'admin');
+      return ((await created.json()) as { id: string }).id;
     };
-    await confirm(`${refusing.url}/cb`);
-    await confirm(`${hanging.url}/cb`);
+    const trades = [await create(`${refusing.url}/cb`), await create(`${hanging.url}/cb`)];
+    const attempted = events('attempt', trades);
+    for (const id of trades) t.sandbox.lifecycle.transition(id, 'confirmed', 'admin');
     await t.sandbox.scheduler.advance(0);
+    await attempted; // advance() waits at most 1 s for an answer; the retries are scheduled once both attempts ended
+    await t.sandbox.callbacks.idle();
+    const failed = events('failed', trades);
     await t.sandbox.scheduler.advance(1000); // the one retry, then failed
+    await failed;
     const seen = (await report(t)).merchants[0]!;
     expect(seen.callbacks).toEqual({ answered_non_2xx: 2, timed_out: 2, never_acknowledged: 2, accepted_bad_signature: 0 });
     expect(seen.total).toBe(6);

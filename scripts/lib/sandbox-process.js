@@ -2,6 +2,7 @@
 // running a command without blocking, so the sandbox's output keeps being read meanwhile.
 import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, SUITE_BOUND_MS } from './suites.js';
 
@@ -50,13 +51,20 @@ export function startSandboxProcess(flags, { timeoutMs = 30_000 } = {}) {
 
 /**
  * As run() in suites.js, without blocking this process: resolves with { status, why }. With
- * `logFile`, the command's stdout and stderr go to that file instead of this process's.
+ * `logFile`, the command's stdout and stderr go to that file instead of this process's; with `nice`,
+ * it runs at that lower CPU priority (os.setPriority).
  */
-export function runAsync(command, args, { cwd = ROOT, env = process.env, timeoutMs = SUITE_BOUND_MS, logFile } = {}) {
+export function runAsync(command, args, { cwd = ROOT, env = process.env, timeoutMs = SUITE_BOUND_MS, logFile, nice } = {}) {
   return new Promise((resolve) => {
     const log = logFile ? openSync(logFile, 'w') : undefined;
     const output = log ?? 'inherit';
     const child = spawn(command, args, { cwd, env, stdio: ['ignore', output, output] });
+    // The processes it starts inherit the priority; a refusal (an unprivileged user raising it) is harmless.
+    if (nice !== undefined && child.pid !== undefined) {
+      try {
+        setPriority(child.pid, nice);
+      } catch {}
+    }
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;

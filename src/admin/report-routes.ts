@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { SandboxEnv } from '../http/sandbox-env.js';
 import { requireSandboxAdmin } from '../http/admin-guard.js';
-import { serverReport } from '../report/server-report.js';
+import { creditsSettled, serverReport } from '../report/server-report.js';
 
 /**
  * GET /_sandbox/report: the merchant's mistakes and coverage the sandbox counted (src/report), per
@@ -10,8 +10,11 @@ import { serverReport } from '../report/server-report.js';
 export function reportRoutes() {
   const app = new Hono<SandboxEnv>();
   app.use(requireSandboxAdmin);
-  app.get('/', (c) => {
-    return c.json(serverReport(c.get('sandbox')));
+  app.get('/', async (c) => {
+    const sandbox = c.get('sandbox');
+    // With --probe: the credits of callbacks already acknowledged are read first (bounded).
+    await creditsSettled(sandbox);
+    return c.json(serverReport(sandbox));
   });
   return app;
 }

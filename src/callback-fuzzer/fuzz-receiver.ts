@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { CallbackSender } from '../callbacks/callback-sender.js';
 import { findViolations, overlapped, type Violation } from './find-violations.js';
-import { ProbeError } from './probe.js';
+import { ProbeError } from '../balance-probe/read-probe.js';
 import { runSchedule, type FuzzTarget, type ScheduleRun } from './run-schedule.js';
 import { scheduleArbitrary } from './schedule-arbitrary.js';
 import type { Schedule } from './schedule.js';

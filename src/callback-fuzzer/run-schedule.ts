@@ -6,7 +6,7 @@ import { DEFAULT_POOL } from '../merchants/fixtures.js';
 import { createRandom } from '../trades/random.js';
 import { drawRequisites } from '../trades/requisites.js';
 import { toTrade, type TradeRecord, type TradeState } from '../trades/trade.js';
-import { readProbe, type ProbeAnswer } from './probe.js';
+import { readProbe, type ProbeAnswer } from '../balance-probe/read-probe.js';
 import type { Schedule, StepKind } from './schedule.js';
 
 /** Whose callbacks the fuzzer imitates, and the secrets it forges with. */

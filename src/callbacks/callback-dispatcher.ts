@@ -164,15 +164,22 @@ export class CallbackDispatcher extends EventEmitter<CallbackNotices> {
   async run(job: Job): Promise<void> {
     const id = String(job.data['event']);
     // Once stopped, nothing more is sent; pending events stay stored and resume() picks them up.
-    if (this.#stopped || this.#inFlight.has(id)) return;
-    const work = this.#attempt(job)
+    if (this.#stopped) return;
+    // A job of an event whose attempt is still under way (its retry fell due while the failed
+    // attempt was being saved) runs after it, never beside it and never dropped: dropping it
+    // left the event pending with no job until a restart. A stale job finds its attempt done.
+    const earlier = this.#inFlight.get(id);
+    const attempt = earlier ? earlier.then(() => (this.#stopped ? undefined : this.#attempt(job))) : this.#attempt(job);
+    const work: Promise<void> = attempt
       // A detached attempt (real clock) ends after the scheduler's own commit: make it durable.
       .then(() => this.#o.store.commit())
       // A failed save is the store's to report (once per episode); the attempt is undone and runs again.
       .catch((error: unknown) => {
         if (!(error instanceof StorageError)) this.#o.warn?.(`callback ${id} attempt failed: ${describeError(error)}`);
       })
-      .finally(() => this.#inFlight.delete(id));
+      .finally(() => {
+        if (this.#inFlight.get(id) === work) this.#inFlight.delete(id);
+      });
     this.#inFlight.set(id, work);
     if (this.#o.clock.mode === 'manual') await settledWithin(work, this.#o.manualWaitMs ?? MANUAL_CLOCK_WAIT_MS);
   }

@@ -46,6 +46,12 @@ function addServeOptions(command: Command): Command {
     .addOption(new Option('--shutdown-timeout <duration>', 'on SIGINT/SIGTERM, how long requests in flight may take before every connection is closed (default 10s)').env(env('SHUTDOWN_TIMEOUT')))
     .addOption(new Option('--page-lang <lang>', 'payment page language when neither ?lang= nor Accept-Language picks one (default ru)').choices(['ru', 'en']).env(env('PAGE_LANG')))
     .addOption(new Option('--report <file>', 'write the integration report (JUnit XML) to this file on exit').env(env('REPORT')))
+    .addOption(
+      new Option(
+        '--probe <url>',
+        "your balance probe (GET <url>?order=<order>): the report's callback rows are handled only when it shows the right credit; {merchant} and {workspace} in it are replaced",
+      ).env(env('PROBE')),
+    )
     .addOption(new Option('--workspace-ttl <duration>', 'remove a workspace (/w/<name>) unused this long; 0 = never (default 24h)').env(env('WORKSPACE_TTL')))
     .addOption(new Option('--max-workspaces <n>', 'how many workspaces besides default may exist (default 1000)').env(env('MAX_WORKSPACES')));
 }

@@ -12,6 +12,20 @@ const port = z.coerce
   .min(0, 'must be from 0 to 65535 (0 picks a free port)')
   .max(65535, 'must be from 0 to 65535 (0 picks a free port)');
 
+/** The placeholders `--probe` may hold, each replaced (URL-encoded) for the trade whose credit is read. */
+export const PROBE_PLACEHOLDERS = ['{merchant}', '{workspace}'] as const;
+
+const PROBE_EXAMPLE = 'e.g. http://127.0.0.1:3000/probe or http://127.0.0.1:3000/probe/{merchant}';
+const probeUrl = z.string().superRefine((value, ctx) => {
+  const unknown = value.match(/\{[^}]*\}/g)?.find((p) => !(PROBE_PLACEHOLDERS as readonly string[]).includes(p));
+  if (unknown !== undefined) {
+    ctx.addIssue({ code: 'custom', message: `holds ${unknown}, which is no placeholder: use {merchant} or {workspace} (${PROBE_EXAMPLE})` });
+    return;
+  }
+  const sample = value.replaceAll('{merchant}', 'merchant').replaceAll('{workspace}', 'workspace');
+  if (!URL.canParse(sample) || !/^https?:$/.test(new URL(sample).protocol)) ctx.addIssue({ code: 'custom', message: `must be an absolute http(s) URL of your balance probe (${PROBE_EXAMPLE})` });
+});
+
 /** Everything a sandbox can be started with; the CLI and startSandbox() share it. */
 export const sandboxOptionsSchema = z.object({
   port: z.preprocess(blankAsUnset, port.default(4242)),
@@ -27,6 +41,12 @@ export const sandboxOptionsSchema = z.object({
   scenarios: z.string().min(1).optional(),
   /** Load the bundled scenarios (orders starting with "sbx-"); false with --no-bundled-scenarios. */
   bundledScenarios: z.boolean().default(true),
+  /**
+   * The merchant's balance probe (contract §13, read by src/report/credit-check.ts): with it, a
+   * callback row is `handled` only when the probe shows the right credit. `{merchant}` and
+   * `{workspace}` in it are replaced by the trade's merchant id and workspace name.
+   */
+  probe: z.preprocess(blankAsUnset, probeUrl.optional()),
   /** When set, every /_sandbox route requires `Authorization: Bearer <token>`. */
   adminToken: z.string().min(1).optional(),
   /** How long a callback receiver has to answer 2xx. */

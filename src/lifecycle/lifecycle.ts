@@ -1,4 +1,5 @@
 import type { Clock } from '../clock/clock.js';
+import type { CodedText } from '../pages/i18n/coded-text.js';
 import { type Refusal, refuse } from '../refusals/refusal.js';
 import type { Store } from '../store/store.js';
 import { TRADE_STATES, type HistoryEntry, type TradeRecord, type TradeState } from '../trades/trade.js';
@@ -38,9 +39,10 @@ export class Lifecycle {
   /**
    * Moves trade `id` to `to` and returns the moved trade, or a refusal: `not_found` for an
    * unknown trade, `invalid` for an unknown state, `conflict` (naming the allowed states) for a
-   * move the table does not allow. A refusal changes nothing.
+   * move the table does not allow. A refusal changes nothing. A coded note keeps its code and
+   * parameters beside its English text in the history entry.
    */
-  transition(id: string, to: string, cause: TransitionCause, note?: string): TradeRecord | Refusal {
+  transition(id: string, to: string, cause: TransitionCause, note?: string | CodedText): TradeRecord | Refusal {
     const trade = this.#store.trades.get(id);
     if (!trade) return refuse.notFound(`No trade with id ${JSON.stringify(id)}.`);
     if (!(TRADE_STATES as readonly string[]).includes(to)) {
@@ -60,7 +62,8 @@ export class Lifecycle {
       );
     }
     const at = this.#clock.nowIso();
-    const entry: HistoryEntry = { from: trade.state, to: target, at, cause, ...(note !== undefined ? { note } : {}) };
+    const written = typeof note === 'string' ? { note } : note !== undefined ? { note: note.text, note_code: note.code, note_params: note.params } : {};
+    const entry: HistoryEntry = { from: trade.state, to: target, at, cause, ...written };
     const updated = this.#store.trades.put({ ...trade, state: target, updated_at: at, history: [...trade.history, entry] });
     const change: StateChange = { trade: updated, from: trade.state, to: target, cause, at };
     for (const listener of this.#listeners) listener(change);

@@ -155,7 +155,7 @@ describe('POST /pay/:id/pay and /cancel (P2P)', () => {
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('http://127.0.0.1:9/back');
     expect(stored(id)?.state).toBe('canceled');
-    expect(stored(id)?.history.at(-1)?.note).toBe('The payer canceled the payment on the payment page.');
+    expect(stored(id)?.history.at(-1)).toMatchObject({ note: 'The payer canceled the payment on the payment page.', note_code: 'history.page.canceled', note_params: {} });
   });
 
   it('redirects to the result page when the stored return_url is not http(s)', async () => {

@@ -9,6 +9,7 @@ import type { SandboxEnv } from '../http/sandbox-env.js';
 import type { TradeState } from '../trades/trade.js';
 import type { CardFormState } from './components/card-form.js';
 import { ChallengePage, NotFoundPage, PaymentPage, ResultPage } from './components/pages.js';
+import { type CodedText, codedText } from './i18n/coded-text.js';
 import { pageContext, type PageContext } from './page-context.js';
 import { paymentView, type PaymentView } from './payment-view.js';
 import { page, securityHeaders } from './respond.js';
@@ -52,7 +53,7 @@ export function paymentRoutes() {
   };
 
   /** Moves the trade through the lifecycle (history cause "page"), then sends the payer on. */
-  const settle = async (c: Context<SandboxEnv>, view: PaymentView, to: TradeState, note: string) => {
+  const settle = async (c: Context<SandboxEnv>, view: PaymentView, to: TradeState, note: CodedText) => {
     const sandbox = c.get('sandbox');
     const moved = sandbox.lifecycle.transition(view.trade.id, to, 'page', note);
     if (moved instanceof Refusal) {
@@ -107,7 +108,7 @@ export function paymentRoutes() {
     if (!view) return notFound(c, id);
     if (view.final) return alreadyFinal(c, view);
     if (view.trade.type !== 'ecom') {
-      return settle(c, view, 'confirmed', 'The payer pressed "I have paid" on the payment page.');
+      return settle(c, view, 'confirmed', codedText('history.page.paid'));
     }
     const form = c.req.valid('form');
     const values = { ...(form.number !== undefined ? { number: form.number } : {}), ...(form.expiry !== undefined ? { expiry: form.expiry } : {}) };
@@ -116,7 +117,7 @@ export function paymentRoutes() {
       return showForm(c, view, { values, errors: check.errors, notice: { kind: 'error', text: ctxOf(c).t('notice.notCharged') } }, 422);
     }
     const { card } = check;
-    if (card.outcome === 'challenge') return page(c, <ChallengePage view={view} ctx={ctxOf(c)} card={card.number} />);
+    if (card.outcome === 'challenge' || card.reason === 'card.reason.challenge') return page(c, <ChallengePage view={view} ctx={ctxOf(c)} card={card.number} />);
     return settle(c, view, card.outcome, cardNote(card.number, card.reason));
   });
 
@@ -144,7 +145,7 @@ export function paymentRoutes() {
     const view = paymentView(sandbox, id);
     if (!view) return notFound(c, id);
     if (view.final) return alreadyFinal(c, view);
-    return settle(c, view, 'canceled', 'The payer canceled the payment on the payment page.');
+    return settle(c, view, 'canceled', codedText('history.page.canceled'));
   });
 
   return app;

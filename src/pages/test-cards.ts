@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import type { TradeState } from '../trades/trade.js';
 import { groupCard } from './format.js';
-import { PAY_EN, type PayKey } from './i18n/pay-en.js';
+import { type CodedText, codedText } from './i18n/coded-text.js';
+import type { PAY_EN, PayKey } from './i18n/pay-en.js';
+import type { ServerTextCode } from './i18n/server-texts-en.js';
 import type { Params, Translate } from './i18n/translator.js';
 
 /** What a test card does to an ecom trade. `challenge` asks for a 3-D Secure code first. */
@@ -10,8 +12,8 @@ export type CardOutcome = Extract<TradeState, 'confirmed' | 'canceled' | 'expire
 export interface TestCard {
   number: string;
   outcome: CardOutcome;
-  /** What the payer is told (a catalogue key); its English text is the note kept in the trade's history. */
-  reason: PayKey;
+  /** What the payer is told (a catalogue key); the trade's history keeps it as a note (cardNote). */
+  reason: keyof typeof CARD_NOTES | 'card.reason.challenge';
 }
 
 /**
@@ -39,9 +41,23 @@ export function maskCard(number: string): string {
   return `${number.slice(0, 4)} •••• ${number.slice(-4)}`;
 }
 
-/** The note kept in the trade's history (English, like every history note): "Test card 4000 •••• 0002: Card declined…". */
-export function cardNote(number: string, reason: PayKey): string {
-  return `Test card ${maskCard(number)}: ${PAY_EN[reason]}`;
+/** What the payer was told that ends a payment, and the code of the history note that repeats it. */
+export const CARD_NOTES = {
+  'card.reason.approved': 'history.card.approved',
+  'card.reason.declined': 'history.card.declined',
+  'card.reason.funds': 'history.card.funds',
+  'card.reason.timeout': 'history.card.timeout',
+  '3ds.confirmed': 'history.card.3ds_confirmed',
+  '3ds.wrongCode': 'history.card.3ds_wrong_code',
+  '3ds.canceled': 'history.card.3ds_canceled',
+} as const satisfies Partial<Record<PayKey, ServerTextCode>>;
+
+/**
+ * The note kept in the trade's history: "Test card 4000 •••• 0002: Card declined…" in English,
+ * with its code and the masked card (a dashboard says it in its language).
+ */
+export function cardNote(number: string, reason: keyof typeof CARD_NOTES): CodedText {
+  return codedText(CARD_NOTES[reason], { card: maskCard(number) });
 }
 
 const MAX_FIELD = 64;

@@ -24,6 +24,12 @@ export function failingRows(report: IntegrationReport, failOn: FailOn): string[]
   return report.coverage.flatMap((m) => m.rows.filter((row) => rowFails(row, failOn)).map((row) => `${label(m)}: ${row.id} ${row.status}${row.detail ? `: ${row.detail}` : ''}`));
 }
 
+/** What `credits` means, under the Markdown heading (the JUnit suite has it as a property). */
+export const CREDITS: Record<NonNullable<MerchantCoverage['credits']>, string> = {
+  checked: 'Credits checked: a callback row is handled only when the balance probe (serve --probe) showed the right credit',
+  not_checked: 'Credits not checked: callback rows were judged by the HTTP answers alone; start the sandbox with --probe <url> to check them',
+};
+
 const what = (row: CoverageRow) => [row.trade !== undefined ? `trade ${row.trade}` : '', row.detail ?? ''].filter(Boolean).join(': ');
 
 /**
@@ -34,7 +40,7 @@ const what = (row: CoverageRow) => [row.trade !== undefined ? `trade ${row.trade
 export function coverageSuites(report: IntegrationReport, failOn?: FailOn): JUnitSuite[] {
   return report.coverage.map((m: MerchantCoverage) => ({
     name: `deposit-sandbox coverage: ${label(m)}`,
-    properties: { merchant: m.merchant, ...(m.workspace !== undefined ? { workspace: m.workspace } : {}) },
+    properties: { merchant: m.merchant, ...(m.workspace !== undefined ? { workspace: m.workspace } : {}), ...(m.credits !== undefined ? { credits: m.credits } : {}) },
     cases: m.rows.map((row): JUnitCase => {
       const info = COVERAGE_ROWS[row.id];
       const base = { classname: classname('coverage', m), name: `${row.id}: ${info.title}` };
@@ -52,7 +58,7 @@ export function coverageMarkdown(report: IntegrationReport): string {
   if (report.coverage.length === 0) return '';
   let md = '';
   for (const m of report.coverage) {
-    md += `\n## Coverage: ${cell(label(m))}\n\n| row | status | trade | detail |\n|---|---|---|---|\n`;
+    md += `\n## Coverage: ${cell(label(m))}\n\n${m.credits !== undefined ? `${CREDITS[m.credits]}.\n\n` : ''}| row | status | trade | detail |\n|---|---|---|---|\n`;
     for (const row of m.rows)
       md += `| ${row.id} | ${row.status} | ${row.trade ?? ''} | ${cell(row.detail ?? (row.status === 'not_seen' ? `to exercise it, ${COVERAGE_ROWS[row.id].exercise}` : ''))} |\n`;
   }

@@ -1,3 +1,4 @@
+import { codedText } from '../pages/i18n/coded-text.js';
 import type { CoverageTally } from './coverage-tally.js';
 import { printable } from './printable.js';
 
@@ -56,7 +57,7 @@ export class LostAnswers {
       if (this.#retried(coverage, trade.order)) return;
       this.#pending.push({ order: trade.order, amount: trade.amount, customer: trade.customer, at: trade.at, trade: trade.trade });
       if (this.#pending.length > MAX_PENDING) this.#pending.shift();
-      coverage.mark('create.lost_answer', 'seen', trade.trade, `the answer to order ${printable(trade.order)} was lost on purpose; retry with the same order`);
+      coverage.mark('create.lost_answer', 'seen', trade.trade, codedText('coverage.lost_answer.lost', { order: printable(trade.order) }));
       return;
     }
     if (this.#pending.length === 0) return;
@@ -67,7 +68,9 @@ export class LostAnswers {
         'create.lost_answer',
         'wrong',
         lost.trade,
-        `after the answer to order ${printable(lost.order)} was lost, a new order ${printable(trade.order)} with the same amount and customer was created${trade.trade ? ` (trade ${trade.trade})` : ''}: retry with the same order instead, or the payer may pay twice`,
+        trade.trade
+          ? codedText('coverage.lost_answer.new_order_trade', { lost: printable(lost.order), order: printable(trade.order), trade: trade.trade })
+          : codedText('coverage.lost_answer.new_order', { lost: printable(lost.order), order: printable(trade.order) }),
       );
       this.#pending = this.#pending.filter((other) => other !== lost);
       return;
@@ -78,7 +81,7 @@ export class LostAnswers {
   duplicate(coverage: CoverageTally, order: string): boolean {
     if (this.#retried(coverage, order)) return true;
     if (!isLostAnswer(order, undefined)) return false;
-    coverage.mark('create.lost_answer', 'handled', undefined, `order ${printable(order)} was retried with the same order after its answer was lost`);
+    coverage.mark('create.lost_answer', 'handled', undefined, codedText('coverage.lost_answer.retried', { order: printable(order) }));
     return true;
   }
 
@@ -86,7 +89,7 @@ export class LostAnswers {
     const lost = this.#pending.find((candidate) => candidate.order === order);
     if (lost === undefined) return false;
     this.#pending = this.#pending.filter((other) => other !== lost);
-    coverage.mark('create.lost_answer', 'handled', lost.trade, `order ${printable(order)} was retried with the same order after its answer was lost`);
+    coverage.mark('create.lost_answer', 'handled', lost.trade, codedText('coverage.lost_answer.retried', { order: printable(order) }));
     return true;
   }
 }

@@ -1,3 +1,4 @@
+import { type CodedText, codedText } from '../pages/i18n/coded-text.js';
 import type { CoverageRowId } from './coverage-rows.js';
 import { CoverageTally } from './coverage-tally.js';
 import { type CreatedTrade, isLostAnswer, LostAnswers } from './lost-answers.js';
@@ -180,8 +181,13 @@ export class MistakeCounter {
   }
 
   /** A coverage row met (src/report/coverage-rows.ts): it only moves up, seen < handled < wrong. */
-  cover(merchant: string, row: CoverageRowId, status: 'seen' | 'handled' | 'wrong', trade?: string, detail?: string): void {
+  cover(merchant: string, row: CoverageRowId, status: 'seen' | 'handled' | 'wrong', trade?: string, detail?: string | CodedText): void {
     this.#tally(merchant).coverage.mark(row, status, trade, detail);
+  }
+
+  /** A coverage row seen for `trade`, with a detail that replaces the one of an earlier seen for that trade (CoverageTally.seenAgain). */
+  coverSeen(merchant: string, row: CoverageRowId, trade: string, detail: string | CodedText): void {
+    this.#tally(merchant).coverage.seenAgain(row, trade, detail);
   }
 
   /** A trade created from the dashboard's forms: QA's own, so its callbacks and payments are not the merchant's. */
@@ -276,15 +282,10 @@ export class MistakeCounter {
       })
       .filter((m) => m.total > 0);
     const notes = sorted.flatMap(([merchant, t]) =>
-      [...t.polled].sort().map(
-        ([trade, count]): ReportNote => ({
-          ...named(merchant),
-          id: 'sustained_polling',
-          trade,
-          count,
-          detail: `more than ${POLLING_READS} reads of trade ${trade} within a minute${count > 1 ? ` (${count} times)` : ''}: wait for the callback, and when you must poll, read a trade at most once a second`,
-        }),
-      ),
+      [...t.polled].sort().map(([trade, count]): ReportNote => {
+        const detail = codedText(count > 1 ? 'note.sustained_polling.repeated' : 'note.sustained_polling', { reads: POLLING_READS, trade, ...(count > 1 ? { count } : {}) });
+        return { ...named(merchant), id: 'sustained_polling', trade, count, detail: detail.text, detail_code: detail.code, detail_params: detail.params };
+      }),
     );
     // Coverage for the merchants the sandbox knows (a made-up id has mistakes, not coverage).
     const coverage = sorted.filter(([merchant, t]) => t.coverage.met && nameFor(merchant) !== undefined).map(([merchant, t]): MerchantCoverage => ({ ...named(merchant), rows: t.coverage.rows() }));

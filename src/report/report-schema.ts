@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { textParamsSchema } from '../pages/i18n/coded-text.js';
 import { COVERAGE_ROW_IDS, coverageStatusSchema } from './coverage-rows.js';
 
 const count = z.number().int().min(0);
@@ -45,6 +46,9 @@ export const reportNoteSchema = z.object({
   /** How many times it was seen (windows of a minute). */
   count,
   detail: z.string(),
+  /** The detail's code (src/pages/i18n/server-texts-en.ts) and the values it names: the dashboard says it in its language. */
+  detail_code: z.string().optional(),
+  detail_params: textParamsSchema.optional(),
 });
 export type ReportNote = z.infer<typeof reportNoteSchema>;
 
@@ -57,6 +61,9 @@ export const coverageRowSchema = z.object({
   trade: z.string().optional(),
   /** What happened, in one line (for wrong: the cause). */
   detail: z.string().optional(),
+  /** The detail's code (src/pages/i18n/server-texts-en.ts), when it has one, and the values it names: the dashboard says it in its language; a detail without a code is shown as it is. */
+  detail_code: z.string().optional(),
+  detail_params: textParamsSchema.optional(),
 });
 export type CoverageRow = z.infer<typeof coverageRowSchema>;
 
@@ -66,6 +73,12 @@ export const merchantCoverageSchema = z.object({
   name: z.string().optional(),
   /** The workspace (/w/<name>) it was seen in, in the server's root report; absent for the default sandbox. */
   workspace: z.string().optional(),
+  /**
+   * `checked`: the sandbox runs with a balance probe (serve --probe), so a callback row is
+   * handled only when the probe showed the right credit; `not_checked`: rows were judged by the
+   * HTTP answers alone. Absent in reports of sandboxes older than the probe.
+   */
+  credits: z.enum(['checked', 'not_checked']).optional(),
   rows: z.array(coverageRowSchema),
 });
 export type MerchantCoverage = z.infer<typeof merchantCoverageSchema>;

@@ -28,10 +28,23 @@ export function serverReport(root: Sandbox): IntegrationReport {
       if (counter !== undefined) parts.push(counter.report(sandbox ? nameIn(sandbox) : () => undefined, name));
     }
   }
+  // One probe for the whole server (--probe), so every merchant's credits were checked, or none.
+  const credits = root.credits.on ? 'checked' : 'not_checked';
   return {
     total: parts.reduce((sum, part) => sum + part.total, 0),
     merchants: parts.flatMap((part) => part.merchants),
     notes: parts.flatMap((part) => part.notes),
-    coverage: parts.flatMap((part) => part.coverage),
+    coverage: parts.flatMap((part) => part.coverage.map(({ rows, ...m }) => ({ ...m, credits, rows }))),
   };
+}
+
+/**
+ * Waits for the balance probe's answers on callbacks already acknowledged, of this sandbox and
+ * (at the root) every loaded workspace: so a report asked right after the last callback has its
+ * credits checked. Bounded: at most one probe timeout (--callback-timeout) in all.
+ */
+export async function creditsSettled(root: Sandbox): Promise<void> {
+  if (!root.credits.on) return;
+  const sandboxes = [root, ...(root.workspaces?.loadedSandboxes() ?? [])];
+  await Promise.all(sandboxes.map((sandbox) => sandbox.credits.settled(root.options.callbackTimeout)));
 }

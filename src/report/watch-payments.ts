@@ -1,17 +1,20 @@
 import type { Lifecycle } from '../lifecycle/lifecycle.js';
-import { PAY_EN } from '../pages/i18n/pay-en.js';
+import type { CodedText } from '../pages/i18n/coded-text.js';
+import type { ServerTextCode } from '../pages/i18n/server-texts-en.js';
+import { CARD_NOTES } from '../pages/test-cards.js';
 import type { MistakeCounter } from './mistake-counter.js';
 
-/** The history notes of a failed 3-D Secure step (always English, src/pages/test-cards.ts cardNote). */
-const DECLINED = [PAY_EN['3ds.wrongCode'], PAY_EN['3ds.canceled']];
+/** The history notes of a failed 3-D Secure step (src/pages/test-cards.ts cardNote). */
+const DECLINED: ReadonlySet<string> = new Set<ServerTextCode>([CARD_NOTES['3ds.wrongCode'], CARD_NOTES['3ds.canceled']]);
 
 /** Feeds row payment.3ds_declined: a payer failed the 3-D Secure step of one of the merchant's trades (not of QA's). */
 export function watchPayments(lifecycle: Lifecycle, counter: MistakeCounter): void {
   lifecycle.onChange((change) => {
     if (change.cause !== 'page' || change.to !== 'canceled') return;
-    const note = change.trade.history.at(-1)?.note;
-    if (note === undefined || !DECLINED.some((text) => note.endsWith(text))) return;
+    const last = change.trade.history.at(-1);
+    if (last?.note === undefined || last.note_code === undefined || !DECLINED.has(last.note_code)) return;
     if (counter.isQaTrade(change.trade.id)) return;
-    counter.cover(change.trade.merchant, 'payment.3ds_declined', 'seen', change.trade.id, note);
+    const detail: CodedText = { text: last.note, code: last.note_code as ServerTextCode, params: last.note_params ?? {} };
+    counter.cover(change.trade.merchant, 'payment.3ds_declined', 'seen', change.trade.id, detail);
   });
 }

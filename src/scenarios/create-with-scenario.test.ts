@@ -70,8 +70,13 @@ describe('createWithScenario', () => {
     expect(expiring.trade.scenario).toBe('expire');
     const created = Date.parse(paid.trade.created_at);
     expect(deps.scheduler.pending().map(({ kind, due, data, trade: id }) => ({ kind, due, data, trade: id }))).toEqual([
-      { kind: TIMELINE_JOB, due: created + 30_000, data: { state: 'confirmed', note: 'scenario pay: paid' }, trade: paid.trade.id },
-      { kind: TIMELINE_JOB, due: created + 60_000, data: { state: 'expired', note: 'scenario expire' }, trade: expiring.trade.id },
+      {
+        kind: TIMELINE_JOB,
+        due: created + 30_000,
+        data: { state: 'confirmed', note: 'scenario pay: paid', note_code: 'history.scenario.note', note_params: { scenario: 'pay', note: 'paid' } },
+        trade: paid.trade.id,
+      },
+      { kind: TIMELINE_JOB, due: created + 60_000, data: { state: 'expired', note: 'scenario expire', note_code: 'history.scenario', note_params: { scenario: 'expire' } }, trade: expiring.trade.id },
     ]);
   });
 
@@ -81,7 +86,15 @@ describe('createWithScenario', () => {
     expect(store.trades.get(trade.id)?.state).toBe('created');
     await deps.scheduler.advance(1);
     expect(store.trades.get(trade.id)?.state).toBe('confirmed');
-    expect(store.trades.get(trade.id)?.history.at(-1)).toEqual({ from: 'created', to: 'confirmed', cause: 'scenario', note: 'scenario pay: paid', at: '2030-01-01T00:00:30.000Z' });
+    expect(store.trades.get(trade.id)?.history.at(-1)).toEqual({
+      from: 'created',
+      to: 'confirmed',
+      cause: 'scenario',
+      note: 'scenario pay: paid',
+      note_code: 'history.scenario.note',
+      note_params: { scenario: 'pay', note: 'paid' },
+      at: '2030-01-01T00:00:30.000Z',
+    });
     expect(deps.scheduler.pending()).toEqual([]);
   });
 

@@ -1,5 +1,6 @@
 import type { Scheduler } from '../clock/scheduler.js';
 import { TIMELINE_JOB } from '../lifecycle/timeline.js';
+import { codedText } from '../pages/i18n/coded-text.js';
 import { Refusal } from '../refusals/refusal.js';
 import type { DepositRequest } from '../trades/requests.js';
 import { createTrade, type TradeServiceDeps } from '../trades/service.js';
@@ -42,8 +43,8 @@ export function forcedRefusal(scenario: Scenario): Refusal | undefined {
 export function scheduleTimeline(scheduler: Scheduler, trade: TradeRecord, scenario: Scenario): void {
   const created = Date.parse(trade.created_at);
   for (const step of scenario.timeline ?? []) {
-    const note = `scenario ${scenario.name}${step.note !== undefined ? `: ${step.note}` : ''}`;
-    scheduler.schedule(TIMELINE_JOB, created + step.after, { state: step.state, note }, trade.id);
+    const note = step.note !== undefined ? codedText('history.scenario.note', { scenario: scenario.name, note: step.note }) : codedText('history.scenario', { scenario: scenario.name });
+    scheduler.schedule(TIMELINE_JOB, created + step.after, { state: step.state, note: note.text, note_code: note.code, note_params: note.params }, trade.id);
   }
 }
 

@@ -2,6 +2,8 @@ import { relative, isAbsolute, basename } from 'node:path';
 import { z } from 'zod';
 import { callbackBehaviourSchema } from '../callbacks/behaviour.js';
 import { formatDuration } from '../clock/duration.js';
+import { type CodedText, codedText, textParamsSchema } from '../pages/i18n/coded-text.js';
+import { SERVER_TEXTS_EN } from '../pages/i18n/server-texts-en.js';
 import { tradeStateSchema } from '../trades/trade.js';
 import type { LoadedScenario } from './load-scenarios.js';
 import { SCENARIO_HEADER, type AmountMatch, type Scenario, type ScenarioMatch } from './scenario.js';
@@ -10,6 +12,8 @@ import { SCENARIO_HEADER, type AmountMatch, type Scenario, type ScenarioMatch } 
 export const scenarioSummarySchema = z.object({
   name: z.string(),
   description: z.string(),
+  /** The description in Russian, when the scenario file gives one (`description_ru`): the Russian dashboard shows it. */
+  description_ru: z.string().optional(),
   /** The file it comes from: `scenarios/<file>` for bundled ones, else the path (relative to the working folder when inside it). */
   source: z.string(),
   line: z.number().int(),
@@ -18,6 +22,8 @@ export const scenarioSummarySchema = z.object({
   match: z.string(),
   /** What to send to trigger it, e.g. `order starting with "sbx-confirm-"`. */
   magic: z.string(),
+  /** The conditions of `magic`, each as a code (src/pages/i18n/server-texts-en.ts) and the values it names, for a dashboard to say in its language. */
+  magic_parts: z.array(z.object({ code: z.string(), params: textParamsSchema })),
   /** What it does, e.g. `confirmed after 5s`. */
   does: z.string(),
   respond: z.object({ status: z.number().int(), code: z.string(), message: z.string(), retry_after_ms: z.number().optional(), first_only: z.boolean().optional() }).nullable(),
@@ -29,11 +35,12 @@ export const scenarioSummarySchema = z.object({
 });
 export type ScenarioSummary = z.infer<typeof scenarioSummarySchema>;
 
-/** A condition in plain text and in Markdown (for the README table). */
-export interface Phrase {
-  text: string;
+/** A condition in plain text (with its code and parameters) and in Markdown (for the README table). */
+export interface Phrase extends CodedText {
   markdown: string;
 }
+
+const phrase = (coded: CodedText, markdown: string): Phrase => ({ ...coded, markdown });
 
 const quote = (value: string) => JSON.stringify(value);
 const code = (value: string) => `\`${value.replace(/`/g, "'")}\``;
@@ -46,13 +53,18 @@ function literalPrefix(source: string): { prefix: string; exact: boolean } | und
 }
 
 function amountPhrase(amount: AmountMatch): Phrase {
-  if (typeof amount === 'number') return { text: `amount_cents ${amount}`, markdown: `amount_cents ${code(String(amount))}` };
+  if (typeof amount === 'number') return phrase(codedText('trigger.amount.exact', { amount }), `amount_cents ${code(String(amount))}`);
   if (amount.last_digits !== undefined) {
-    return { text: `amount_cents ending in ${amount.last_digits}`, markdown: `amount_cents ending in ${code(amount.last_digits)}` };
+    return phrase(codedText('trigger.amount.last_digits', { digits: amount.last_digits }), `amount_cents ending in ${code(amount.last_digits)}`);
   }
   const { min, max } = amount;
-  const range = min !== undefined && max !== undefined ? `from ${min} to ${max}` : min !== undefined ? `of at least ${min}` : `of at most ${max}`;
-  return { text: `amount_cents ${range}`, markdown: `amount_cents ${range}` };
+  const coded =
+    min !== undefined && max !== undefined
+      ? codedText('trigger.amount.range', { min, max })
+      : min !== undefined
+        ? codedText('trigger.amount.min', { min })
+        : codedText('trigger.amount.max', { max: max ?? 0 });
+  return phrase(coded, coded.text);
 }
 
 /** Each condition of a match block as a phrase a person would say: "order starting with "sbx-confirm-"". */
@@ -64,26 +76,26 @@ export function magicPhrases(match: ScenarioMatch | undefined): Phrase[] {
     phrases.push(
       literal
         ? literal.exact
-          ? { text: `order ${quote(literal.prefix)}`, markdown: `order ${code(literal.prefix)}` }
-          : { text: `order starting with ${quote(literal.prefix)}`, markdown: `order starting with ${code(literal.prefix)}` }
-        : { text: `order matching /${match.order}/`, markdown: `order matching ${code(`/${match.order}/`)}` },
+          ? phrase(codedText('trigger.order.exact', { order: quote(literal.prefix) }), `order ${code(literal.prefix)}`)
+          : phrase(codedText('trigger.order.prefix', { prefix: quote(literal.prefix) }), `order starting with ${code(literal.prefix)}`)
+        : phrase(codedText('trigger.order.regex', { regex: `/${match.order}/` }), `order matching ${code(`/${match.order}/`)}`),
     );
   }
   if (match.amount !== undefined) phrases.push(amountPhrase(match.amount));
   if (match.customer !== undefined) {
     phrases.push(
       typeof match.customer === 'string'
-        ? { text: `customer ${quote(match.customer)}`, markdown: `customer ${code(match.customer)}` }
-        : { text: `customer matching /${match.customer.regex}/`, markdown: `customer matching ${code(`/${match.customer.regex}/`)}` },
+        ? phrase(codedText('trigger.customer.exact', { customer: quote(match.customer) }), `customer ${code(match.customer)}`)
+        : phrase(codedText('trigger.customer.regex', { regex: `/${match.customer.regex}/` }), `customer matching ${code(`/${match.customer.regex}/`)}`),
     );
   }
   if (match.type !== undefined) {
     const types = [match.type].flat();
-    phrases.push({ text: `type ${types.join(' or ')}`, markdown: `type ${types.map(code).join(' or ')}` });
+    phrases.push(phrase(codedText('trigger.type', { types }), `type ${types.map(code).join(' or ')}`));
   }
   if (match.merchant !== undefined) {
     const merchants = [match.merchant].flat();
-    phrases.push({ text: `merchant ${merchants.join(' or ')}`, markdown: `merchant ${merchants.map(code).join(' or ')}` });
+    phrases.push(phrase(codedText('trigger.merchant', { merchants }), `merchant ${merchants.map(code).join(' or ')}`));
   }
   return phrases;
 }
@@ -148,14 +160,17 @@ function sourceOf(entry: LoadedScenario): string {
 export function summarize(entry: LoadedScenario): ScenarioSummary {
   const { scenario } = entry;
   const phrases = magicPhrases(scenario.match);
+  const parts: CodedText[] = phrases.length > 0 ? phrases : [codedText('trigger.header_only', { header: SCENARIO_HEADER, name: scenario.name })];
   return {
     name: scenario.name,
     description: scenario.description,
+    ...(scenario.description_ru !== undefined ? { description_ru: scenario.description_ru } : {}),
     source: sourceOf(entry),
     line: entry.line,
     bundled: entry.bundled,
     match: matchSummary(scenario.match),
-    magic: phrases.length > 0 ? phrases.map((p) => p.text).join(' and ') : `${SCENARIO_HEADER}: ${scenario.name} only`,
+    magic: parts.map((part) => part.text).join(SERVER_TEXTS_EN['trigger.and']),
+    magic_parts: parts.map((part) => ({ code: part.code, params: part.params })),
     does: effectSummary(scenario),
     respond: scenario.respond
       ? {

@@ -103,7 +103,11 @@ describe('broken files: file, line, field and what is expected', () => {
     [
       'unknown scenario field',
       `scenarios:\n${ok('a', '    matches:\n      order: x\n')}`,
-      { line: 4, path: 'scenarios[0].matches', message: /is not a field here; did you mean match\? Fields here: name, description, match, respond, delay, answer, timeline, callbacks/ },
+      {
+        line: 4,
+        path: 'scenarios[0].matches',
+        message: /is not a field here; did you mean match\? Fields here: name, description, description_ru, match, respond, delay, answer, timeline, callbacks/,
+      },
     ],
     ['missing name', 'scenarios:\n  - description: d\n', { line: 2, path: 'scenarios[0].name', message: /is missing; it must be a string: the scenario name/ }],
     ['bad name', 'scenarios:\n  - name: "has space"\n    description: d\n', { line: 2, path: 'scenarios[0].name', message: /letters, digits/ }],

@@ -92,11 +92,13 @@ describe('ScenarioEngine', () => {
     expect(list.find((s) => s.name === 'confirm')).toEqual({
       name: 'confirm',
       description: 'The payer pays 5 seconds after the trade is created.',
+      description_ru: 'Плательщик платит через 5 секунд после создания сделки.',
       source: 'scenarios/10-outcomes.yaml',
       line: 9,
       bundled: true,
       match: 'order matches /^sbx-confirm-/',
       magic: 'order starting with "sbx-confirm-"',
+      magic_parts: [{ code: 'trigger.order.prefix', params: { prefix: '"sbx-confirm-"' } }],
       does: 'confirmed after 5s',
       respond: null,
       delay_ms: null,

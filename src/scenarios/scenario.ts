@@ -178,6 +178,11 @@ export const scenarioSchema = z
         .string({ error: 'must be a string saying what the scenario is for' })
         .min(1, 'must not be empty')
         .meta({ description: 'What the scenario is for; shown in listings and the magic-values table.' }),
+      description_ru: z
+        .string({ error: 'must be a string: the description in Russian' })
+        .min(1, 'must not be empty')
+        .optional()
+        .meta({ description: 'The description in Russian, shown by the Russian dashboard (which shows `description` when this is left out).' }),
       match: matchSchema.optional(),
       respond: respondSchema.optional(),
       delay: responseDelaySchema.optional(),

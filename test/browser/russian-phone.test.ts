@@ -1,5 +1,8 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { DEMO, ecomBody, p2pBody } from '../support.js';
 import { describeBrowser, DESKTOP, expectClean, launchBrowser, openPage, PHONE, screenshot } from './browser.js';
 import { serveSandbox, startShop, type ServedSandbox, type Shop } from './servers.js';
 
@@ -168,6 +171,112 @@ describeBrowser('Russian pages on a 390 px phone', () => {
     await screenshot(page, 'ru-phone-dashboard-words');
     await expectClean(watched);
     await watched.context.close();
+  });
+
+  it('the Russian dashboard says the scenarios, a trade history and the report (mistakes, coverage details, notes) in Russian', async () => {
+    // A receiver that refuses every callback, so a callback is never acknowledged.
+    const refusing = createServer((_req, res) => void res.writeHead(500).end('down'));
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+    const refusingUrl = `http://127.0.0.1:${(refusing.address() as AddressInfo).port}/callback`;
+    const post = (path: string, body: unknown, headers: Record<string, string> = { 'X-Auth': DEMO.token }) =>
+      fetch(`${sandbox.url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    const form = (path: string, fields: Record<string, string>) =>
+      fetch(`${sandbox.url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString(), redirect: 'manual' });
+    try {
+      // The merchant's mistakes: a wrong token, an invalid field, an order used twice, a forged callback accepted, callbacks refused.
+      expect((await post('/api/v1/trades/deposit/create', p2pBody({ order: 'ru-words-401' }), { 'X-Auth': 'not-the-token' })).status).toBe(401);
+      expect((await post('/api/v1/trades/deposit/create', p2pBody({ order: 'ru-words-422', amount_cents: -1 }))).status).toBe(422);
+      await sandbox.create({ order: 'ru-words-twice' });
+      expect((await post('/api/v1/trades/deposit/create', p2pBody({ order: 'ru-words-twice' }))).status).toBe(422);
+      await sandbox.create({ order: 'sbx-badsig-ru-words', callback_url: `${shop.url}/callback` });
+      const refused = await sandbox.create({ order: 'ru-words-refused', callback_url: refusingUrl });
+      await post(`/_sandbox/trades/${refused.id}/transition`, { state: 'confirmed' }, {});
+      // A lost create answer, retried with the same order.
+      await post('/api/v1/trades/deposit/create', p2pBody({ order: 'sbx-lost-ru-words' })).catch(() => undefined);
+      expect((await post('/api/v1/trades/deposit/create', p2pBody({ order: 'sbx-lost-ru-words' }))).status).toBe(422);
+      // History notes: a scenario's step, "I have paid" on the page, a 3-D Secure step failed.
+      const scenario = await sandbox.create({ order: 'sbx-confirm-ru-words' });
+      const paid = await sandbox.create({ order: 'ru-words-paid' });
+      expect((await form(`/pay/${paid.id}/pay`, {})).status).toBe(303);
+      const declined = await sandbox.create(ecomBody({ order: 'ru-words-3ds' }), 'build');
+      expect((await form(`/pay/${declined.id}/pay`, { number: '4000000000003220', expiry: '12/40', cvc: '123' })).status).toBe(200);
+      expect((await form(`/pay/${declined.id}/3ds`, { card: '4000000000003220', code: '0000' })).status).toBe(303);
+      // Sustained polling: a note, not a mistake.
+      for (let read = 0; read < 61; read++) await fetch(`${sandbox.url}/api/v1/trades/${DEMO.id}/${paid.id}`, { headers: { 'X-Token': DEMO.token } });
+      // The steps fall due: the scenario's confirmation, the forged copy and every retry of the refused callback.
+      expect((await post('/_sandbox/clock/advance', { by: '15m' }, {})).status).toBe(200);
+      await sandbox.sandbox.callbacks.idle();
+
+      const watched = await openPage(browser, PHONE);
+      const { page } = watched;
+      await page.goto(`${sandbox.url}/_sandbox/?lang=ru#trade=${declined.id}`);
+      await page.getByTestId('history-note').filter({ hasText: 'Тестовая карта' }).waitFor();
+      await page.getByTestId('report-refresh').click();
+      await page.getByTestId('report-note').first().waitFor();
+      await page.getByTestId('scenario-row').first().waitFor();
+
+      // The scenarios: trigger, description and effect in Russian; the raw prefix as it is.
+      const confirm = page.locator('[data-testid="scenario-row"][data-name="confirm"]');
+      expect(await confirm.getByTestId('scenario-trigger').textContent()).toBe('order начинается с "sbx-confirm-"');
+      expect(await confirm.getByTestId('scenario-description').textContent()).toBe('Плательщик платит через 5 секунд после создания сделки.');
+      // A trade's history: causes and notes.
+      expect(await page.getByTestId('history-cause').allTextContents()).toEqual(['создание', 'платёжная страница']);
+      expect(await page.getByTestId('history-note').allTextContents()).toEqual(['', 'Тестовая карта 4000 •••• 3220: Неверный код 3-D Secure: банк отклонил платёж.']);
+      const history = async (id: string) => {
+        await page.evaluate((trade) => (location.hash = `#trade=${trade}`), id);
+        await page.locator(`[data-testid="trade-detail"][data-id="${id}"]`).waitFor();
+        return page.getByTestId('history-note').last().textContent();
+      };
+      expect(await history(scenario.id)).toBe('сценарий confirm');
+      expect(await history(paid.id)).toBe('Плательщик нажал «Я оплатил» на платёжной странице.');
+      // The report: mistake lines, coverage details and the note.
+      const lines = await page.locator(`[data-testid="report-merchant"][data-merchant="${DEMO.id}"]`).getByTestId('report-line').allTextContents();
+      expect(lines).toEqual([
+        '401 signature_mismatch: 1',
+        '422 validation_failed в поле amount_cents: 1',
+        'повторные заказы: 1',
+        expect.stringMatching(/^колбэки с ответом не 2xx: \d+$/),
+        'колбэки, так и не подтверждённые: 1',
+        'принятые поддельные колбэки: 1',
+      ]);
+      const coverage = page.locator(`[data-testid="coverage-merchant"][data-merchant="${DEMO.id}"]`);
+      const detail = (row: string) => coverage.locator(`[data-row="${row}"]`).getByTestId('coverage-detail').textContent();
+      expect(await detail('callback.confirmed')).toMatch(/^не подтверждён: \d+ попыт(ка|ки|ок) не удал(ась|ись), последняя с ответом HTTP 500$/);
+      expect(await detail('callback.bad_signature')).toBe('копия с неверной X-Signature принята (HTTP 200): проверяйте подпись и отвечайте 401');
+      expect(await detail('create.lost_answer')).toBe('заказ sbx-lost-ru-words повторён с тем же номером после потери ответа');
+      expect(await detail('payment.3ds_declined')).toBe('Тестовая карта 4000 •••• 3220: Неверный код 3-D Secure: банк отклонил платёж.');
+      expect(await page.getByTestId('report-note').first().textContent()).toMatch(/^Demo Shop: более 60 чтений сделки [0-9a-f-]{36} за минуту: дождитесь колбэка/);
+
+      // No English word left in these panels, outside raw values: names with a digit, "_" or "-" (orders,
+      // ids, error codes, field names, prefixes, headers, files), quoted values, the merchant's name and
+      // the few names the API writes as they are.
+      const leftover = await page.evaluate(() =>
+        ['scenarios', 'trade-detail', 'report-result'].flatMap((testid) => {
+          const texts: string[] = [];
+          const walker = document.createTreeWalker(document.querySelector(`[data-testid="${testid}"]`)!, NodeFilter.SHOW_TEXT);
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            if (!node.parentElement?.closest('.mono, [data-testid="attempt-response"], .error-text, .warn-text')) texts.push(node.textContent ?? '');
+          }
+          return (
+            texts
+              .join(' ')
+              .replace(/"[^"]*"|\S*[\d_-]\S*|\/\S+\//g, ' ')
+              .match(/[A-Za-z]{2,}/g)
+              ?.map((word) => `${testid}: ${word}`) ?? []
+          );
+        }),
+      );
+      // Names the API writes as they are: fields (order, customer, Callback URL, Return URL, Id), HTTP, 3-D Secure, UTC, the merchant's name.
+      const RAW = new Set(['order', 'customer', 'Callback', 'Return', 'URL', 'Id', 'id', 'HTTP', 'Secure', 'admin', 'API', 'UTC', 'Demo', 'Shop']);
+      expect(leftover.filter((entry) => !RAW.has(entry.split(': ')[1] ?? ''))).toEqual([]);
+      expect(await noPageOverflow(page)).toBe(true);
+      await screenshot(page, 'ru-phone-dashboard-texts');
+      await expectClean(watched);
+      await watched.context.close();
+    } finally {
+      refusing.closeAllConnections();
+      await new Promise((resolve) => refusing.close(resolve));
+    }
   });
 
   it('the New trade selects are wide enough for their options on a desktop', async () => {

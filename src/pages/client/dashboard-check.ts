@@ -22,7 +22,11 @@ export function dashboardCheck(dom: DashboardDom, api: DashboardApi): void {
         { testid: 'check-case', 'data-case': c.case },
         h('td', {}, h('span', { class: `badge ${VERDICT_CLASS[c.verdict] ?? ''}`, testid: 'check-verdict' }, c.verdict)),
         h('td', {}, c.title),
-        h('td', { class: 'num', testid: 'check-status' }, c.status === null ? (c.verdict === 'skipped' ? '—' : t('callback.noAnswer')) : `${c.status} · ${Math.round(c.duration_ms)} ms`),
+        h(
+          'td',
+          { class: 'num', testid: 'check-status' },
+          c.status === null ? (c.verdict === 'skipped' ? '—' : t('callback.noAnswer')) : `${c.status} · ${t('unit.ms', { ms: Math.round(c.duration_ms) })}`,
+        ),
         h('td', {}, c.verdict === 'ok' && c.case !== 'older_state' ? '' : h('p', { class: c.verdict === 'ok' ? 'small muted' : c.verdict === 'warning' ? 'warn-text' : 'error-text' }, c.message)),
       ),
     );

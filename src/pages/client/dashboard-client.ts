@@ -4,7 +4,7 @@ import type { DashboardDetail } from './dashboard-detail.js';
 import type { DashboardDom } from './dashboard-dom.js';
 import type { DashboardNewTrade } from './dashboard-new-trade.js';
 import { scenarioEffect } from './dashboard-scenario-effect.js';
-import type { AdvanceAnswer, CallbackAnswer, ClockAnswer, MerchantsAnswer, ResetAnswer, ScenariosAnswer, TradeDetailAnswer, TradesAnswer } from './dashboard-types.js';
+import type { AdvanceAnswer, CallbackAnswer, ClockAnswer, MerchantsAnswer, ResetAnswer, ScenarioSummary, ScenariosAnswer, TradeDetailAnswer, TradesAnswer } from './dashboard-types.js';
 
 /**
  * The dashboard: trades, one trade's detail, the clock, reset, scenarios, the merchants
@@ -12,7 +12,7 @@ import type { AdvanceAnswer, CallbackAnswer, ClockAnswer, MerchantsAnswer, Reset
  * changed.
  */
 export function dashboardClient(dom: DashboardDom, api: DashboardApi, detail: DashboardDetail, newTrade: DashboardNewTrade, names: Map<string, string>): { select(id: string): void } {
-  const { h, fill, byTestId, badge, time, rubles, t, word } = dom;
+  const { h, fill, byTestId, badge, time, rubles, t, word, said, lang } = dom;
   const POLL_MS = 1500;
 
   const el = {
@@ -182,8 +182,20 @@ export function dashboardClient(dom: DashboardDom, api: DashboardApi, detail: Da
       throw error;
     }
     newTrade.setScenarios(answer.scenarios.map((s) => s.name));
+    // The trigger's parts in the page's language ("order начинается с "sbx-fail-""); the server's English line when a part's code is unknown.
+    const trigger = (s: ScenarioSummary) => {
+      const parts = s.magic_parts.map((part) => said({ text: '', ...part }));
+      return parts.length === 0 || parts.includes('') ? s.magic : parts.join(said({ text: ' and ', code: 'trigger.and' }));
+    };
     const rows = answer.scenarios.map((s) =>
-      h('tr', {}, h('td', { class: 'mono' }, s.name), h('td', {}, s.magic), h('td', { testid: 'scenario-does' }, scenarioEffect(dom, s)), h('td', { class: 'muted' }, s.source)),
+      h(
+        'tr',
+        { testid: 'scenario-row', 'data-name': s.name },
+        h('td', {}, h('div', { class: 'mono' }, s.name), h('div', { class: 'small muted', testid: 'scenario-description' }, (lang === 'ru' ? s.description_ru : undefined) ?? s.description)),
+        h('td', { testid: 'scenario-trigger' }, trigger(s)),
+        h('td', { testid: 'scenario-does' }, scenarioEffect(dom, s)),
+        h('td', { class: 'muted' }, s.source),
+      ),
     );
     fill(
       el.scenarios,

@@ -7,7 +7,7 @@ import type { CallbackEvent, DetailActions as Actions, TradeDetailAnswer } from 
  * steps and every callback attempt.
  */
 export function dashboardDetail(dom: DashboardDom, merchantName: (id: string) => string) {
-  const { h, badge, time, rubles, t, word } = dom;
+  const { h, badge, time, rubles, t, word, said } = dom;
 
   const field = (label: string, value: Node | string | number | null | undefined, testid?: string) =>
     h('div', {}, h('dt', {}, label), h('dd', { testid }, value === null || value === undefined || value === '' ? '—' : value));
@@ -26,7 +26,7 @@ export function dashboardDetail(dom: DashboardDom, merchantName: (id: string) =>
         h('td', {}, attempt.kind ?? t('callback.delivery')),
         h('td', {}, time(attempt.at)),
         h('td', { testid: 'attempt-status' }, attempt.status === null ? t('callback.noAnswer') : String(attempt.status)),
-        h('td', { class: 'num' }, `${Math.round(attempt.duration_ms)} ms`),
+        h('td', { class: 'num' }, t('unit.ms', { ms: Math.round(attempt.duration_ms) })),
         h(
           'td',
           {},
@@ -77,8 +77,8 @@ export function dashboardDetail(dom: DashboardDom, merchantName: (id: string) =>
         {},
         h('td', {}, time(entry.at)),
         h('td', { 'data-from': entry.from ?? undefined }, entry.from ? word('state', entry.from) : '—', ' → ', badge(entry.to, 'history-to')),
-        h('td', {}, entry.cause),
-        h('td', {}, entry.note ?? ''),
+        h('td', { 'data-cause': entry.cause, testid: 'history-cause' }, word('cause', entry.cause)),
+        h('td', { testid: 'history-note' }, entry.note === undefined ? '' : said({ text: entry.note, code: entry.note_code, params: entry.note_params })),
       ),
     );
     const pending = detail.pending.map((job) => h('tr', {}, h('td', {}, time(new Date(job.due).toISOString())), h('td', {}, job.kind), h('td', { class: 'mono' }, JSON.stringify(job.data))));

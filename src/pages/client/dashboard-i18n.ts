@@ -2,6 +2,7 @@ import { formatDateTime, formatMoney } from '../format.js';
 import { DASHBOARD_EN, type DashboardKey } from '../i18n/dashboard-en.js';
 import { DASHBOARD_RU } from '../i18n/dashboard-ru.js';
 import { isLang } from '../i18n/lang.js';
+import { serverText } from '../i18n/server-text.js';
 import { translator } from '../i18n/translator.js';
 
 /** The dashboard's language (the `<html lang>` the server rendered, English by default), its texts and formats. */
@@ -14,10 +15,12 @@ export function dashboardI18n() {
     lang,
     t,
     /** A trade state, trade type or callback status in the page's language (the API's own word in English; unknown values as they are). */
-    word: (kind: 'state' | 'type' | 'callbackStatus', value: string): string => {
+    word: (kind: 'state' | 'type' | 'callbackStatus' | 'cause', value: string): string => {
       const key = `${kind}.${value}`;
       return key in catalogue ? t(key as DashboardKey) : value;
     },
+    /** A line the server sent with a code (a history note, a report detail): in the page's language when its code is known, else as sent. */
+    said: serverText(lang),
     money: (cents: number) => formatMoney(cents, lang),
     dateTime: (iso: string | number) => formatDateTime(iso, lang),
   };

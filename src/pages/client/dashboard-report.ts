@@ -6,12 +6,13 @@ const STATUS_CLASS = { not_seen: 'muted', seen: '', handled: 'ok-text', wrong: '
 
 /**
  * The "Integration report" panel: reads GET /_sandbox/report at start and on Refresh, and
- * shows a table of mistakes per merchant, the coverage rows per merchant, and the notes. The
- * mistake lines name what was counted as the report does (status, code, field), like the
- * history notes, in English; the coverage row names and statuses are translated.
+ * shows a table of mistakes per merchant, the coverage rows per merchant, and the notes, in
+ * the page's language: the mistake lines from the report's counts (raw values such as error
+ * codes and field names as they are), the coverage details and notes from their codes
+ * (`detail_code`, `detail_params`), a detail without a code as the server wrote it.
  */
 export function dashboardReport(dom: DashboardDom, api: DashboardApi): void {
-  const { h, fill, byTestId, t } = dom;
+  const { h, fill, byTestId, t, said } = dom;
   const result = byTestId('report-result');
   const refresh = byTestId<HTMLButtonElement>('report-refresh');
   const who = (m: { merchant: string; name?: string | undefined; workspace?: string | undefined }) =>
@@ -21,13 +22,13 @@ export function dashboardReport(dom: DashboardDom, api: DashboardApi): void {
     if (report.merchants.length === 0) return [h('p', { class: 'ok-text', testid: 'report-summary' }, t('report.none'))];
     const rows = report.merchants.map((m) => {
       const details = [
-        ...m.unauthorized.map((u) => `401 ${u.cause}: ${u.count}`),
-        ...m.invalid.map((i) => `422 ${i.code} on ${i.field}: ${i.count}`),
-        m.duplicate_orders > 0 ? `duplicate orders: ${m.duplicate_orders}` : '',
-        m.callbacks.answered_non_2xx > 0 ? `callbacks answered non-2xx: ${m.callbacks.answered_non_2xx}` : '',
-        m.callbacks.timed_out > 0 ? `callbacks timed out: ${m.callbacks.timed_out}` : '',
-        m.callbacks.never_acknowledged > 0 ? `callbacks never acknowledged: ${m.callbacks.never_acknowledged}` : '',
-        m.callbacks.accepted_bad_signature > 0 ? `forged callbacks accepted: ${m.callbacks.accepted_bad_signature}` : '',
+        ...m.unauthorized.map((u) => t('mistake.unauthorized', { cause: u.cause, n: u.count })),
+        ...m.invalid.map((i) => t('mistake.invalid', { code: i.code, field: i.field, n: i.count })),
+        m.duplicate_orders > 0 ? t('mistake.duplicateOrders', { n: m.duplicate_orders }) : '',
+        m.callbacks.answered_non_2xx > 0 ? t('mistake.answeredNon2xx', { n: m.callbacks.answered_non_2xx }) : '',
+        m.callbacks.timed_out > 0 ? t('mistake.timedOut', { n: m.callbacks.timed_out }) : '',
+        m.callbacks.never_acknowledged > 0 ? t('mistake.neverAcknowledged', { n: m.callbacks.never_acknowledged }) : '',
+        m.callbacks.accepted_bad_signature > 0 ? t('mistake.acceptedBadSignature', { n: m.callbacks.accepted_bad_signature }) : '',
       ].filter((line) => line !== '');
       return h(
         'tr',
@@ -59,7 +60,12 @@ export function dashboardReport(dom: DashboardDom, api: DashboardApi): void {
         { testid: 'coverage-row', 'data-row': row.id, 'data-status': row.status },
         h('td', {}, t(`coverage.${row.id}`), h('div', { class: 'mono small muted' }, row.id)),
         h('td', { class: STATUS_CLASS[row.status] || undefined, testid: 'coverage-status' }, t(`report.status.${row.status}`)),
-        h('td', {}, row.trade ? h('div', { class: 'mono small' }, row.trade) : null, row.detail ?? ''),
+        h(
+          'td',
+          {},
+          row.trade ? h('div', { class: 'mono small' }, row.trade) : null,
+          row.detail === undefined ? '' : h('span', { testid: 'coverage-detail' }, said({ text: row.detail, code: row.detail_code, params: row.detail_params })),
+        ),
       ),
     );
     return h(
@@ -88,7 +94,14 @@ export function dashboardReport(dom: DashboardDom, api: DashboardApi): void {
       ...(report.coverage.length === 0 ? [h('p', { class: 'muted', testid: 'coverage-none' }, t('report.noCoverage'))] : report.coverage.map(coverage)),
       ...(report.notes.length === 0
         ? []
-        : [h('h3', {}, t('report.notes')), h('ul', {}, ...report.notes.map((note) => h('li', { testid: 'report-note' }, `${note.name ?? note.merchant}: ${note.detail}`)))]),
+        : [
+            h('h3', {}, t('report.notes')),
+            h(
+              'ul',
+              {},
+              ...report.notes.map((note) => h('li', { testid: 'report-note' }, `${note.name ?? note.merchant}: ${said({ text: note.detail, code: note.detail_code, params: note.detail_params })}`)),
+            ),
+          ]),
     );
   }
 

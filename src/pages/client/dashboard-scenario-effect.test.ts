@@ -16,6 +16,7 @@ const summary = (fields: Partial<ScenarioSummary>): ScenarioSummary => ({
   bundled: true,
   match: '',
   magic: '',
+  magic_parts: [],
   does: 'the server line',
   respond: null,
   delay_ms: null,

@@ -4,12 +4,24 @@ import { DASHBOARD_RU } from './dashboard-ru.js';
 import { LOCALES, type Lang } from './lang.js';
 import { PAY_EN } from './pay-en.js';
 import { PAY_RU } from './pay-ru.js';
+import { SERVER_TEXTS_EN } from './server-texts-en.js';
+import { SERVER_TEXTS_RU } from './server-texts-ru.js';
 import { translator, type Catalogue } from './translator.js';
 
 const PAIRS: [string, Record<Lang, Catalogue>][] = [
   ['payment pages', { en: PAY_EN, ru: PAY_RU }],
   ['dashboard', { en: DASHBOARD_EN, ru: DASHBOARD_RU }],
+  // Every code the server sends beside an English line (a history note, a report detail, a trigger) has its Russian text.
+  ['server texts', { en: SERVER_TEXTS_EN, ru: SERVER_TEXTS_RU }],
 ];
+
+/** The codes whose Russian text leaves out a parameter the English line names (the error text of an attempt with no HTTP answer). */
+const RU_LEAVES_OUT: Record<string, string[]> = {
+  'coverage.duplicate.wrong_no_answer': ['{answer}'],
+  'coverage.delivery.wrong_no_answer': ['{answer}'],
+  'coverage.overlapping.wrong_no_answer': ['{answer}'],
+  'coverage.never_acknowledged.last_no_answer': ['{answer}'],
+};
 
 describe.each(PAIRS)('the %s catalogues', (_name, catalogues) => {
   it('have the same keys in ru and en (a key missing in either fails here)', () => {
@@ -38,7 +50,10 @@ describe.each(PAIRS)('the %s catalogues', (_name, catalogues) => {
 
   it('use the same {placeholders} in both languages', () => {
     const names = (message: unknown) => [...new Set(JSON.stringify(message).match(/\{\w+\}/g) ?? [])].sort();
-    for (const key of Object.keys(catalogues.en)) expect(names(catalogues.ru[key]), key).toEqual(names(catalogues.en[key]));
+    for (const key of Object.keys(catalogues.en)) {
+      const english = names(catalogues.en[key]).filter((name) => !RU_LEAVES_OUT[key]?.includes(name));
+      expect(names(catalogues.ru[key]), key).toEqual(english);
+    }
   });
 });
 

@@ -1,4 +1,5 @@
 import type { DashboardKey } from './dashboard-en.js';
+import { TRADE_WORDS_RU } from './shared-ru.js';
 import type { Message } from './translator.js';
 
 /** The dashboard's texts in Russian (the same keys as dashboard-en.ts). */
@@ -108,6 +109,7 @@ export const DASHBOARD_RU: Record<DashboardKey, Message> = {
   'col.status': 'Статус',
   'col.duration': 'Длительность',
   'col.answer': 'Ответ',
+  'unit.ms': '{ms} мс',
   'callback.replay': 'Повторить',
   'callback.replayOf': 'повтор {id}',
   'callback.event': 'Событие {id}, создано',
@@ -160,6 +162,13 @@ export const DASHBOARD_RU: Record<DashboardKey, Message> = {
   'report.status.handled': 'обработано',
   'report.status.wrong': 'ошибка',
   'report.notes': 'Заметки (советы, не ошибки)',
+  'mistake.unauthorized': '401 {cause}: {n}',
+  'mistake.invalid': '422 {code} в поле {field}: {n}',
+  'mistake.duplicateOrders': 'повторные заказы: {n}',
+  'mistake.answeredNon2xx': 'колбэки с ответом не 2xx: {n}',
+  'mistake.timedOut': 'колбэки без ответа в срок: {n}',
+  'mistake.neverAcknowledged': 'колбэки, так и не подтверждённые: {n}',
+  'mistake.acceptedBadSignature': 'принятые поддельные колбэки: {n}',
   'coverage.create.accepted': 'создание сделки принято',
   'coverage.create.refused_401': 'создание отклонено с 401',
   'coverage.create.refused_422': 'создание отклонено с 422',
@@ -188,18 +197,16 @@ export const DASHBOARD_RU: Record<DashboardKey, Message> = {
   'api.answered': '{request} ответил {status}.',
   'api.allowed': 'Допустимо: {states}.',
   'api.none': 'ничего',
-  // The same words as the payment pages (pay-ru.ts); "ecom" waits for a card payment, told apart from "created" in the filter.
-  'state.created': 'ожидает оплаты',
+  // The same words as the payment pages (shared-ru.ts); "ecom" waits for a card payment, told apart from "created" in the filter.
+  ...TRADE_WORDS_RU,
   'state.ecom': 'ожидает оплаты картой',
-  'state.confirmed': 'оплачена',
-  'state.canceled': 'отменена',
-  'state.expired': 'истекла',
-  'type.any_bank': 'перевод на карту',
-  'type.nspk': 'перевод по номеру телефона (СБП)',
-  'type.ecom': 'оплата картой',
   'callbackStatus.pending': 'ожидает доставки',
   'callbackStatus.delivered': 'доставлен',
   'callbackStatus.failed': 'не доставлен',
+  'cause.create': 'создание',
+  'cause.scenario': 'сценарий',
+  'cause.admin': 'панель или admin API',
+  'cause.page': 'платёжная страница',
   'effect.respond': 'создание отвечает {status} {code}; сделка не сохраняется',
   'effect.respondFirst': 'первое создание заказа отвечает {status} {code}; сделка не сохраняется; повтор того же заказа создаёт сделку',
   'effect.retryAfter': ' с Retry-After {seconds}',

@@ -1,4 +1,5 @@
 import type { PayKey } from './pay-en.js';
+import { CARD_REASONS_RU, TRADE_WORDS_RU } from './shared-ru.js';
 import type { Message } from './translator.js';
 
 /** The payment page's and result page's texts in Russian (the same keys as pay-en.ts). */
@@ -40,15 +41,12 @@ export const PAY_RU: Record<PayKey, Message> = {
   'card.testCards': 'Тестовые карты',
   'card.testCardsHint': 'Любой будущий срок действия (ММ/ГГ) и любой CVC из 3 цифр.',
   'card.result': 'Результат',
+  ...CARD_REASONS_RU,
   'card.outcome.confirmed': 'оплачивает',
   'card.outcome.canceled': 'отклонена',
   'card.outcome.challenge': '3-D Secure',
   'card.outcome.expired': 'тайм-аут',
-  'card.reason.approved': 'Платёж одобрен.',
-  'card.reason.declined': 'Банк-эмитент отклонил карту (общий отказ).',
-  'card.reason.funds': 'Карта отклонена: недостаточно средств.',
   'card.reason.challenge': 'Банк запрашивает код 3-D Secure: 1111 оплачивает, любой другой код или «Отменить» отклоняет.',
-  'card.reason.timeout': 'Банк не ответил вовремя: время платежа вышло, сделка истекла.',
   'card.error.numberMissing': 'Введите номер карты. Тестовые карты: {cards}.',
   'card.error.numberShape': 'Номер карты — от 12 до 19 цифр (пробелы можно), например 4242 4242 4242 4242.',
   'card.error.notTestCard': '{number} — не тестовая карта песочницы. Используйте одну из: {cards}.',
@@ -64,9 +62,6 @@ export const PAY_RU: Record<PayKey, Message> = {
   '3ds.hint': 'Песочница: код 1111 подтверждает платёж, любой другой код его отклоняет.',
   '3ds.submit': 'Подтвердить',
   '3ds.cancel': 'Отменить платёж',
-  '3ds.wrongCode': 'Неверный код 3-D Secure: банк отклонил платёж.',
-  '3ds.canceled': 'Плательщик отменил проверку 3-D Secure.',
-  '3ds.confirmed': 'Код 3-D Secure принят: платёж одобрен.',
   'result.state': 'Состояние',
   'result.waiting': 'Сделка всё ещё ждёт оплаты.',
   'result.confirmed': 'Оплата получена.',
@@ -88,12 +83,6 @@ export const PAY_RU: Record<PayKey, Message> = {
   'notFound.text': 'В песочнице нет сделки {id}.',
   'notFound.hint': 'Откройте payment_data.url из ответа на создание сделки. Сделки пропадают после сброса или после перезапуска песочницы, запущенной с --in-memory.',
   'merchant.unknown': 'Неизвестный магазин',
-  'state.created': 'ожидает оплаты',
+  ...TRADE_WORDS_RU,
   'state.ecom': 'ожидает оплаты',
-  'state.confirmed': 'оплачена',
-  'state.canceled': 'отменена',
-  'state.expired': 'истекла',
-  'type.any_bank': 'перевод на карту',
-  'type.nspk': 'перевод по номеру телефона (СБП)',
-  'type.ecom': 'оплата картой',
 };

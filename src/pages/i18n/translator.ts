@@ -6,12 +6,14 @@ import { LOCALES, type Lang } from './lang.js';
  */
 export type Message = string | Readonly<Partial<Record<Intl.LDMLPluralRule, string>> & { other: string }>;
 export type Catalogue = Readonly<Record<string, Message>>;
-export type Params = Readonly<Record<string, string | number>>;
+/** A parameter: text, a number (`count` picks the plural form and is formatted), or a list ("any_bank or nspk", said with Intl.ListFormat). */
+export type Params = Readonly<Record<string, string | number | readonly string[]>>;
 
-/** `t(key, params)` over one catalogue: plural forms by Intl.PluralRules, then `{name}` filled in. */
+/** `t(key, params)` over one catalogue: plural forms by Intl.PluralRules, then `{name}` filled in (lists joined with "or" in the language). */
 export function translator<C extends Catalogue>(lang: Lang, catalogue: C) {
   const plurals = new Intl.PluralRules(LOCALES[lang]);
   const numbers = new Intl.NumberFormat(LOCALES[lang]);
+  const lists = new Intl.ListFormat(LOCALES[lang], { type: 'disjunction' });
   return function t(key: keyof C & string, params: Params = {}): string {
     const message: Message | undefined = catalogue[key];
     if (message === undefined) return key;
@@ -20,6 +22,7 @@ export function translator<C extends Catalogue>(lang: Lang, catalogue: C) {
     return text.replace(/\{(\w+)\}/g, (whole, name: string) => {
       const value = params[name];
       if (value === undefined) return whole;
+      if (typeof value === 'object') return lists.format(value);
       return typeof value === 'number' && name === 'count' ? numbers.format(value) : String(value);
     });
   };

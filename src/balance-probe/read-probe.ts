@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { z } from 'zod';
+import { formatDuration } from '../clock/duration.js';
 import { tradeStateSchema } from '../trades/trade.js';
 
 /** What the merchant's balance probe answers for one order (contract §13). */
@@ -12,15 +13,28 @@ export const probeAnswerSchema = z.object({
 });
 export type ProbeAnswer = z.infer<typeof probeAnswerSchema>;
 
+/**
+ * The probe could not be read, or answered something else than the protocol says. `message`
+ * is the whole story for a person (what was asked, what came, what it must answer); `problem`
+ * is the short phrase a report line quotes ("did not answer within 10000 ms", "answered 500").
+ */
 export class ProbeError extends Error {
   override name = 'ProbeError';
+  readonly problem: string;
+
+  constructor(message: string, problem: string) {
+    super(message);
+    this.problem = problem;
+  }
 }
 
 const EXPECTED = 'It must answer 200 with {"state": "confirmed", "credited_cents": 31250} (state null and credited_cents 0, or a 404, for an order it never saw).';
 
 /**
- * Reads the merchant's balance probe: `GET <probe>?order=<order>`. Throws a ProbeError that
- * says what the probe answered and what it must answer instead.
+ * Reads the merchant's balance probe: `GET <probe>?order=<order>`, the whole answer within
+ * `timeoutMs`. Throws a ProbeError that says what the probe answered and what it must answer
+ * instead. The one reader of the probe: `check-callback --probe` and the integration report
+ * (`serve --probe`) both read it here.
  */
 export async function readProbe(probe: string, order: string, timeoutMs = 10_000): Promise<ProbeAnswer> {
   const url = new URL(probe);
@@ -30,24 +44,28 @@ export async function readProbe(probe: string, order: string, timeoutMs = 10_000
   try {
     response = await get(url, timeoutMs);
   } catch (error) {
-    const cause =
-      (error as NodeJS.ErrnoException).code === 'ETIMEDOUT' ? `${(error as Error).message}; --timeout bounds each probe read` : ((error as NodeJS.ErrnoException).code ?? (error as Error).message);
-    throw new ProbeError(`${where} could not be read (${cause}). Start the probe endpoint of your test environment, or fix --probe. ${EXPECTED}`);
+    const timedOut = (error as NodeJS.ErrnoException).code === 'ETIMEDOUT';
+    const reason = timedOut ? (error as Error).message : ((error as NodeJS.ErrnoException).code ?? (error as Error).message);
+    const cause = timedOut ? `${reason}; --timeout bounds each probe read` : reason;
+    throw new ProbeError(
+      `${where} could not be read (${cause}). Start the probe endpoint of your test environment, or fix --probe. ${EXPECTED}`,
+      timedOut ? `did not answer within ${formatDuration(timeoutMs)}` : `could not be read (${reason})`,
+    );
   }
   const { text } = response;
   if (response.status === 404) return { state: null, credited_cents: 0 };
-  if (response.status !== 200) throw new ProbeError(`${where} answered ${response.status}${text ? ` (${JSON.stringify(text.slice(0, 80))})` : ''}. ${EXPECTED}`);
+  if (response.status !== 200) throw new ProbeError(`${where} answered ${response.status}${text ? ` (${JSON.stringify(text.slice(0, 80))})` : ''}. ${EXPECTED}`, `answered ${response.status}`);
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
-    throw new ProbeError(`${where} answered 200 with something that is not JSON (${JSON.stringify(text.slice(0, 80))}). ${EXPECTED}`);
+    throw new ProbeError(`${where} answered 200 with something that is not JSON (${JSON.stringify(text.slice(0, 80))}). ${EXPECTED}`, 'answered 200 with something that is not JSON');
   }
   const parsed = probeAnswerSchema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue?.path.join('.') || 'the body';
-    throw new ProbeError(`${where} answered ${JSON.stringify(text.slice(0, 120))}: ${field} is not right (${issue?.message ?? 'invalid'}). ${EXPECTED}`);
+    throw new ProbeError(`${where} answered ${JSON.stringify(text.slice(0, 120))}: ${field} is not right (${issue?.message ?? 'invalid'}). ${EXPECTED}`, `answered ${field} that is not right`);
   }
   return parsed.data;
 }
