@@ -86,6 +86,10 @@ export default defineConfig({
           include: browser,
           exclude,
           pool: 'forks',
+          // A worker imports playwright-core and the app once, not once per file (seconds each on a
+          // loaded 2-core machine). Each file starts its own sandbox and closes its own browser
+          // connection, contexts and servers in afterAll, and changes no process-wide state.
+          isolate: false,
           globalSetup: ['test/browser/chromium-server.ts'],
           testTimeout: 180_000,
           hookTimeout: 180_000,

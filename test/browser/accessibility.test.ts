@@ -1,21 +1,34 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { clientBundle } from '../../src/pages/client-bundle.js';
 import { seriousViolations, sidewaysOverflow } from './axe.js';
-import { describeBrowser, DESKTOP, expectClean, launchBrowser, openPage, PHONE, screenshot } from './browser.js';
+import { describeBrowser, DESKTOP, expectClean, launchBrowser, openPage, PHONE, screenshot, type WatchedPage } from './browser.js';
 import { serveSandbox, type ServedSandbox } from './servers.js';
 
 const TOKEN = 'qa-admin-token';
 const LANGS = ['ru', 'en'] as const;
-const VIEWPORTS = { desktop: DESKTOP, phone: PHONE } as const;
+const SIZES = { phone: PHONE.viewport!, desktop: DESKTOP.viewport! } as const;
 
 /**
- * Every page in both languages, on a desktop and on a 390x844 phone: axe-core finds no
+ * Every page in both languages, on a 390x844 phone and on a desktop: axe-core finds no
  * serious or critical violation, nothing scrolls sideways, <html lang> is the language, and
  * a screenshot of each is kept in test-artifacts/screenshots/.
+ *
+ * Each page is loaded once, in a phone context, and checked at both sizes by resizing the
+ * viewport. The viewport does change what axe finds (the stylesheets' @media rules shrink
+ * fonts, which moves the contrast threshold, hide the dashboard's wide-only columns and make
+ * tables scroll inside their panels), so axe runs at each size; but the markup does not depend
+ * on it: the server renders one HTML for every viewport and the pages' scripts never read the
+ * viewport (the first test below holds the built scripts to that), so a resized page is laid out and styled
+ * as one loaded at that size. (Headless Chromium hides scrollbars, and the pages' viewport meta
+ * is width=device-width, so the phone context's mobile emulation lays 1280 px out as a desktop
+ * does.) Loading and preparing a page and injecting axe into it cost more than a run of axe.
  */
 describeBrowser('pages are accessible and fit a phone, in Russian and English', () => {
   let browser: Browser;
   let sandbox: ServedSandbox;
+  /** The payment-side pages' tab: one phone context for the file, resized for the desktop checks. */
+  let phone: WatchedPage;
   const urls: Record<string, string> = {};
 
   beforeAll(async () => {
@@ -36,6 +49,7 @@ describeBrowser('pages are accessible and fit a phone, in Russian and English', 
       'not-found': `${sandbox.url}/pay/00000000-0000-4000-8000-000000000000`,
     });
     urls['challenge'] = ecom.payment_data.url;
+    phone = await openPage(browser, PHONE);
   });
 
   afterAll(async () => {
@@ -50,45 +64,70 @@ describeBrowser('pages are accessible and fit a phone, in Russian and English', 
     await screenshot(page, name);
   }
 
-  for (const lang of LANGS) {
-    for (const [device, options] of Object.entries(VIEWPORTS)) {
-      it(`payment-side pages, ${lang}, ${device}`, async () => {
-        const watched = await openPage(browser, options);
-        const { page } = watched;
-        for (const kind of ['pay-any-bank', 'pay-nspk', 'pay-ecom', 'pay-deadline', 'result', 'not-found']) {
-          await page.goto(`${urls[kind]}?lang=${lang}`);
-          if (kind === 'pay-ecom') await page.getByTestId('test-cards').locator('summary').click();
-          await check(page, `${kind}-${lang}-${device}`, lang);
-        }
-        await page.goto(`${urls['challenge']}?lang=${lang}`);
-        await page.getByTestId('card-number').fill('4000 0000 0000 3220');
-        await page.getByTestId('card-expiry').fill('12/40');
-        await page.getByTestId('card-cvc').fill('123');
-        await page.getByTestId('pay').click();
-        await page.getByTestId('3ds-code').waitFor();
-        await check(page, `3ds-${lang}-${device}`, lang);
-        await page.goto(`${urls['pay-ecom']}?lang=${lang}`);
-        await page.getByTestId('pay').click();
-        await page.getByTestId('error-number').waitFor();
-        await check(page, `pay-ecom-errors-${lang}-${device}`, lang);
-        await expectClean(watched);
-        await watched.context.close();
-      });
+  /** Checks the page as it is at the phone size, then at the desktop size, then goes back to the phone. */
+  async function checkBothSizes(page: Page, name: string, lang: string): Promise<void> {
+    for (const [device, size] of Object.entries(SIZES)) {
+      await page.setViewportSize(size);
+      // The layout viewport is the size asked for (what the stylesheets' @media rules see).
+      expect(await page.evaluate(() => [window.innerWidth, document.documentElement.clientWidth])).toEqual([size.width, size.width]);
+      await check(page, `${name}-${lang}-${device}`, lang);
+    }
+    await page.setViewportSize(SIZES.phone);
+  }
 
-      it(`dashboard, ${lang}, ${device}`, async () => {
-        const watched = await openPage(browser, options);
-        const { page } = watched;
-        await page.goto(`${sandbox.url}/_sandbox/${lang === 'ru' ? '?lang=ru' : ''}`);
-        await page.getByTestId('token-input').fill(TOKEN);
-        await page.getByTestId('token-submit').click();
-        await page.getByTestId('trade-row').first().waitFor();
-        await page.getByTestId('trade-order').first().click();
-        await page.getByTestId('trade-detail').waitFor();
-        await check(page, `dashboard-${lang}-${device}`, lang);
-        await expectClean(watched);
-        await watched.context.close();
+  it("the pages' scripts do not read the viewport, so a resized page is one loaded at that size", () => {
+    const viewportReaders = /matchMedia|innerWidth|innerHeight|outerWidth|outerHeight|clientWidth|offsetWidth|getBoundingClientRect|visualViewport|\bscreen\.|orientation|["'`]resize["'`]/g;
+    for (const bundle of ['pay.js', 'dashboard.js'] as const) expect(clientBundle(bundle).match(viewportReaders), bundle).toBeNull();
+  });
+
+  /** How each payment-side page is reached, in the language asked for. */
+  const PAGES: Record<string, (page: Page, lang: string) => Promise<unknown>> = {
+    'pay-any-bank': (page, lang) => page.goto(`${urls['pay-any-bank']}?lang=${lang}`),
+    'pay-nspk': (page, lang) => page.goto(`${urls['pay-nspk']}?lang=${lang}`),
+    'pay-ecom': async (page, lang) => {
+      await page.goto(`${urls['pay-ecom']}?lang=${lang}`);
+      await page.getByTestId('test-cards').locator('summary').click();
+    },
+    'pay-deadline': (page, lang) => page.goto(`${urls['pay-deadline']}?lang=${lang}`),
+    result: (page, lang) => page.goto(`${urls['result']}?lang=${lang}`),
+    'not-found': (page, lang) => page.goto(`${urls['not-found']}?lang=${lang}`),
+    '3ds': async (page, lang) => {
+      await page.goto(`${urls['challenge']}?lang=${lang}`);
+      await page.getByTestId('card-number').fill('4000 0000 0000 3220');
+      await page.getByTestId('card-expiry').fill('12/40');
+      await page.getByTestId('card-cvc').fill('123');
+      await page.getByTestId('pay').click();
+      await page.getByTestId('3ds-code').waitFor();
+    },
+    'pay-ecom-errors': async (page, lang) => {
+      await page.goto(`${urls['pay-ecom']}?lang=${lang}`);
+      await page.getByTestId('pay').click();
+      await page.getByTestId('error-number').waitFor();
+    },
+  };
+
+  for (const lang of LANGS) {
+    for (const [name, reach] of Object.entries(PAGES)) {
+      it(`${name}, ${lang}, phone and desktop`, async () => {
+        await reach(phone.page, lang);
+        await checkBothSizes(phone.page, name, lang);
+        await expectClean(phone);
       });
     }
+
+    it(`dashboard, ${lang}, phone and desktop`, async () => {
+      const watched = await openPage(browser, PHONE);
+      const { page } = watched;
+      await page.goto(`${sandbox.url}/_sandbox/${lang === 'ru' ? '?lang=ru' : ''}`);
+      await page.getByTestId('token-input').fill(TOKEN);
+      await page.getByTestId('token-submit').click();
+      await page.getByTestId('trade-row').first().waitFor();
+      await page.getByTestId('trade-order').first().click();
+      await page.getByTestId('trade-detail').waitFor();
+      await checkBothSizes(page, 'dashboard', lang);
+      await expectClean(watched);
+      await watched.context.close();
+    });
   }
 
   it('every control of the payment page and the 3-D Secure step works from the keyboard alone', async () => {

@@ -17,7 +17,8 @@ export interface AxeViolation {
  * Content-Security-Policy does not apply to, so nothing about the pages is loosened for it.
  */
 export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
-  await page.evaluate(AXE_SOURCE);
+  // Evaluating axe's 650 kB costs more than a run of it: once per document, not once per run.
+  if (!(await page.evaluate(() => typeof (window as unknown as { axe?: { run?: unknown } }).axe?.run === 'function'))) await page.evaluate(AXE_SOURCE);
   const results = await page.evaluate(async () => {
     const axe = (
       window as unknown as { axe: { run(context: Document, options: unknown): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> } }

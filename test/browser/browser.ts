@@ -96,8 +96,13 @@ export async function expectClean(watched: WatchedPage): Promise<void> {
 
 const SCREENSHOTS = fileURLToPath(new URL('../../test-artifacts/screenshots/', import.meta.url));
 
-/** Saves a full-page screenshot as test-artifacts/screenshots/<name>.png (git-ignored). */
+/**
+ * Saves a full-page screenshot as test-artifacts/screenshots/<name>.png (git-ignored), for a
+ * person to look at: nothing compares them. One image pixel per CSS pixel (a phone's
+ * deviceScaleFactor 2 would make four times the pixels to encode), and the pages have no
+ * animation or transition to stop first.
+ */
 export async function screenshot(page: Page, name: string): Promise<void> {
   await mkdir(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: `${SCREENSHOTS}${name}.png`, fullPage: true, animations: 'disabled' });
+  await page.screenshot({ path: `${SCREENSHOTS}${name}.png`, fullPage: true, scale: 'css' });
 }

@@ -23,6 +23,9 @@ async function createTrade(page: Page, fields: { merchant: string; type: string;
   if (fields.callback) await page.getByTestId('new-callback').fill(fields.callback);
   if (fields.scenario) await page.getByTestId('new-scenario').selectOption(fields.scenario);
   await page.getByTestId('new-submit').click();
+  // The button is disabled from the submit until the answer is shown: the result of the previous
+  // create is still there meanwhile.
+  await page.locator('[data-testid="new-submit"]:enabled').waitFor();
   await page.getByTestId('new-result').filter({ hasText: /./ }).waitFor();
 }
 

@@ -56,6 +56,45 @@ describeBrowser('dashboard in Chromium', () => {
     await watched.context.close();
   });
 
+  it('a poll refused beside the sign-in leaves the prompt saying that the token was refused', async () => {
+    const watched = await openPage(browser, DESKTOP);
+    const { page } = watched;
+    await page.goto(`${sandbox.url}/_sandbox/`);
+    await page.getByTestId('login-error').filter({ hasText: '--admin-token' }).waitFor();
+    // The sign-in's first call waits until the next poll has sent its calls; those wait until
+    // the sign-in's refusal is on screen. So both are refused, the poll's last.
+    let pollSent!: () => void;
+    let signInRefused!: () => void;
+    const sent = new Promise<void>((resolve) => (pollSent = resolve));
+    const refused = new Promise<void>((resolve) => (signInRefused = resolve));
+    await page.route(`${sandbox.url}/_sandbox/merchants`, async (route) => {
+      await sent;
+      await route.continue();
+    });
+    const polls: Promise<unknown>[] = [];
+    await page.route(/\/_sandbox\/(clock|trades)/, async (route) => {
+      polls.push(
+        route
+          .request()
+          .response()
+          .then((response) => response?.finished()),
+      );
+      pollSent();
+      await refused;
+      await route.continue();
+    });
+    await page.getByTestId('token-input').fill('wrong-token');
+    await page.getByTestId('token-submit').click();
+    await page.getByTestId('login-error').filter({ hasText: 'refused this token' }).waitFor();
+    signInRefused();
+    await Promise.all(polls);
+    // The poll's refusal has been read; the page has handled it once a task later.
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
+    expect(await page.getByTestId('login-error').textContent()).toContain('refused this token');
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+    await watched.context.close();
+  });
+
   it('shows a newly created trade by itself and transitions it with a button', async () => {
     const { page } = desktop;
     await open(page);

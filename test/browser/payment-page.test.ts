@@ -32,8 +32,15 @@ describeBrowser('payment page in Chromium', () => {
     await expect.poll(() => page.getByTestId('merchant').textContent()).toBe('Demo Shop');
     expect(await page.getByTestId('requisites-number').textContent()).toMatch(/^\d{4} \d{4} \d{4} \d{4}$/);
     await desktop.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: sandbox.url });
+    // The button says "Copied" for 1.5 s, less than a loaded machine can take between two
+    // steps of a test: the page records the first text it shows after the click.
+    await page.getByTestId('copy').evaluate((button) => {
+      (window as unknown as { copyLabel: Promise<string | null> }).copyLabel = new Promise((resolve) =>
+        new MutationObserver(() => resolve(button.textContent)).observe(button, { childList: true, characterData: true, subtree: true }),
+      );
+    });
     await page.getByTestId('copy').click();
-    await page.getByTestId('copy').filter({ hasText: 'Copied' }).waitFor();
+    expect(await page.evaluate(() => (window as unknown as { copyLabel: Promise<string | null> }).copyLabel)).toBe('Copied');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(sandbox.sandbox.store.trades.get(trade.id)?.requisites.number);
     await screenshot(page, 'pay-p2p-desktop');
     await expectClean(desktop);
@@ -133,17 +140,29 @@ describeBrowser('payment page in Chromium', () => {
 
   it('with a real clock, the countdown runs out and the page shows the expired trade', async () => {
     const real = await serveSandbox({ clock: 'real' });
+    const { page } = desktop;
     try {
       const trade = await real.create();
-      real.sandbox.scheduler.schedule('transition', real.sandbox.clock.now() + 1_000, { state: 'expired' }, trade.id);
-      const { page } = desktop;
+      // Long enough for the page to be served before the step runs, even on a loaded machine.
+      real.sandbox.scheduler.schedule('transition', real.sandbox.clock.now() + 3_000, { state: 'expired' }, trade.id);
+      // The page's status checks wait until the countdown has been seen at 0:00: a check that
+      // found the trade expired would reload the page before a slow test could read it.
+      let countedDown!: () => void;
+      const seen = new Promise<void>((resolve) => (countedDown = resolve));
+      await page.route(`${trade.payment_data.url}/status`, async (route) => {
+        await seen;
+        await route.continue();
+      });
       await page.goto(trade.payment_data.url);
       expect(await page.getByTestId('countdown').getAttribute('data-clock')).toBe('real');
       await page.getByTestId('countdown').filter({ hasText: '0:00' }).waitFor();
+      await expect.poll(() => real.sandbox.store.trades.get(trade.id)?.state, { timeout: 60_000 }).toBe('expired');
+      countedDown();
       await page.getByTestId('state').filter({ hasText: 'expired' }).waitFor();
       expect(await page.getByTestId('result-title').textContent()).toBe('Time to pay has expired');
       await expectClean(desktop);
     } finally {
+      await page.unrouteAll({ behavior: 'ignoreErrors' });
       await real.close();
     }
   });

@@ -74,6 +74,8 @@ export function dashboardClient(dom: DashboardDom, api: DashboardApi, detail: Da
       await task();
     } catch (error) {
       if (error instanceof api.ApiError && error.status === 401) {
+        // Another call refused the same token first (a poll beside the sign-in): its prompt says why.
+        if (locked) return;
         const had = api.token.get();
         api.token.clear();
         showLogin(had ? t('login.refused') : t('login.needed'));
