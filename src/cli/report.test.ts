@@ -10,7 +10,13 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 
 it('report --workspace reads the report of that workspace alone; the unprefixed one holds every workspace, each named (docs/workspaces.md, Command line)', async () => {
-  // A wrong signature in workspace docs-1 only.
+  // Workspace docs-1 is made by an accepted create (a refusal alone makes no workspace), then a wrong signature in it only.
+  const accepted = await fetch(`${sandbox.url}/w/docs-1/api/v1/trades/deposit/create`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-Auth': DEMO.token },
+    body: JSON.stringify(p2pBody()),
+  });
+  expect(accepted.status).toBe(201);
   const refused = await fetch(`${sandbox.url}/w/docs-1/api/v1/trades/deposit/create`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', 'X-Auth': 'a'.repeat(64) },
