@@ -20,7 +20,7 @@
  * starting, or on a `sleep` of the page.
  * The CLI the blocks call runs the build in dist/ (`npm test` builds first).
  */
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { closedPort } from './callbacks-receiver.js';
 import { tmpdir } from 'node:os';
@@ -109,11 +109,34 @@ export DEPOSIT_SANDBOX_PORT=${sandboxPort} DEPOSIT_SANDBOX_URL=http://127.0.0.1:
 trap 'jobs -p | xargs -r kill 2>/dev/null; wait 2>/dev/null' EXIT
 `;
 
+/**
+ * Runs `script` with bash in its own process group, and then stops whatever is left in it: a
+ * receiver or sandbox in the background outlives a bash killed at the bound (no EXIT trap then).
+ */
 function bash(script: string, cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile('bash', ['--noprofile', '--norc', '-c', script], { cwd, env: cleanEnv({}), timeout: 570_000, killSignal: 'SIGKILL' }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr: stderr + (error && typeof error.code !== 'number' ? String(error) : '') });
+    const child = spawn('bash', ['--noprofile', '--norc', '-c', script], { cwd, env: cleanEnv({}), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const stopGroup = () => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // Nothing left.
+      }
+    };
+    const bound = setTimeout(() => {
+      stderr += '\n(killed: still running after 570 s)';
+      stopGroup();
+    }, 570_000);
+    child.once('exit', () => {
+      clearTimeout(bound);
+      stopGroup();
     });
+    child.once('error', (error) => resolve({ code: 1, stdout, stderr: `${stderr}${String(error)}` }));
+    child.once('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
   });
 }
 
