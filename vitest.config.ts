@@ -21,16 +21,25 @@ const inProcess = [
   'check-callback-routes',
   'check-callback',
   'clock-switch',
+  'container-docs',
+  'docs-drift',
+  'fuzz',
   'hostile-http',
+  'hostile-paths',
   'hostile',
   'junit-xml',
+  'one-voice',
   'openapi',
   'public-surface',
   'races',
+  'readme-first-questions',
+  'report-coverage',
+  'report-workspaces',
   'report',
   'scenario-opt-in',
   'scenarios-callbacks',
   'scenarios-docs',
+  'scenarios-faults',
   'security-web',
   'test-times',
   'workspaces-parallel',
@@ -67,12 +76,18 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          // Tests that start processes, servers and browsers, each file in its own process.
+          // Tests that start processes and servers, in child processes of vitest's (forks), so that
+          // what a file does to its process stays out of vitest's own.
+          // A fork runs one file after another without a fresh start and re-import each (about 1.5 s
+          // of CPU a file): no file here changes the environment, the working folder or signal
+          // handlers, and one that fakes timers or spies restores them itself (restoreMocks too).
           // examples/ holds the README's merchant-flow test; it imports the built package ('deposit-sandbox' -> dist/).
           name: 'integration',
           include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
           exclude: [...exclude, ...inProcess, ...browser],
           pool: 'forks',
+          isolate: false,
+          restoreMocks: true,
           // A test here starts processes one after another; on a loaded 2-core machine a Node
           // start alone has taken seconds. These bound a hang, not speed.
           testTimeout: 180_000,

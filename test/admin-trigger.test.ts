@@ -23,8 +23,9 @@ function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 /** Runs the CLI to completion (bounded) and answers its exit code and output. */
 function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: ROOT, env: cleanEnv(env), timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+    // A bound for a hang, under the test's own (a CLI run has taken over a minute on a loaded machine).
+    execFile(process.execPath, [BIN, ...args], { cwd: ROOT, env: cleanEnv(env), timeout: 170_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr: error?.killed ? `${stderr}\n(killed: still running after 170 s)` : stderr });
     });
   });
 }

@@ -19,8 +19,9 @@ const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !n
 
 function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: ROOT, env, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+    // A bound for a hang, under the test's own (a CLI run has taken over a minute on a loaded machine).
+    execFile(process.execPath, [BIN, ...args], { cwd: ROOT, env, timeout: 170_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr: error?.killed ? `${stderr}\n(killed: still running after 170 s)` : stderr });
     });
   });
 }
@@ -91,10 +92,14 @@ describe('deposit-sandbox check-callback --probe', () => {
   it('exits 0 for the correct receiver, and the JUnit file lists every invariant as passed', async () => {
     const { url, probe } = await receiver('correct');
     const junit = join(dir, 'correct.xml');
-    const result = await cli(['check-callback', url, '--probe', probe, '--seed', '3', '--runs', '200', '--junit', junit]);
+    // 50 schedules: the point here is the exit code and the JUnit file of a clean run. That the
+    // correct receiver raises no false alarm over many schedules is callback-fuzzer.test.ts's
+    // (1,000, in-process); over two processes a schedule is a few sequential round trips, and
+    // 200 of them have taken over three minutes on a loaded machine.
+    const result = await cli(['check-callback', url, '--probe', probe, '--seed', '3', '--runs', '50', '--junit', junit]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(result.stdout.endsWith('\n\nNo violation in 200 schedules.\n')).toBe(true);
+    expect(result.stdout.endsWith('\n\nNo violation in 50 schedules.\n')).toBe(true);
     const xml = readFileSync(junit, 'utf8');
     expect(await junitErrors(xml)).toEqual([]);
     expect(xml).toContain('<testsuite name="check-callback" tests="10" failures="0" errors="0" skipped="0">');

@@ -30,8 +30,9 @@ function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 /** Runs the CLI to completion (bounded) and answers its exit code and output. */
 function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: ROOT, env: cleanEnv(env), timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+    // A bound for a hang, under the test's own (a CLI run has taken over a minute on a loaded machine).
+    execFile(process.execPath, [BIN, ...args], { cwd: ROOT, env: cleanEnv(env), timeout: 170_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr: error?.killed ? `${stderr}\n(killed: still running after 170 s)` : stderr });
     });
   });
 }
@@ -144,9 +145,11 @@ describe('deposit-sandbox wait', () => {
 
   it('exits 1 after --timeout with the last problem and the sandbox it asked', async () => {
     const port = await closedPort();
-    const result = await cli(['wait', '--url', `http://127.0.0.1:${port}`, '--timeout', '1s']);
+    // Long enough for an attempt to finish on a loaded machine (one took over 1 s to meet the
+    // closed port), so the last problem is the refusal and not the attempt's own time limit.
+    const result = await cli(['wait', '--url', `http://127.0.0.1:${port}`, '--timeout', '5s']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain(`The sandbox at http://127.0.0.1:${port} was not healthy within 1s`);
+    expect(result.stderr).toContain(`The sandbox at http://127.0.0.1:${port} was not healthy within 5s`);
     expect(result.stderr).toContain('ECONNREFUSED');
     expect(result.stderr).toContain(`sandbox: http://127.0.0.1:${port} (from --url)`);
     const bad = await cli(['wait', '--url', 'http://127.0.0.1:1', '--timeout', 'soon']);

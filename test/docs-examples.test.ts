@@ -1,6 +1,6 @@
 /**
  * Every ```bash block of the README and docs/ runs, as a reader would paste it, against a real
- * sandbox process (docs/getting-started.md has its own, stricter test: docs-getting-started.test.ts).
+ * sandbox over HTTP (docs/getting-started.md has its own, stricter test: docs-getting-started.test.ts).
  *
  * For each block:
  * - `127.0.0.1:4242` (the sandbox) and `127.0.0.1:4243` (a receiver the block starts) become two
@@ -8,19 +8,25 @@
  * - the block runs with bash in a temporary folder that holds only a copy of this checkout's
  *   `examples/` (so a block can start a reference receiver, `examples/receivers/*.mjs`, as a reader
  *   does from a checkout); background jobs it starts are stopped when it ends;
- * - unless the block starts a sandbox itself (`npx deposit-sandbox [flags] &`), the test starts one
- *   first, with the flags of a `<!-- docs-test: serve <flags> -->` line right above the block
- *   (default `--in-memory`);
+ * - unless the block starts a sandbox itself (`npx deposit-sandbox [flags] &`, a real process),
+ *   the test starts one first, with the flags of a `<!-- docs-test: serve <flags> -->` line right
+ *   above the block (default `--in-memory`): in this process with startSandbox() (the same app,
+ *   over real HTTP on 127.0.0.1; what `serve` adds as a process, the ready line, signals and
+ *   --ready-file, is the point of cli*.test.ts and of the blocks that start their own);
  * - it must exit 0, and no JSON line it prints may be a 404 or 5xx error envelope (a stale id, a
  *   route that moved, a sandbox bug) unless the page shows that error right after the block.
- * The process runs the build in dist/ (`npm test` builds first).
+ * Blocks do not depend on each other (docs/writing-docs.md), each has its own ports, folder and
+ * sandbox, so they run concurrently: most of a block's time is spent waiting on curl, on the CLI
+ * starting, or on a `sleep` of the page.
+ * The CLI the blocks call runs the build in dist/ (`npm test` builds first).
  */
-import { execFile, spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { closedPort } from './callbacks-receiver.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startSandbox, type SandboxOptions } from '../src/index.js';
 import { fences, markdownFiles, readDoc, ROOT, type Fence } from './docs/markdown.js';
 
 const BIN = join(ROOT, 'bin', 'deposit-sandbox.js');
@@ -59,7 +65,11 @@ function examples(): Example[] {
   return found;
 }
 
-const EXAMPLES = examples();
+/**
+ * The blocks, those that run the callback fuzzer (`--runs`) first: they take the longest, so they
+ * start while the short ones run beside them instead of being left to run alone at the end.
+ */
+const EXAMPLES = examples().sort((a, b) => Number(b.fence.code.includes('--runs')) - Number(a.fence.code.includes('--runs')));
 
 /** The environment without DEPOSIT_SANDBOX_*, PORT or proxies (curl must reach 127.0.0.1 directly). */
 function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
@@ -67,26 +77,24 @@ function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, NO_PROXY: '127.0.0.1', no_proxy: '127.0.0.1', ...extra };
 }
 
-/** Starts the CLI with `flags` on `port` and resolves once it printed its ready line. */
-async function startSandbox(flags: string[], port: number, cwd: string): Promise<() => Promise<void>> {
-  const child = spawn(process.execPath, [BIN, ...flags, '--port', String(port)], { cwd, env: cleanEnv({}), stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
-  let out = '';
-  let err = '';
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk;
-      if (out.includes('\n')) resolve();
-    });
-    void exited.then(() => reject(new Error(`deposit-sandbox ${flags.join(' ')} exited before its ready line:\n${out}\n${err}`)));
-  });
-  return async () => {
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(timer);
-  };
+/**
+ * The options of `serve` flags (`--in-memory`, `--clock manual`, `--callback-timeout 1s`) as
+ * startSandbox() takes them (camelCase); startSandbox refuses one it does not know, naming it.
+ */
+function serveOptions(flags: string[]): SandboxOptions {
+  const options: Record<string, unknown> = {};
+  for (let i = 0; i < flags.length; i++) {
+    const flag = flags[i]!;
+    if (!flag.startsWith('--')) throw new Error(`docs-test: serve ${flags.join(' ')}: expected a --flag, found "${flag}"`);
+    const key = flag.slice(2).replace(/-([a-z])/g, (_m, letter: string) => letter.toUpperCase());
+    const value = flags[i + 1];
+    if (value === undefined || value.startsWith('--')) options[key] = true;
+    else {
+      options[key] = value;
+      i++;
+    }
+  }
+  return options as SandboxOptions;
 }
 
 /**
@@ -101,11 +109,34 @@ export DEPOSIT_SANDBOX_PORT=${sandboxPort} DEPOSIT_SANDBOX_URL=http://127.0.0.1:
 trap 'jobs -p | xargs -r kill 2>/dev/null; wait 2>/dev/null' EXIT
 `;
 
+/**
+ * Runs `script` with bash in its own process group, and then stops whatever is left in it: a
+ * receiver or sandbox in the background outlives a bash killed at the bound (no EXIT trap then).
+ */
 function bash(script: string, cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile('bash', ['--noprofile', '--norc', '-c', script], { cwd, env: cleanEnv({}), timeout: 120_000, killSignal: 'SIGKILL' }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr: stderr + (error && typeof error.code !== 'number' ? String(error) : '') });
+    const child = spawn('bash', ['--noprofile', '--norc', '-c', script], { cwd, env: cleanEnv({}), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const stopGroup = () => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // Nothing left.
+      }
+    };
+    const bound = setTimeout(() => {
+      stderr += '\n(killed: still running after 570 s)';
+      stopGroup();
+    }, 570_000);
+    child.once('exit', () => {
+      clearTimeout(bound);
+      stopGroup();
     });
+    child.once('error', (error) => resolve({ code: 1, stdout, stderr: `${stderr}${String(error)}` }));
+    child.once('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
   });
 }
 
@@ -114,29 +145,30 @@ describe('every bash block of the docs runs', () => {
     expect(EXAMPLES.length).toBeGreaterThan(10);
   });
 
-  it.each(EXAMPLES.map((example) => [`${example.fence.file}:${example.fence.line} (${example.fence.heading})`, example] as const))(
+  it.concurrent.for(EXAMPLES.map((example) => [`${example.fence.file}:${example.fence.line} (${example.fence.heading})`, example] as const))(
     '%s',
-    async (_name, { fence, serve, documentedError }) => {
-      const [sandboxPort, receiverPort] = [await closedPort(), await closedPort()];
-      const cwd = mkdtempSync(join(tmpdir(), 'docs-example-'));
-      cpSync(join(ROOT, 'examples'), join(cwd, 'examples'), { recursive: true });
-      const stop = serve ? await startSandbox(serve, sandboxPort, cwd) : undefined;
-      try {
-        // One pass: a sandbox port that contains "4243" (34243) must not be replaced again.
-        const code = fence.code.replace(/127\.0\.0\.1:4242|4243/g, (found) => (found === '4243' ? String(receiverPort) : `127.0.0.1:${sandboxPort}`));
-        const run = await bash(PRELUDE(sandboxPort) + code, cwd);
-        const context = `${fence.file}:${fence.line} printed:\n${run.stdout}\n${run.stderr}`;
-        expect(run.code, context).toBe(0);
-        for (const envelope of run.stdout.matchAll(/\{"error":\{"status":(\d{3})/g)) {
-          const status = Number(envelope[1]);
-          if (status === documentedError) continue;
-          expect(status === 404 || status >= 500, `an unexpected ${status} answer: ${context}`).toBe(false);
-        }
-      } finally {
-        await stop?.();
-        rmSync(cwd, { recursive: true, force: true });
+    // A bound for a hang, not for speed (a block waits for its turn, maxConcurrency, outside it):
+    // one that runs the callback fuzzer 1000 times has taken four minutes on a loaded machine.
+    { timeout: 600_000 },
+    async ([, { fence, serve, documentedError }], { expect, onTestFinished }) => {
+      const sandbox = serve ? await startSandbox(serveOptions(serve)) : undefined;
+      if (sandbox) onTestFinished(() => sandbox.close());
+      const sandboxPort = sandbox ? Number(new URL(sandbox.url).port) : await closedPort();
+      const receiverPort = await closedPort();
+      // Asynchronous file work: the event loop that copies also serves the blocks' sandboxes.
+      const cwd = await mkdtemp(join(tmpdir(), 'docs-example-'));
+      onTestFinished(() => rm(cwd, { recursive: true, force: true }));
+      await cp(join(ROOT, 'examples'), join(cwd, 'examples'), { recursive: true });
+      // One pass: a sandbox port that contains "4243" (34243) must not be replaced again.
+      const code = fence.code.replace(/127\.0\.0\.1:4242|4243/g, (found) => (found === '4243' ? String(receiverPort) : `127.0.0.1:${sandboxPort}`));
+      const run = await bash(PRELUDE(sandboxPort) + code, cwd);
+      const context = `${fence.file}:${fence.line} printed:\n${run.stdout}\n${run.stderr}`;
+      expect(run.code, context).toBe(0);
+      for (const envelope of run.stdout.matchAll(/\{"error":\{"status":(\d{3})/g)) {
+        const status = Number(envelope[1]);
+        if (status === documentedError) continue;
+        expect(status === 404 || status >= 500, `an unexpected ${status} answer: ${context}`).toBe(false);
       }
     },
-    180_000,
   );
 });

@@ -19,8 +19,9 @@ interface Run {
 
 function run(args: string[], env: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: root, env: { ...process.env, ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
+    // A bound for a hang, under the test's own (a CLI run has taken over a minute on a loaded machine).
+    execFile(process.execPath, [BIN, ...args], { cwd: root, env: { ...process.env, ...env }, timeout: 170_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr: error?.killed ? `${stderr}\n(killed: still running after 170 s)` : stderr });
     });
   });
 }
