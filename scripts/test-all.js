@@ -52,6 +52,9 @@ const lanes = [
     { name: 'typecheck (browser scripts)', nice: BESIDE, command: process.execPath, args: [TSC, '-p', 'tsconfig.client.json'] },
     { name: 'lint', nice: BESIDE, command: join(ROOT, 'node_modules', '.bin', 'biome'), args: ['check', '.'] },
     { name: 'import circles', nice: BESIDE, command: process.execPath, args: [join(ROOT, 'scripts', 'check-cycles.js')] },
+  ],
+  [
+    // In a lane of its own, so it starts once the build is there, not behind the checks.
     // Its own per-suite results and notes (test-examples.js writes them); its line per suite is shown.
     {
       name: 'examples',

@@ -127,12 +127,15 @@ describe('deposit-sandbox report and serve --report', () => {
   it("serve --report on SIGHUP writes the JUnit of every workspace, a deleted one's included, each named", async () => {
     const file = join(dir, 'hangup-report.xml');
     const sandbox = await serve(['--report', file]);
-    const wrong = (prefix: string) =>
+    const send = (prefix: string, token: string) =>
       fetch(`${sandbox.url}${prefix}/api/v1/trades/deposit/create`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'X-Auth': 'not-the-token' },
+        headers: { 'Content-Type': 'application/json', 'X-Auth': token },
         body: JSON.stringify({ merchant: DEMO.id, order: 'report-hup-1', amount_cents: 31250, amount_currency: 'RUB', type: 'any_bank' }),
       });
+    const wrong = (prefix: string) => send(prefix, 'not-the-token');
+    // Each workspace is made by an accepted create (a refused request alone makes none), then refused once.
+    for (const prefix of ['/w/worker-1', '/w/worker-2']) expect((await send(prefix, DEMO.token)).status).toBe(201);
     expect((await wrong('/w/worker-1')).status).toBe(401);
     expect((await wrong('/w/worker-2')).status).toBe(401);
     expect((await fetch(`${sandbox.url}/w/worker-2/_sandbox`, { method: 'DELETE' })).status).toBe(200);
