@@ -6,9 +6,9 @@
 //
 // Stages run in lanes side by side: the build and then vitest, the critical path, at normal
 // priority; beside them, at a lower CPU priority (nice 10) so they take what the critical path
-// leaves, the typechecks, the lint, the import-circle check and, once the build is there, the
-// examples; and the container test, which builds its own image from the sources, so it starts
-// at once. vitest writes to the terminal; every other stage to test-artifacts/logs/<stage>.log,
+// leaves, the typechecks, the lint and the import-circle check; and at normal priority, the
+// examples once the build is there, and the container test, which builds its own image from the
+// sources, so it starts at once. vitest writes to the terminal; every other stage to test-artifacts/logs/<stage>.log,
 // whose end is printed when the stage fails. A failed build stops every stage that needs dist/;
 // any other stage runs even when another failed. Each suite writes its results under
 // test-artifacts/; a stage that failed without a result of its own is written there as one
@@ -54,12 +54,13 @@ const lanes = [
     { name: 'import circles', nice: BESIDE, command: process.execPath, args: [join(ROOT, 'scripts', 'check-cycles.js')] },
   ],
   [
-    // In a lane of its own, so it starts once the build is there, not behind the checks.
+    // In a lane of its own, so it starts once the build is there, not behind the checks. Normal
+    // priority: its suites hold time limits of their own (a 5 s test timeout, a probe of the
+    // toolchain) that a starved process misses.
     // Its own per-suite results and notes (test-examples.js writes them); its line per suite is shown.
     {
       name: 'examples',
       needs: 'build',
-      nice: BESIDE,
       own: true,
       shows: /^examples\/.*: (passed|FAILED)|^(skipped|FAILED): /,
       command: process.execPath,

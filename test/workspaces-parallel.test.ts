@@ -102,11 +102,15 @@ async function worker(url: string, index: number): Promise<Expected> {
   await triggerCommand({ url, source: 'flag', workspace: name }, { id: manual.id }, state === 'confirmed' ? 'canceled' : 'confirmed', { json: true }, () => undefined);
   manual.state = state === 'confirmed' ? 'canceled' : 'confirmed';
   await create('same-9');
-  // The callback of the hand-moved trade is delivered by a job of its own: wait for it, so the
-  // pending jobs counted here are the scenario steps that stay pending across the restart.
+  // The callback of the hand-moved trade is delivered by a job of its own, which stays pending
+  // until its attempt is saved (after the event reads delivered): wait until it is done, so the
+  // pending jobs counted here are the scenario steps that stay pending across the restart, one
+  // per "same-" trade made after the advance (same-1 again after a reset, and same-9).
+  const steps = index % 2 === 0 ? 2 : 1;
   await expect
-    .poll(async () => (await call<{ callbacks: Array<{ status: string }> }>('GET', `${base}/_sandbox/callbacks`)).body.callbacks.filter((c) => c.status === 'pending').length, { timeout: 5_000 })
+    .poll(async () => (await call<{ callbacks: Array<{ status: string }> }>('GET', `${base}/_sandbox/callbacks`)).body.callbacks.filter((c) => c.status === 'pending').length, { timeout: 30_000 })
     .toBe(0);
+  await expect.poll(async () => (await call<{ pending: number }>('GET', `${base}/_sandbox/clock`)).body.pending, { timeout: 30_000 }).toBe(steps);
   const clock = (await call<{ now: string; pending: number }>('GET', `${base}/_sandbox/clock`)).body;
   return { name, state, delay, trades, clock: clock.now, pending: clock.pending };
 }
