@@ -147,3 +147,20 @@ export function capturingLogger(): Logger & { infos: string[]; warnings: string[
   const warnings: string[] = [];
   return { infos, warnings, info: (line) => void infos.push(line), warn: (line) => void warnings.push(line) };
 }
+
+/** A request body the test sends in two parts: the request is under way until `finish()`. */
+export function slowBody() {
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const stream = new ReadableStream<Uint8Array>({
+    start(c) {
+      controller = c;
+    },
+  });
+  return {
+    stream,
+    finish(text: string) {
+      controller.enqueue(new TextEncoder().encode(text));
+      controller.close();
+    },
+  };
+}

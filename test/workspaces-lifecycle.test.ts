@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSandbox } from '../src/sandbox.js';
 import type { SandboxOptionsInput } from '../src/config/options.js';
-import { capturingLogger, checkedApp, DEMO, errorOf, p2pBody } from './support.js';
+import { capturingLogger, checkedApp, DEMO, errorOf, p2pBody, slowBody } from './support.js';
 import type { Logger } from '../src/log/logger.js';
 
 const cleanup: Array<() => Promise<void> | void> = [];
@@ -37,23 +37,6 @@ async function start(options: SandboxOptionsInput, logger: Logger = capturingLog
     close: async () => {
       closed = true;
       await sandbox.close();
-    },
-  };
-}
-
-/** A request body the test sends in two parts: the request is under way until `finish()`. */
-function slowBody() {
-  let controller!: ReadableStreamDefaultController<Uint8Array>;
-  const stream = new ReadableStream<Uint8Array>({
-    start(c) {
-      controller = c;
-    },
-  });
-  return {
-    stream,
-    finish(text: string) {
-      controller.enqueue(new TextEncoder().encode(text));
-      controller.close();
     },
   };
 }

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSandbox } from '../src/sandbox.js';
-import { checkedApp, DEMO, errorOf, p2pBody } from './support.js';
+import { checkedApp, DEMO, errorOf, p2pBody, slowBody } from './support.js';
 
 const cleanup: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -34,23 +34,6 @@ async function start(maxWorkspaces: number) {
     }
   };
   return { data, sandbox, app, create, read, listed, folders };
-}
-
-/** A request body the test sends at once later: the request is under way until `finish()`. */
-function slowBody() {
-  let controller!: ReadableStreamDefaultController<Uint8Array>;
-  const stream = new ReadableStream<Uint8Array>({
-    start(c) {
-      controller = c;
-    },
-  });
-  return {
-    stream,
-    finish(text: string) {
-      controller.enqueue(new TextEncoder().encode(text));
-      controller.close();
-    },
-  };
 }
 
 describe('refused requests under a new /w/<name> create nothing', () => {
