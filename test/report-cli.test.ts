@@ -166,9 +166,9 @@ describe('deposit-sandbox report and serve --report', () => {
       const { id } = (await created.json()) as { id: string };
       const moved = await fetch(`${sandbox.url}/_sandbox/trades/${id}/transition`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ state: 'confirmed' }) });
       expect(moved.status).toBe(200);
-      const delivered = async () => ((await (await fetch(`${sandbox.url}/_sandbox/callbacks?trade=${id}`)).json()) as { callbacks: Array<{ status: string }> }).callbacks[0]?.status === 'delivered';
-      for (let i = 0; i < 100 && !(await delivered()); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-      // The report waits for the probe read under way.
+      // The callback, then the probe read the sandbox starts once it was acknowledged; the report waits for that read.
+      const [, probed] = await shop.waitFor(2);
+      expect(probed).toMatchObject({ method: 'GET', path: '/probe?order=report-cli-probe-1' });
       const md = await cli(['report', '--url', sandbox.url]);
       expect(md.stdout).toContain(`| callback.confirmed | handled | ${id} | acknowledged with 2xx; the balance probe shows order report-cli-probe-1 credited 31250 once |`);
       expect(md.stdout).toContain('Credits checked: a callback row is handled only when the balance probe (serve --probe) showed the right credit.');

@@ -255,11 +255,15 @@ describe('the scenario rows with a balance probe', () => {
     await settle(t, id, 'confirmed');
     expect(await row(t, 'callback.overlapping')).toMatchObject({ status: 'handled', trade: id, detail: expect.stringContaining('credited 31250 once') });
 
-    // Checks, then writes after an await: both overlapping deliveries pass the check.
+    // Checks, then writes once both overlapping deliveries have arrived: both pass the check.
+    let arrived = 0;
+    let bothArrived!: () => void;
+    const both = new Promise<void>((resolve) => (bothArrived = resolve));
     const racy = await startShop(async ({ trade, genuine, entry }) => {
       if (!genuine) return 401;
       const already = entry.credited_trades.has(trade.id);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      if (++arrived === 2) bothArrived();
+      await both;
       if (trade.state === 'confirmed' && !already) {
         entry.credited_trades.add(trade.id);
         entry.credited += trade.amount_cents;
