@@ -78,6 +78,36 @@ describe('JournalWriter', () => {
     expect(readFileSync(b.path, 'utf8')).toBe('b1\n');
   });
 
+  it('writes the records asked for while a batch is at the writer thread once it answers, with nothing more asked for', async () => {
+    const writer = new JournalWriter();
+    const [a, b, c, d] = [tempFile('a.ndjson'), tempFile('b.ndjson'), tempFile('c.ndjson'), tempFile('d.ndjson')];
+    const first = [writer.append(a.fd, Buffer.from('a\n'), 0, false), writer.append(b.fd, Buffer.from('b\n'), 0, false)];
+    // The microtask that sent the first two as one batch has run; the thread has not answered (that takes a turn).
+    await Promise.resolve();
+    const waiting = [writer.append(c.fd, Buffer.from('c\n'), 0, false), writer.append(d.fd, Buffer.from('d\n'), 0, false)];
+    await Promise.all([...first, ...waiting]);
+    expect([a, b, c, d].map(({ path }) => readFileSync(path, 'utf8'))).toEqual(['a\n', 'b\n', 'c\n', 'd\n']);
+  });
+
+  it('writes every record of many journals asked for turn after turn while a batch is at the writer thread, each journal in order', async () => {
+    const writer = new JournalWriter();
+    const files = Array.from({ length: 8 }, (_, i) => tempFile(`busy-${i}.ndjson`));
+    // Like busy workspaces: each journal sends its next record once the last one is written,
+    // and the journals start in different turns, so records keep arriving while a batch is away.
+    await Promise.all(
+      files.map(async ({ fd }, i) => {
+        for (let k = 0; k < i; k++) await new Promise((resolve) => setImmediate(resolve));
+        let position = 0;
+        for (let k = 0; k < 25; k++) {
+          const line = Buffer.from(`${i}:${k}\n`);
+          await writer.append(fd, line, position, false);
+          position += line.length;
+        }
+      }),
+    );
+    for (const [i, { path }] of files.entries()) expect(readFileSync(path, 'utf8')).toBe(Array.from({ length: 25 }, (_, k) => `${i}:${k}\n`).join(''));
+  });
+
   it('does not keep the process alive once its records are written (a child process exits by itself)', async () => {
     const { path } = tempFile('exit.ndjson');
     const script = `

@@ -57,8 +57,9 @@ Promise.all([import('node:worker_threads'), import('node:fs')]).then(([{ parentP
  *   disk may hold only one of its threads.
  * - **Several records** (busy workspaces, each with its own journal), or one while the pool write
  *   is under way: one message to the writer thread, which writes them one after another and
- *   answers in one message. A turn costs two wake-ups between threads however many journals it
- *   wrote, where one pool job per record cost two each.
+ *   answers in one message. A batch costs two wake-ups between threads however many journals it
+ *   wrote, where one pool job per record cost two each. One batch is at the thread at a time;
+ *   the records asked for meanwhile wait for its answer and leave together in the next.
  *
  * A slow or frozen disk stalls only the pool thread or the writer thread, never the event loop.
  * Records of one journal never overtake each other: its store sends the next only once the one
@@ -89,12 +90,18 @@ export class JournalWriter {
   #send(): void {
     this.#scheduled = false;
     const appends = this.#next;
-    this.#next = [];
+    if (appends.length === 0) return;
     const [only] = appends;
     if (only && appends.length === 1 && !this.#pooled) {
+      this.#next = [];
       this.#writeInPool(only);
       return;
     }
+    // One batch at the writer thread at a time: what is asked for meanwhile leaves together when
+    // it answers (group commit across journals), so busy workspaces cost one message per batch
+    // the thread writes, not one per turn of the event loop.
+    if (this.#sent.size > 0) return;
+    this.#next = [];
     let total = 0;
     for (const append of appends) total += append.line.length;
     // One buffer of its own (never Node's shared pool), handed over to the worker without a copy.
@@ -150,6 +157,8 @@ export class JournalWriter {
         if (error) append.reject(Object.assign(new Error(error.message), error));
         else append.resolve();
       });
+      // The records that waited for this batch (#send).
+      if (!this.#scheduled) this.#send();
     });
     worker.on('error', (error) => this.#fail(error));
     worker.on('exit', (code) => this.#fail(new Error(`the journal writer stopped (exit code ${code})`)));
@@ -162,6 +171,8 @@ export class JournalWriter {
     this.#worker = undefined;
     for (const appends of this.#sent.values()) for (const append of appends) append.reject(error);
     this.#sent.clear();
+    // The records that waited for the lost batch go to a new writer thread.
+    if (!this.#scheduled) this.#send();
   }
 }
 
