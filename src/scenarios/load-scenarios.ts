@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isMap, isSeq, LineCounter, parseDocument } from 'yaml';
 import { formatPath } from '../config/issues.js';
-import { checkPatterns } from './check-patterns.js';
+import { checkPatterns, type CompiledPatterns } from './check-patterns.js';
 import { scenarioFileSchema, type Scenario } from './scenario.js';
 import { describeYamlIssues, formatProblem, locate, type FileProblem } from './yaml-issues.js';
 
@@ -17,6 +17,12 @@ export interface LoadedScenario {
   /** 1-based line of the scenario's first field. */
   line: number;
   bundled: boolean;
+  /**
+   * The compiled regular expressions of the file (or upload) it came from, compiled when it was
+   * checked. Every engine that holds this entry (the server's and each workspace's) matches with
+   * these; without them, an engine compiles each pattern on its first use.
+   */
+  patterns?: CompiledPatterns;
 }
 
 /** A folder (or a single file) of scenario YAML files. */
@@ -45,7 +51,7 @@ export class ScenarioError extends Error {
  */
 export const MAX_ALIAS_COUNT = 100;
 
-type Parsed = { ok: true; scenarios: { scenario: Scenario; line: number }[] } | { ok: false; problems: FileProblem[] };
+type Parsed = { ok: true; scenarios: { scenario: Scenario; line: number }[]; patterns: CompiledPatterns } | { ok: false; problems: FileProblem[] };
 
 /** Parses and validates the text of one scenario file. */
 export function parseScenarioFile(text: string, file: string): Parsed {
@@ -78,11 +84,11 @@ export function parseScenarioFile(text: string, file: string): Parsed {
   }
   const result = scenarioFileSchema.safeParse(data);
   if (!result.success) return { ok: false, problems: describeYamlIssues(file, doc, counter, result.error, scenarioFileSchema) };
-  const patterns = checkPatterns(result.data.scenarios);
-  if (patterns.length > 0) {
+  const { problems, patterns } = checkPatterns(result.data.scenarios);
+  if (problems.length > 0) {
     return {
       ok: false,
-      problems: patterns.map(({ path, message }) => {
+      problems: problems.map(({ path, message }) => {
         const where = locate(doc, counter, path);
         return { file, ...(where ? { line: where.line, column: where.column } : {}), path: formatPath(path), message };
       }),
@@ -92,6 +98,7 @@ export function parseScenarioFile(text: string, file: string): Parsed {
   const list = isMap(doc.contents) ? doc.contents.get('scenarios', true) : undefined;
   return {
     ok: true,
+    patterns,
     scenarios: result.data.scenarios.map((scenario, index) => ({
       scenario,
       line: (isSeq(list) ? locate(doc, counter, ['scenarios', index])?.line : undefined) ?? 1,
@@ -144,7 +151,7 @@ export function loadScenarios(sources: readonly ScenarioSource[]): LoadedScenari
         continue;
       }
       parsed.scenarios.forEach(({ scenario, line }, index) => {
-        const entry = { scenario, file, line, bundled: source.bundled };
+        const entry = { scenario, file, line, bundled: source.bundled, patterns: parsed.patterns };
         const first = byName.get(scenario.name.toLowerCase());
         if (first) {
           problems.push(repeatedName(file, line, index, scenario.name, first));

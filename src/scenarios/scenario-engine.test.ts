@@ -110,6 +110,23 @@ describe('ScenarioEngine', () => {
     expect(list.find((s) => s.name === 'slow')).toMatchObject({ delay_ms: 10_000 });
   });
 
+  it("matches with the patterns its entries' file compiled when it was checked: every workspace's engine shares the server's", () => {
+    const [entry] = ScenarioEngine.load(folder({ 'vip.yaml': 'scenarios:\n  - name: vip\n    description: d\n    match: { order: "^vip-" }\n    timeline: [{ after: 5s, state: confirmed }]\n' }), {
+      bundled: false,
+    }).entries();
+    if (!entry) throw new Error('vip.yaml loaded no scenario');
+    expect(entry.patterns?.get('^vip-')?.test('vip-1')).toBe(true);
+    const request: MatchRequest = { type: 'any_bank', merchant: 'm', amount_cents: 100, order: 'vip-1' };
+    expect(new ScenarioEngine([entry]).match(request)?.name).toBe('vip');
+    // The compiled form given with the entry is the one used: no engine compiles the pattern again.
+    const given = { ...entry, patterns: new Map([['^vip-', { test: (text: string) => text === 'chosen' }]]) };
+    const engines = [new ScenarioEngine([given]), new ScenarioEngine([given])];
+    for (const engine of engines) {
+      expect(engine.match(request)).toBeUndefined();
+      expect(engine.match({ ...request, order: 'chosen' })?.name).toBe('vip');
+    }
+  });
+
   it('a broken user folder stops loading', () => {
     const broken = folder({ 'bad.yaml': 'scenarios:\n  - name: x\n    description: d\n    delay: forever\n' });
     expect(() => ScenarioEngine.load(broken)).toThrow(/bad\.yaml:4:12: scenarios\[0\]\.delay: must be a duration/);

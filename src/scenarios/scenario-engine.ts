@@ -17,9 +17,12 @@ export class ScenarioEngine {
   /** Wall-clock end times of the create delays under way (shutdown reports the longest). */
   readonly #delays = new Set<{ end: number }>();
   /**
-   * This engine's regular expressions, each compiled on its first use. Bounded by the engine's
-   * own scenarios (at most MAX_PATTERNS_SIZE instructions per file or upload), and dropped with
-   * the engine when a workspace's upload replaces it: nothing is shared between workspaces.
+   * This engine's regular expressions by source: those its entries' files compiled when they
+   * were checked (the server's scenarios are the same entries in every workspace, so their
+   * patterns are compiled once and warm in all of them), and any other compiled on its first
+   * use. Bounded by the engine's own scenarios (at most MAX_PATTERNS_SIZE instructions per file
+   * or upload); a workspace's upload is its own file, so its patterns are its own and dropped
+   * with the engine when another upload replaces it.
    */
   readonly #patterns = new Map<string, ScenarioPattern>();
   readonly #compile: (source: string) => ScenarioPattern;
@@ -40,6 +43,10 @@ export class ScenarioEngine {
     this.#entries = entries;
     this.#byName = new Map(entries.map((entry) => [entry.scenario.name.toLowerCase(), entry]));
     this.#compile = options.compile ?? compilePattern;
+    if (options.compile) return;
+    for (const entry of entries) {
+      for (const [source, compiled] of entry.patterns ?? []) if (!this.#patterns.has(source)) this.#patterns.set(source, compiled);
+    }
   }
 
   /**

@@ -27,7 +27,7 @@ export function parseScenarioUpload(text: string, file: string, shared: readonly
       problems.push(repeatedName(file, line, index, scenario.name, first));
       return;
     }
-    const entry = { scenario, file, line, bundled: false };
+    const entry = { scenario, file, line, bundled: false, patterns: parsed.patterns };
     byName.set(scenario.name.toLowerCase(), entry);
     entries.push(entry);
   });
