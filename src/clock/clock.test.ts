@@ -100,4 +100,23 @@ describe('Clock.nowIso', () => {
     }
     expect(texts).toEqual(['2026-01-01T12:00:00.000Z', '2026-01-01T13:00:00.000Z', '2026-01-01T12:00:00.000Z', '2026-01-01T13:00:00.000Z']);
   });
+
+  it('formats a millisecond once for every clock that stands at it (real clocks of busy workspaces), and never gives one clock another time', async () => {
+    let wall = T0 + 7;
+    const clocks = await Promise.all(Array.from({ length: 5 }, async () => new Clock('real', await store(), () => wall)));
+    const other = new Clock('manual', await store(), () => T0 + 60_000);
+    const format = vi.spyOn(Date.prototype, 'toISOString');
+    let texts: string[];
+    try {
+      texts = clocks.map((clock) => clock.nowIso());
+      expect(format).toHaveBeenCalledTimes(1);
+      texts.push(other.nowIso());
+      wall += 1;
+      texts.push(...clocks.map((clock) => clock.nowIso()));
+      expect(format).toHaveBeenCalledTimes(3);
+    } finally {
+      format.mockRestore();
+    }
+    expect(texts).toEqual([...Array(5).fill('2026-01-01T12:00:00.007Z'), '2026-01-01T12:01:00.000Z', ...Array(5).fill('2026-01-01T12:00:00.008Z')]);
+  });
 });

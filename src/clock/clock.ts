@@ -3,6 +3,20 @@ import type { Store } from '../store/store.js';
 export type ClockMode = 'real' | 'manual';
 
 /**
+ * The last time any clock of this process formatted as ISO text, for the clocks that miss their
+ * own (below): real clocks of busy workspaces stand at the same millisecond, and each of them sees
+ * that millisecond only once or twice, so their own entries rarely help while this one does.
+ * A pure function's last answer: it holds a time, never a tenant's data.
+ */
+let lastFormatted = { at: Number.NaN, iso: '' };
+
+/** `new Date(ms).toISOString()`, remembering the last answer of the process. */
+function formatIso(ms: number): string {
+  if (ms !== lastFormatted.at) lastFormatted = { at: ms, iso: new Date(ms).toISOString() };
+  return lastFormatted.iso;
+}
+
+/**
  * The sandbox clock. `real` follows the wall clock plus whatever has been advanced;
  * `manual` stands still until advanced. The offset (real) or the frozen time (manual)
  * is kept in the store, so a restart resumes the same sandbox time.
@@ -55,7 +69,7 @@ export class Clock {
     const now = this.now();
     // Requests that arrive within the same millisecond share one formatted string. Each clock keeps
     // its own: workspaces whose clocks stand at other times do not take turns over one entry.
-    if (now !== this.#formatted.at) this.#formatted = { at: now, iso: new Date(now).toISOString() };
+    if (now !== this.#formatted.at) this.#formatted = { at: now, iso: formatIso(now) };
     return this.#formatted.iso;
   }
 
