@@ -5,9 +5,11 @@ import { LOCALES, type Lang } from './i18n/lang.js';
  * Plain functions over Intl, no HTTP, no DOM.
  */
 
-const money = {
-  ru: new Intl.NumberFormat(LOCALES.ru, { style: 'currency', currency: 'RUB' }),
-  en: new Intl.NumberFormat(LOCALES.en, { style: 'currency', currency: 'RUB', currencyDisplay: 'narrowSymbol' }),
+/** Made on first use (making one loads the locale's data, which a CLI command that shows no page never needs). */
+const money: Partial<Record<Lang, Intl.NumberFormat>> = {};
+const MONEY_OPTIONS: Record<Lang, Intl.NumberFormatOptions> = {
+  ru: { style: 'currency', currency: 'RUB' },
+  en: { style: 'currency', currency: 'RUB', currencyDisplay: 'narrowSymbol' },
 };
 
 /**
@@ -15,6 +17,7 @@ const money = {
  * Intl separates with no-break spaces (U+00A0), so an amount never wraps.
  */
 export function formatMoney(cents: number, lang: Lang): string {
+  money[lang] ??= new Intl.NumberFormat(LOCALES[lang], MONEY_OPTIONS[lang]);
   return money[lang].format(Math.trunc(cents) / 100);
 }
 

@@ -9,21 +9,32 @@ export type Catalogue = Readonly<Record<string, Message>>;
 /** A parameter: text, a number (`count` picks the plural form and is formatted), or a list ("any_bank or nspk", said with Intl.ListFormat). */
 export type Params = Readonly<Record<string, string | number | readonly string[]>>;
 
-/** `t(key, params)` over one catalogue: plural forms by Intl.PluralRules, then `{name}` filled in (lists joined with "or" in the language). */
+/**
+ * `t(key, params)` over one catalogue: plural forms by Intl.PluralRules, then `{name}` filled in (lists joined with "or" in the language).
+ * The Intl formatters are made on first use: making them loads the locale's data, a cost every
+ * CLI command paid at start-up when they were made with the translator (the module that holds the
+ * English server texts makes one as it loads).
+ */
 export function translator<C extends Catalogue>(lang: Lang, catalogue: C) {
-  const plurals = new Intl.PluralRules(LOCALES[lang]);
-  const numbers = new Intl.NumberFormat(LOCALES[lang]);
-  const lists = new Intl.ListFormat(LOCALES[lang], { type: 'disjunction' });
+  let intl: { plurals: Intl.PluralRules; numbers: Intl.NumberFormat; lists: Intl.ListFormat } | undefined;
+  const formatters = () => {
+    intl ??= {
+      plurals: new Intl.PluralRules(LOCALES[lang]),
+      numbers: new Intl.NumberFormat(LOCALES[lang]),
+      lists: new Intl.ListFormat(LOCALES[lang], { type: 'disjunction' }),
+    };
+    return intl;
+  };
   return function t(key: keyof C & string, params: Params = {}): string {
     const message: Message | undefined = catalogue[key];
     if (message === undefined) return key;
     const count = params['count'];
-    const text = typeof message === 'string' ? message : (message[plurals.select(typeof count === 'number' ? count : 0)] ?? message.other);
+    const text = typeof message === 'string' ? message : (message[formatters().plurals.select(typeof count === 'number' ? count : 0)] ?? message.other);
     return text.replace(/\{(\w+)\}/g, (whole, name: string) => {
       const value = params[name];
       if (value === undefined) return whole;
-      if (typeof value === 'object') return lists.format(value);
-      return typeof value === 'number' && name === 'count' ? numbers.format(value) : String(value);
+      if (typeof value === 'object') return formatters().lists.format(value);
+      return typeof value === 'number' && name === 'count' ? formatters().numbers.format(value) : String(value);
     });
   };
 }
