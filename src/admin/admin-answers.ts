@@ -87,6 +87,28 @@ export type AdvanceAnswer = z.infer<typeof advanceAnswerSchema>;
 /** GET /_sandbox/scenarios (in match order) */
 export const scenariosAnswerSchema = z.object({ scenarios: z.array(scenarioSummarySchema) });
 
+/**
+ * GET /_sandbox/merchants: the merchants of this sandbox (workspace) and the `--auth` mode.
+ * The fixtures' merchants come with their token and secret (they are in the fixtures file
+ * anyway), so the dashboard's "New trade" form can call the provider API as the merchant
+ * would; a merchant added to a workspace (POST /_sandbox/merchants) had its credentials
+ * answered once, in the 201, and is listed without them.
+ */
+export const merchantsAnswerSchema = z.object({
+  auth: z.enum(AUTH_MODES),
+  merchants: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      rate: z.number(),
+      from: z.enum(['fixtures', 'workspace']),
+      token: z.string().optional(),
+      secret: z.string().optional(),
+    }),
+  ),
+});
+export type MerchantsAnswer = z.infer<typeof merchantsAnswerSchema>;
+
 /** These answers as /openapi.json names them in its components (registered there, once, from this list). */
 export const ADMIN_ANSWER_COMPONENTS: Component[] = [
   [healthAnswerSchema, { id: 'HealthAnswer' }],
@@ -99,4 +121,5 @@ export const ADMIN_ANSWER_COMPONENTS: Component[] = [
   [clockAnswerSchema, { id: 'ClockAnswer' }],
   [advanceAnswerSchema, { id: 'AdvanceAnswer' }],
   [scenariosAnswerSchema, { id: 'ScenariosAnswer' }],
+  [merchantsAnswerSchema, { id: 'MerchantsAnswer' }],
 ];

@@ -4,7 +4,6 @@ import { ADMIN_ANSWER_COMPONENTS } from '../admin/admin-answers.js';
 import { adminTradeSchema } from '../admin/admin-trade.js';
 import { checkCallbackRequestSchema } from '../admin/check-callback-routes.js';
 import { advanceSchema } from '../admin/clock-routes.js';
-import { merchantsAnswerSchema } from '../admin/merchant-routes.js';
 import { transitionSchema } from '../admin/trade-routes.js';
 import { attemptSchema, callbackEventSchema } from '../callbacks/records.js';
 import { checkReportSchema } from '../check-callback/check-report.js';
@@ -47,7 +46,6 @@ const ANSWERS: Component[] = [
   [jobSchema, { id: 'Job', description: 'A step the sandbox runs at a sandbox time (due: ms since epoch).' }],
   [scenarioSummarySchema, { id: 'ScenarioSummary' }],
   ...ADMIN_ANSWER_COMPONENTS,
-  [merchantsAnswerSchema, { id: 'MerchantsAnswer' }],
   [checkReportSchema, { id: 'CheckReport', description: 'The result of a callback receiver check.' }],
   [integrationReportSchema, { id: 'IntegrationReport', description: "The merchant's mistakes the sandbox counted, per merchant." }],
   [paymentStatusSchema, { id: 'PaymentStatus', description: "A trade's state as the payment page's script reads it." }],

@@ -4,6 +4,7 @@ import {
   callbacksAnswerSchema,
   clockAnswerSchema,
   healthAnswerSchema,
+  merchantsAnswerSchema,
   resetAnswerSchema,
   scenariosAnswerSchema,
   tradeDetailSchema,
@@ -12,7 +13,6 @@ import {
 } from '../admin/admin-answers.js';
 import { checkCallbackRequestSchema } from '../admin/check-callback-routes.js';
 import { advanceSchema } from '../admin/clock-routes.js';
-import { merchantsAnswerSchema } from '../admin/merchant-routes.js';
 import { tradeQuerySchema } from '../admin/list-trades.js';
 import { transitionSchema } from '../admin/trade-routes.js';
 import { callbackQuerySchema } from '../callbacks/list-callbacks.js';
