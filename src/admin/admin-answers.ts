@@ -3,6 +3,7 @@ import { adminTradeSchema } from './admin-trade.js';
 import { AUTH_MODES } from '../auth/authenticate.js';
 import { callbackEventSchema } from '../callbacks/records.js';
 import { jobSchema } from '../clock/jobs.js';
+import { merchantSchema } from '../merchants/fixtures.js';
 import { scenarioSummarySchema } from '../scenarios/describe-scenario.js';
 import { historyEntrySchema } from '../trades/trade.js';
 import type { Component } from '../openapi/operation.js';
@@ -108,6 +109,17 @@ export const merchantsAnswerSchema = z.object({
   ),
 });
 export type MerchantsAnswer = z.infer<typeof merchantsAnswerSchema>;
+
+/** POST /_sandbox/merchants: the only answer that shows the new merchant's token and secret. */
+export const addMerchantAnswerSchema = z.object({ merchant: merchantSchema, workspace: z.string() });
+export type AddMerchantAnswer = z.infer<typeof addMerchantAnswerSchema>;
+
+/** POST /_sandbox/merchants/:id/sign */
+export const signAnswerSchema = z.object({ signature: z.string(), algorithm: z.string(), merchant: z.string() });
+
+/** PUT and DELETE /_sandbox/scenarios */
+export const scenarioUploadAnswerSchema = z.object({ workspace: z.string(), added: z.array(z.string()).optional(), scenarios: z.array(scenarioSummarySchema) });
+export type ScenarioUploadAnswer = z.infer<typeof scenarioUploadAnswerSchema>;
 
 /** These answers as /openapi.json names them in its components (registered there, once, from this list). */
 export const ADMIN_ANSWER_COMPONENTS: Component[] = [

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { z } from 'zod';
 import { SIGNATURE_ALGORITHM, sign } from '../auth/signature.js';
 import { requireSandboxAdmin } from '../http/admin-guard.js';
 import { ADMIN_BODY_LIMIT, jsonBody } from '../http/body.js';
@@ -6,8 +7,10 @@ import { errors } from '../http/errors.js';
 import type { SandboxEnv } from '../http/sandbox-env.js';
 import { validate } from '../http/validation.js';
 import { addMerchant, newMerchantSchema } from '../merchants/added-merchants.js';
-import { signRequestSchema } from '../workspaces/workspace-answers.js';
 import type { MerchantsAnswer } from './admin-answers.js';
+
+/** The body of POST /_sandbox/merchants/:id/sign. */
+export const signRequestSchema = z.strictObject({ string_to_sign: z.string({ error: 'must be the string to sign' }) });
 
 /**
  * /_sandbox/merchants: GET lists the merchants of this sandbox (workspace) and the `--auth`

@@ -1,6 +1,8 @@
 import type { Component, Operation } from '../openapi/operation.js';
 import { ADMIN_401, ADMIN_TOO_LARGE, error } from '../openapi/error-responses.js';
-import { addMerchantAnswerSchema, scenarioUploadAnswerSchema, signAnswerSchema, signRequestSchema, workspacesAnswerSchema } from './workspace-answers.js';
+import { addMerchantAnswerSchema, scenarioUploadAnswerSchema, signAnswerSchema } from '../admin/admin-answers.js';
+import { signRequestSchema } from '../admin/merchant-routes.js';
+import { workspacesAnswerSchema } from './workspace-answers.js';
 import { newMerchantSchema } from '../merchants/added-merchants.js';
 
 const EVERY = 'Every /_sandbox route also works under /w/{name}/_sandbox for workspace {name}.';
