@@ -8,9 +8,9 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../src/sandbox.js';
 import { listen, type RunningServer } from '../src/server.js';
-import { ADMIN_BODY_LIMIT } from '../src/http/body.js';
+import { ADMIN_BODY_LIMIT, FORM_BODY_LIMIT } from '../src/http/body.js';
 import { LIMITS } from '../src/trades/requests.js';
-import { DEMO, p2pBody, rawExchange } from './support.js';
+import { DEMO, ecomBody, p2pBody, rawExchange } from './support.js';
 
 let sandbox: Sandbox;
 let server: RunningServer;
@@ -125,7 +125,7 @@ describe('over a real socket', () => {
     ['admin transition', '/_sandbox/trades/00000000-0000-4000-8000-000000000000/transition', ADMIN_BODY_LIMIT, ADMIN_BODY_LIMIT + 1],
     ['clock advance', '/_sandbox/clock/advance', ADMIN_BODY_LIMIT, 500 * 1024],
     ['merchant', '/_sandbox/merchants', ADMIN_BODY_LIMIT, 1024 * 1024],
-    ['payment form', '/pay/00000000-0000-4000-8000-000000000000/pay', 16 * 1024, 500 * 1024],
+    ['payment form', '/pay/00000000-0000-4000-8000-000000000000/pay', FORM_BODY_LIMIT, 500 * 1024],
   ])('%s (%s, limit %i): Content-Length %i with no body is answered 413 at once, and the connection closes', async (_name, path, limit, length) => {
     const before = sandbox.store.trades.size;
     const type = path.startsWith('/pay/') ? 'application/x-www-form-urlencoded' : 'application/json';
@@ -154,6 +154,24 @@ describe('over a real socket', () => {
     // The sandbox stopped reading at the limit: the rest of the upload was never sent.
     expect(streamed.chunksSent).toBeLessThan(total);
     expect((await fetch(`${server.url}/w/w1/_sandbox/merchants`)).status).toBe(200);
+    await healthy();
+  });
+
+  it('a chunked payment form past its limit is answered 413 and cut, and the trade is unchanged', async () => {
+    const created = await send('POST', '/api/v1/trades/deposit/build', JSON_AUTH, [JSON.stringify(ecomBody())]);
+    expect(created.status).toBe(201);
+    const id = (JSON.parse(created.body) as { id: string }).id;
+    const before = structuredClone(sandbox.store.trades.get(id));
+    const chunk = Buffer.alloc(64 * 1024, 'x');
+    const total = 256; // 16 MiB, if the sandbox read it all
+    // A test card that confirms the trade, then a field no route reads.
+    const head = Buffer.from('number=4242424242424242&expiry=12%2F39&cvc=123&pad=');
+    const streamed = await streamChunks('POST', `/pay/${id}/pay`, { 'Content-Type': 'application/x-www-form-urlencoded' }, head, chunk, total);
+    expect(streamed.status).toBe(413);
+    expect(JSON.parse(streamed.body)).toMatchObject({ error: { status: 413, code: 'body_too_large', message: expect.stringContaining(`larger than ${FORM_BODY_LIMIT} bytes`) } });
+    expect(streamed.headers.connection).toBe('close');
+    expect(streamed.chunksSent).toBeLessThan(total);
+    expect(sandbox.store.trades.get(id)).toEqual(before);
     await healthy();
   });
 

@@ -3,6 +3,7 @@ import { adminTradeSchema } from './admin-trade.js';
 import { AUTH_MODES } from '../auth/authenticate.js';
 import { callbackEventSchema } from '../callbacks/records.js';
 import { jobSchema } from '../clock/jobs.js';
+import { merchantSchema } from '../merchants/fixtures.js';
 import { scenarioSummarySchema } from '../scenarios/describe-scenario.js';
 import { historyEntrySchema } from '../trades/trade.js';
 import type { Component } from '../openapi/operation.js';
@@ -87,6 +88,39 @@ export type AdvanceAnswer = z.infer<typeof advanceAnswerSchema>;
 /** GET /_sandbox/scenarios (in match order) */
 export const scenariosAnswerSchema = z.object({ scenarios: z.array(scenarioSummarySchema) });
 
+/**
+ * GET /_sandbox/merchants: the merchants of this sandbox (workspace) and the `--auth` mode.
+ * The fixtures' merchants come with their token and secret (they are in the fixtures file
+ * anyway), so the dashboard's "New trade" form can call the provider API as the merchant
+ * would; a merchant added to a workspace (POST /_sandbox/merchants) had its credentials
+ * answered once, in the 201, and is listed without them.
+ */
+export const merchantsAnswerSchema = z.object({
+  auth: z.enum(AUTH_MODES),
+  merchants: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      rate: z.number(),
+      from: z.enum(['fixtures', 'workspace']),
+      token: z.string().optional(),
+      secret: z.string().optional(),
+    }),
+  ),
+});
+export type MerchantsAnswer = z.infer<typeof merchantsAnswerSchema>;
+
+/** POST /_sandbox/merchants: the only answer that shows the new merchant's token and secret. */
+export const addMerchantAnswerSchema = z.object({ merchant: merchantSchema, workspace: z.string() });
+export type AddMerchantAnswer = z.infer<typeof addMerchantAnswerSchema>;
+
+/** POST /_sandbox/merchants/:id/sign */
+export const signAnswerSchema = z.object({ signature: z.string(), algorithm: z.string(), merchant: z.string() });
+
+/** PUT and DELETE /_sandbox/scenarios */
+export const scenarioUploadAnswerSchema = z.object({ workspace: z.string(), added: z.array(z.string()).optional(), scenarios: z.array(scenarioSummarySchema) });
+export type ScenarioUploadAnswer = z.infer<typeof scenarioUploadAnswerSchema>;
+
 /** These answers as /openapi.json names them in its components (registered there, once, from this list). */
 export const ADMIN_ANSWER_COMPONENTS: Component[] = [
   [healthAnswerSchema, { id: 'HealthAnswer' }],
@@ -99,4 +133,5 @@ export const ADMIN_ANSWER_COMPONENTS: Component[] = [
   [clockAnswerSchema, { id: 'ClockAnswer' }],
   [advanceAnswerSchema, { id: 'AdvanceAnswer' }],
   [scenariosAnswerSchema, { id: 'ScenariosAnswer' }],
+  [merchantsAnswerSchema, { id: 'MerchantsAnswer' }],
 ];

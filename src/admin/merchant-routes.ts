@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { AUTH_MODES } from '../auth/authenticate.js';
 import { SIGNATURE_ALGORITHM, sign } from '../auth/signature.js';
 import { requireSandboxAdmin } from '../http/admin-guard.js';
 import { ADMIN_BODY_LIMIT, jsonBody } from '../http/body.js';
@@ -8,30 +7,16 @@ import { errors } from '../http/errors.js';
 import type { SandboxEnv } from '../http/sandbox-env.js';
 import { validate } from '../http/validation.js';
 import { addMerchant, newMerchantSchema } from '../merchants/added-merchants.js';
-import { signRequestSchema } from '../workspaces/workspace-answers.js';
+import type { MerchantsAnswer } from './admin-answers.js';
+
+/** The body of POST /_sandbox/merchants/:id/sign. */
+export const signRequestSchema = z.strictObject({ string_to_sign: z.string({ error: 'must be the string to sign' }) });
 
 /**
- * GET /_sandbox/merchants: the merchants of this sandbox (workspace) and the `--auth` mode.
- * The fixtures' merchants come with their token and secret (they are in the fixtures file
- * anyway), so the dashboard's "New trade" form can call the provider API as the merchant
- * would; a merchant added to a workspace (POST, below) had its credentials answered once, in
- * the 201, and is listed without them. Behind the admin token when one is set.
+ * /_sandbox/merchants: GET lists the merchants of this sandbox (workspace) and the `--auth`
+ * mode, POST adds one, POST /:id/sign signs with one's secret. Behind the admin token when one
+ * is set.
  */
-export const merchantsAnswerSchema = z.object({
-  auth: z.enum(AUTH_MODES),
-  merchants: z.array(
-    z.object({
-      id: z.string(),
-      name: z.string(),
-      rate: z.number(),
-      from: z.enum(['fixtures', 'workspace']),
-      token: z.string().optional(),
-      secret: z.string().optional(),
-    }),
-  ),
-});
-export type MerchantsAnswer = z.infer<typeof merchantsAnswerSchema>;
-
 export function merchantRoutes() {
   const app = new Hono<SandboxEnv>();
   app.use(requireSandboxAdmin);

@@ -5,8 +5,8 @@ import { errors, SandboxError } from '../http/errors.js';
 
 /**
  * The one body reader of every route that takes a body: `jsonBody()` for JSON (then
- * `validate('json', schema)`, src/http/validation.ts, checks the fields) and `textBody()` for
- * text (a scenario file). A body is bounded before it is read: a request that declares its
+ * `validate('json', schema)`, src/http/validation.ts, checks the fields), `textBody()` for
+ * text (a scenario file) and `formBody()` for the payment page's forms. A body is bounded before it is read: a request that declares its
  * Content-Length is measured by that header, before a byte of the body is read, and one over the
  * limit is answered 413 at once whatever it declares, the connection closing instead of
  * waiting for the rest; a chunked body (no Content-Length) is counted as it arrives
@@ -15,6 +15,9 @@ import { errors, SandboxError } from '../http/errors.js';
 
 /** Every admin route's body (JSON commands, a scenario file, a merchant): at most this many bytes. */
 export const ADMIN_BODY_LIMIT = 256 * 1024;
+
+/** The payment page's forms (a card's three fields, the 3-D Secure step): at most this many bytes. */
+export const FORM_BODY_LIMIT = 16 * 1024;
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
 
@@ -105,6 +108,14 @@ export function textBody(limit: number): MiddlewareHandler {
     c.set(TEXT_BODY, await readText(c, 'text'));
     return next();
   });
+}
+
+/**
+ * Bounds a form body (application/x-www-form-urlencoded or multipart) to `limit` bytes; the
+ * route's form validator then reads it (from the bytes counted here when it came chunked).
+ */
+export function formBody(limit: number): MiddlewareHandler {
+  return bounded(limit, (_c, next) => next());
 }
 
 const wrongType = (type: string) => errors.invalidJson(`The request body must be JSON sent with "Content-Type: application/json"${type ? `; got "${type}"` : ' (the header is missing)'}.`);

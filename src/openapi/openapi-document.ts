@@ -1,13 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { ADMIN_ANSWER_COMPONENTS } from '../admin/admin-answers.js';
+import { ADMIN_ANSWER_COMPONENTS, addMerchantAnswerSchema, scenarioUploadAnswerSchema, signAnswerSchema } from '../admin/admin-answers.js';
 import { adminTradeSchema } from '../admin/admin-trade.js';
 import { checkCallbackRequestSchema } from '../admin/check-callback-routes.js';
 import { advanceSchema } from '../admin/clock-routes.js';
-import { merchantsAnswerSchema } from '../admin/merchant-routes.js';
+import { signRequestSchema } from '../admin/merchant-routes.js';
 import { transitionSchema } from '../admin/trade-routes.js';
 import { attemptSchema, callbackEventSchema } from '../callbacks/records.js';
 import { checkReportSchema } from '../check-callback/check-report.js';
+import { newMerchantSchema } from '../merchants/added-merchants.js';
 import { integrationReportSchema } from '../report/report-schema.js';
 import { durationSchema } from '../clock/duration.js';
 import { jobSchema } from '../clock/jobs.js';
@@ -15,7 +16,7 @@ import { scenarioSummarySchema } from '../scenarios/describe-scenario.js';
 import { buildRequestSchema, createRequestSchema } from '../trades/requests.js';
 import { ecomTradeSchema, historyEntrySchema, p2pTradeSchema } from '../trades/trade.js';
 import { errorEnvelopeSchema } from './error-envelope.js';
-import { WORKSPACE_SCHEMAS } from '../workspaces/workspace-operations.js';
+import { WORKSPACE_ANSWER_COMPONENTS } from '../workspaces/workspace-operations.js';
 import type { Component } from './operation.js';
 import { OPERATIONS, type Operation, type OperationAuth, type OperationResponse } from './operations.js';
 import { PAGE_OPERATIONS, paymentStatusSchema } from './page-operations.js';
@@ -32,7 +33,8 @@ const REQUESTS: Component[] = [
   [transitionSchema, { id: 'TransitionRequest' }],
   [advanceSchema, { id: 'AdvanceRequest', description: 'by: a duration such as "500ms", "10s", "5m", "2h", "1d", or a number of milliseconds.' }],
   [checkCallbackRequestSchema, { id: 'CheckCallbackRequest' }],
-  ...WORKSPACE_SCHEMAS.requests,
+  [newMerchantSchema, { id: 'NewMerchantRequest', description: 'Every field may be left out and is then generated.' }],
+  [signRequestSchema, { id: 'SignRequest' }],
 ];
 
 /** Answers and the shapes they share: described as zod produces them (io "output"). */
@@ -47,11 +49,14 @@ const ANSWERS: Component[] = [
   [jobSchema, { id: 'Job', description: 'A step the sandbox runs at a sandbox time (due: ms since epoch).' }],
   [scenarioSummarySchema, { id: 'ScenarioSummary' }],
   ...ADMIN_ANSWER_COMPONENTS,
-  [merchantsAnswerSchema, { id: 'MerchantsAnswer' }],
   [checkReportSchema, { id: 'CheckReport', description: 'The result of a callback receiver check.' }],
   [integrationReportSchema, { id: 'IntegrationReport', description: "The merchant's mistakes the sandbox counted, per merchant." }],
   [paymentStatusSchema, { id: 'PaymentStatus', description: "A trade's state as the payment page's script reads it." }],
-  ...WORKSPACE_SCHEMAS.answers,
+  ...WORKSPACE_ANSWER_COMPONENTS,
+  // Admin answers listed after the workspaces' answer: /openapi.json names its components in this order.
+  [addMerchantAnswerSchema, { id: 'AddMerchantAnswer' }],
+  [signAnswerSchema, { id: 'SignAnswer' }],
+  [scenarioUploadAnswerSchema, { id: 'ScenarioUploadAnswer' }],
 ];
 
 const REF = (id: string) => `#/components/schemas/${id}`;

@@ -1,22 +1,27 @@
 import {
+  addMerchantAnswerSchema,
   advanceAnswerSchema,
   callbackAnswerSchema,
   callbacksAnswerSchema,
   clockAnswerSchema,
   healthAnswerSchema,
+  merchantsAnswerSchema,
   resetAnswerSchema,
+  scenarioUploadAnswerSchema,
   scenariosAnswerSchema,
+  signAnswerSchema,
   tradeDetailSchema,
   tradesAnswerSchema,
   transitionAnswerSchema,
 } from '../admin/admin-answers.js';
 import { checkCallbackRequestSchema } from '../admin/check-callback-routes.js';
 import { advanceSchema } from '../admin/clock-routes.js';
-import { merchantsAnswerSchema } from '../admin/merchant-routes.js';
 import { tradeQuerySchema } from '../admin/list-trades.js';
+import { signRequestSchema } from '../admin/merchant-routes.js';
 import { transitionSchema } from '../admin/trade-routes.js';
 import { callbackQuerySchema } from '../callbacks/list-callbacks.js';
 import { checkReportSchema } from '../check-callback/check-report.js';
+import { newMerchantSchema } from '../merchants/added-merchants.js';
 import { integrationReportSchema } from '../report/report-schema.js';
 import { SCENARIO_HEADER } from '../scenarios/scenario.js';
 import { buildRequestSchema, createRequestSchema, LIMITS } from '../trades/requests.js';
@@ -27,6 +32,7 @@ import { WORKSPACE_OPERATIONS } from '../workspaces/workspace-operations.js';
 export type { Operation, OperationAuth, OperationResponse } from './operation.js';
 import type { Operation } from './operation.js';
 
+const EVERY = 'Every /_sandbox route also works under /w/{name}/_sandbox for workspace {name}.';
 const SCENARIO_PICK = `Picks a scenario by name (it wins over matching); see GET /_sandbox/scenarios.`;
 const PROVIDER_401 = error(
   'Authentication failed: missing or wrong X-Auth / X-Token, unknown merchant, or a signature mismatch (then `error.signature` shows the string to sign the sandbox used). A scenario may force it too.',
@@ -201,15 +207,55 @@ export const OPERATIONS: readonly Operation[] = (
       responses: { 200: { description: 'Every scenario with its trigger (magic value) and effect.', schema: scenariosAnswerSchema }, 401: ADMIN_401 },
     },
     {
+      method: 'put',
+      path: '/_sandbox/scenarios',
+      operationId: 'setWorkspaceScenarios',
+      tag: 'sandbox',
+      summary: "Set this workspace's own scenarios (a YAML body, the format of a scenario file)",
+      description: `They are matched before the shared ones, replace the ones sent before, and are checked with the messages of scenario files. ${EVERY}`,
+      auth: 'admin',
+      responses: {
+        200: { description: 'The scenarios now loaded, in match order.', schema: scenarioUploadAnswerSchema },
+        401: ADMIN_401,
+        413: ADMIN_TOO_LARGE,
+        422: error('The YAML is not a valid scenario file (each problem with its line and field), or not UTF-8.'),
+      },
+    },
+    {
+      method: 'delete',
+      path: '/_sandbox/scenarios',
+      operationId: 'clearWorkspaceScenarios',
+      tag: 'sandbox',
+      summary: "Remove this workspace's own scenarios",
+      auth: 'admin',
+      responses: { 200: { description: 'The scenarios now loaded.', schema: scenarioUploadAnswerSchema }, 401: ADMIN_401 },
+    },
+    {
       method: 'get',
       path: '/_sandbox/merchants',
       operationId: 'listMerchants',
       tag: 'sandbox',
       summary: "The merchants: the fixtures' (with their token and secret) and the workspace's own (without)",
-      description:
-        "Ids, names, rates and where each merchant comes from, and the --auth mode. The fixtures' merchants come with their token and secret, which the dashboard's New trade form uses to call the provider API as the merchant; a merchant added to a workspace had them answered once, in the 201 of POST /_sandbox/merchants. Every /_sandbox route also works under /w/{name}/_sandbox for workspace {name}.",
+      description: `Ids, names, rates and where each merchant comes from, and the --auth mode. The fixtures' merchants come with their token and secret, which the dashboard's New trade form uses to call the provider API as the merchant; a merchant added to a workspace had them answered once, in the 201 of POST /_sandbox/merchants. ${EVERY}`,
       auth: 'admin',
       responses: { 200: { description: 'The merchants and the auth mode.', schema: merchantsAnswerSchema }, 401: ADMIN_401 },
+    },
+    {
+      method: 'post',
+      path: '/_sandbox/merchants',
+      operationId: 'addMerchant',
+      tag: 'sandbox',
+      summary: 'Add a merchant to this workspace only',
+      description: `Fields left out are generated; the token and secret are answered here only. ${EVERY}`,
+      auth: 'admin',
+      body: newMerchantSchema,
+      responses: {
+        201: { description: 'The new merchant with its token and secret.', schema: addMerchantAnswerSchema },
+        401: ADMIN_401,
+        409: error('The id is taken.'),
+        413: ADMIN_TOO_LARGE,
+        422: error('A field is not valid.'),
+      },
     },
     {
       method: 'post',
@@ -239,5 +285,23 @@ export const OPERATIONS: readonly Operation[] = (
       responses: { 200: { description: 'The report.', schema: integrationReportSchema }, 401: ADMIN_401 },
     },
     ...WORKSPACE_OPERATIONS,
+    // After the workspaces' row: /openapi.json lists the paths in the order they first appear here.
+    {
+      method: 'post',
+      path: '/_sandbox/merchants/{id}/sign',
+      operationId: 'signAsMerchant',
+      tag: 'sandbox',
+      summary: "Sign a string with a merchant's secret (without showing it)",
+      auth: 'admin',
+      pathParams: { id: 'The merchant id.' },
+      body: signRequestSchema,
+      responses: {
+        200: { description: 'The hex HMAC-SHA256.', schema: signAnswerSchema },
+        401: ADMIN_401,
+        404: error('No such merchant in this workspace.'),
+        413: ADMIN_TOO_LARGE,
+        422: error('The body is not a JSON object holding string_to_sign.'),
+      },
+    },
   ] satisfies Operation[]
 ).map((operation) => ({ ...operation, responses: { ...operation.responses, 403: GUARD_403 } }));

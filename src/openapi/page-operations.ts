@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { challengeFormSchema, FORM_BODY_LIMIT } from '../pages/payment-routes.js';
+import { FORM_BODY_LIMIT } from '../http/body.js';
+import { challengeFormSchema } from '../pages/payment-routes.js';
 import { cardFormSchema } from '../pages/test-cards.js';
 import { error, GUARD_403, TOO_LARGE } from './error-responses.js';
 import type { Operation, OperationResponse } from './operation.js';

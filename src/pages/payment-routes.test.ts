@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO, ecomBody, makeSandbox, p2pBody, type TestSandbox } from '../../test/support.js';
+import { FORM_BODY_LIMIT } from '../http/body.js';
 import type { StateChange } from '../lifecycle/lifecycle.js';
 import { CLIENT_DIR } from './client-bundle.js';
+import { CHALLENGE_CODE } from './test-cards.js';
 
 /** The text inside the first element with this data-testid (markup inside is dropped). */
 function testid(html: string, id: string): string | undefined {
@@ -189,5 +191,55 @@ describe('POST /pay/:id/pay and /cancel (P2P)', () => {
     const { html } = await page(`/pay/${id}/result`);
     expect(testid(html, 'result-title')).toBe('Waiting for payment');
     expect(html).toContain(`href="/pay/${id}"`);
+  });
+});
+
+describe('form bodies: at most FORM_BODY_LIMIT bytes (src/http/body.ts)', () => {
+  const FORM = 'application/x-www-form-urlencoded';
+  /** What each form route would do with its form: confirm the trade (or cancel it). */
+  const forms = { pay: 'number=4242424242424242&expiry=12%2F39&cvc=123', '3ds': `card=4000000000003220&code=${CHALLENGE_CODE}`, cancel: '' } as const;
+  /** The form padded with a field no route reads, to exactly `size` bytes. */
+  const padded = (form: string, size: number) => {
+    const head = `${form}&pad=`;
+    return head + 'x'.repeat(size - head.length);
+  };
+  /** Sent with its Content-Length, or as a stream in 1 KiB chunks without one (chunked on the wire). */
+  const send = (path: string, body: string, how: 'declared' | 'streamed') => {
+    if (how === 'declared') return t.app.request(path, { method: 'POST', headers: { 'Content-Type': FORM, 'Content-Length': String(body.length) }, body });
+    const bytes = new TextEncoder().encode(body);
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let at = 0; at < bytes.length; at += 1024) controller.enqueue(bytes.subarray(at, at + 1024));
+        controller.close();
+      },
+    });
+    return t.app.request(path, { method: 'POST', headers: { 'Content-Type': FORM }, body: stream, duplex: 'half' } as RequestInit);
+  };
+
+  it.each([
+    ['pay', 'declared'],
+    ['pay', 'streamed'],
+    ['3ds', 'declared'],
+    ['3ds', 'streamed'],
+    ['cancel', 'declared'],
+    ['cancel', 'streamed'],
+  ] as const)('POST /pay/:id/%s, one byte over the limit (%s): 413 body_too_large, the connection closes, the trade is unchanged', async (action, how) => {
+    const id = await create({}, 'build');
+    const before = structuredClone(stored(id));
+    const res = await send(`/pay/${id}/${action}`, padded(forms[action], FORM_BODY_LIMIT + 1), how);
+    expect(res.status).toBe(413);
+    expect(res.headers.get('connection')).toBe('close');
+    expect(await res.json()).toEqual({
+      error: { status: 413, code: 'body_too_large', message: `The request body is larger than ${FORM_BODY_LIMIT} bytes. Send a smaller JSON body.`, details: [] },
+    });
+    expect(stored(id)).toEqual(before);
+    expect((await page(`/pay/${id}`)).res.status).toBe(200);
+  });
+
+  it.each(['declared', 'streamed'] as const)('a form of exactly the limit (%s) is read: the test card confirms the trade', async (how) => {
+    const id = await create({}, 'build');
+    const res = await send(`/pay/${id}/pay`, padded(forms.pay, FORM_BODY_LIMIT), how);
+    expect(res.status).toBe(303);
+    expect(stored(id)?.state).toBe('confirmed');
   });
 });

@@ -1,7 +1,7 @@
 import { zValidator } from '@hono/zod-validator';
 import { Hono, type Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
+import { FORM_BODY_LIMIT, formBody } from '../http/body.js';
 import { refusalError } from '../http/refusal-error.js';
 import { Refusal } from '../refusals/refusal.js';
 import { errors } from '../http/errors.js';
@@ -14,9 +14,6 @@ import { pageContext, type PageContext } from './page-context.js';
 import { paymentView, type PaymentView } from './payment-view.js';
 import { page, securityHeaders } from './respond.js';
 import { cardFormSchema, cardNote, CHALLENGE_CODE, checkCard, TEST_CARDS } from './test-cards.js';
-
-/** Largest form body the payment page reads, in bytes. */
-export const FORM_BODY_LIMIT = 16 * 1024;
 
 /** The 3-D Secure form: the challenged card (a hidden field), the code, and which button was pressed. */
 export const challengeFormSchema = z.object({
@@ -31,15 +28,7 @@ export function paymentRoutes() {
   const app = new Hono<SandboxEnv>();
   app.use('*', securityHeaders);
   // The card form is three short fields: a larger body is refused (413) before it is read whole.
-  app.use(
-    '*',
-    bodyLimit({
-      maxSize: FORM_BODY_LIMIT,
-      onError: () => {
-        throw errors.tooLarge(FORM_BODY_LIMIT);
-      },
-    }),
-  );
+  app.use('*', formBody(FORM_BODY_LIMIT));
 
   const ctxOf = (c: Context<SandboxEnv>): PageContext => {
     const sandbox = c.get('sandbox');

@@ -4,7 +4,7 @@ import type { CallbackEvent } from '../callbacks/records.js';
 import type { Merchant } from '../merchants/fixtures.js';
 import type { Sandbox } from '../sandbox-types.js';
 import type { ScenarioSummary } from '../scenarios/describe-scenario.js';
-import type { AddMerchantAnswer, ScenarioUploadAnswer } from '../workspaces/workspace-answers.js';
+import type { AddMerchantAnswer, ScenarioUploadAnswer } from '../admin/admin-answers.js';
 import type { NewMerchant } from '../merchants/added-merchants.js';
 import { workspaceNameProblem } from '../workspaces/workspace-name.js';
 import { workspaceBaseUrl } from '../workspaces/workspace-url.js';

@@ -1,4 +1,4 @@
-import type { MerchantsAnswer } from '../../admin/merchant-routes.js';
+import type { MerchantsAnswer } from '../../admin/admin-answers.js';
 import { stringToSign } from '../../auth/string-to-sign.js';
 import type { DashboardDom } from './dashboard-dom.js';
 import { CLIENT_HEADER, DASHBOARD_CLIENT } from '../../report/dashboard-client.js';
