@@ -9,7 +9,7 @@ import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runAsync, startSandboxProcess } from './lib/sandbox-process.js';
-import { artifact, CI, ensureReported, ROOT, run, works, writeNote } from './lib/suites.js';
+import { artifact, CI, ensureReported, needs, ROOT, run, works, writeNote } from './lib/suites.js';
 
 const APT = 'apt-get install -y';
 const goEnv = {
@@ -28,7 +28,7 @@ const allSuites = [
     name: 'examples/python (pytest)',
     file: 'pytest.xml',
     note: 'pytest-run.xml',
-    missing: () => (works('python3', ['-c', 'import pytest']) ? undefined : `python3 with pytest is missing (${APT} python3-pytest)`),
+    missing: () => needs('python3 with pytest', `${APT} python3-pytest`, 'python3', ['-c', 'import pytest']),
     run: () => {
       const env = { ...process.env, PYTHONDONTWRITEBYTECODE: '1' };
       const outcome = run('python3', ['-m', 'pytest', 'examples/python', '-q', '-p', 'no:cacheprovider', `--junitxml=${artifact('pytest.xml')}`], { env });
@@ -41,18 +41,15 @@ const allSuites = [
     file: 'phpunit.xml',
     note: 'phpunit-run.xml',
     missing: () =>
-      !works('php', ['-r', 'exit(extension_loaded("curl") ? 0 : 1);'])
-        ? `php-cli with php-curl is missing (${APT} php-cli php-curl)`
-        : !works('phpunit', ['--version'])
-          ? `phpunit is missing (${APT} phpunit)`
-          : undefined,
+      needs('php-cli with php-curl', `${APT} php-cli php-curl`, 'php', ['-r', 'exit(extension_loaded("curl") ? 0 : 1);']) ??
+      needs('phpunit', `${APT} phpunit`, 'phpunit', ['--version']),
     run: () => run('phpunit', ['-c', 'examples/php/phpunit.xml', '--log-junit', artifact('phpunit.xml')]),
   },
   {
     name: 'examples/go (go test)',
     file: 'go-test.jsonl',
     note: 'go-test.xml',
-    missing: () => (works('go', ['version']) ? undefined : `go is missing (${APT} golang-go)`),
+    missing: () => needs('go', `${APT} golang-go`, 'go', ['version']),
     run: () => {
       const outcome = run('go', ['test', '-json', '-count=1', './...'], { cwd: 'examples/go', env: goEnv, stdoutFile: artifact('go-test.jsonl') });
       if (outcome.status !== 0) process.stdout.write(`go test failed; its events are in ${artifact('go-test.jsonl')}\n`);

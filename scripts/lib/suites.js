@@ -45,10 +45,38 @@ export function run(command, args, { cwd = ROOT, env = process.env, timeoutMs = 
   }
 }
 
-/** True when `command args` runs and exits 0 (a toolchain probe; output hidden). */
+/** How long a toolchain probe may take (a Python import on a busy 2-core machine has taken seconds). */
+export const PROBE_MS = 30_000;
+
+/**
+ * Runs a toolchain probe, `command args` (output hidden). Undefined when it exits 0; otherwise
+ * `{ missing, why }`: `missing` is false when the probe ran out of time, since a slow machine
+ * says nothing about whether the toolchain is installed, and `why` says what happened.
+ */
+export function probe(command, args, timeoutMs = PROBE_MS) {
+  const result = spawnSync(command, args, { stdio: 'ignore', timeout: timeoutMs });
+  const shown = `\`${[command, ...args].join(' ')}\``;
+  if (!result.error && result.status === 0) return undefined;
+  if (result.error?.code === 'ETIMEDOUT') return { missing: false, why: `${shown} did not finish within ${timeoutMs / 1000} s (a busy machine?)` };
+  if (result.error?.code === 'ENOENT') return { missing: true, why: `${command} is not installed` };
+  if (result.error) return { missing: true, why: `${shown} could not run: ${result.error.message}` };
+  return { missing: true, why: `${shown} exited with ${result.status ?? result.signal}` };
+}
+
+/** True when `command args` runs and exits 0 (see probe). */
 export function works(command, args) {
-  const result = spawnSync(command, args, { stdio: 'ignore', timeout: 30_000 });
-  return !result.error && result.status === 0;
+  return probe(command, args) === undefined;
+}
+
+/**
+ * Why a suite cannot run for want of `what` (probed with `command args`), or undefined when the
+ * probe works: "<what> is missing (<install>)", or, when the probe ran out of time, that it
+ * could not be told (never "missing" for a toolchain that is only slow to answer).
+ */
+export function needs(what, install, command, args, timeoutMs = PROBE_MS) {
+  const failed = probe(command, args, timeoutMs);
+  if (!failed) return undefined;
+  return failed.missing ? `${what} is missing (${install}): ${failed.why}` : `could not tell whether ${what} is installed: ${failed.why}`;
 }
 
 /**

@@ -1,0 +1,27 @@
+/**
+ * The toolchain probes of `npm test` (scripts/lib/suites.js): a suite is reported missing only
+ * when its toolchain is, never when the probe was merely slow on a busy machine.
+ */
+import { expect, it } from 'vitest';
+// @ts-expect-error: a plain JavaScript module of the scripts, without types
+import { needs, probe } from '../scripts/lib/suites.js';
+
+const node = process.execPath;
+
+it('a probe that exits 0 works; one that exits otherwise or is not installed names the toolchain missing, with why', () => {
+  expect(probe(node, ['-e', 'process.exit(0)'])).toBeUndefined();
+  expect(probe(node, ['-e', 'process.exit(3)'])).toEqual({ missing: true, why: expect.stringMatching(/exited with 3$/) });
+  expect(probe('deposit-sandbox-no-such-toolchain', ['--version'])).toEqual({ missing: true, why: 'deposit-sandbox-no-such-toolchain is not installed' });
+  expect(needs('go', 'apt-get install -y golang-go', 'deposit-sandbox-no-such-toolchain', ['version'])).toBe(
+    'go is missing (apt-get install -y golang-go): deposit-sandbox-no-such-toolchain is not installed',
+  );
+  expect(needs('node', 'nothing', node, ['-e', ''])).toBeUndefined();
+});
+
+it('a probe that runs out of time does not call the toolchain missing', () => {
+  const slow = probe(node, ['-e', 'setTimeout(() => {}, 10000)'], 300);
+  expect(slow).toEqual({ missing: false, why: expect.stringMatching(/did not finish within 0\.3 s \(a busy machine\?\)$/) });
+  const said = needs('python3 with pytest', 'apt-get install -y python3-pytest', node, ['-e', 'setTimeout(() => {}, 10000)'], 300);
+  expect(said).toMatch(/^could not tell whether python3 with pytest is installed: /);
+  expect(said).not.toMatch(/missing/);
+});
