@@ -40,9 +40,7 @@ const allSuites = [
     name: 'examples/php (PHPUnit)',
     file: 'phpunit.xml',
     note: 'phpunit-run.xml',
-    missing: () =>
-      needs('php-cli with php-curl', `${APT} php-cli php-curl`, 'php', ['-r', 'exit(extension_loaded("curl") ? 0 : 1);']) ??
-      needs('phpunit', `${APT} phpunit`, 'phpunit', ['--version']),
+    missing: () => needs('php-cli with php-curl', `${APT} php-cli php-curl`, 'php', ['-r', 'exit(extension_loaded("curl") ? 0 : 1);']) ?? needs('phpunit', `${APT} phpunit`, 'phpunit', ['--version']),
     run: () => run('phpunit', ['-c', 'examples/php/phpunit.xml', '--log-junit', artifact('phpunit.xml')]),
   },
   {
