@@ -17,6 +17,7 @@
 // Arguments are passed to the main vitest run. TEST_STAGES=build,vitest (names, comma-separated)
 // runs only those stages.
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { runAsync } from './lib/sandbox-process.js';
 import { artifact, ARTIFACTS, ensureReported, ROOT, writeNote } from './lib/suites.js';
@@ -85,6 +86,8 @@ mkdirSync(LOGS, { recursive: true });
 
 const failed = [];
 const times = [];
+/** CPU seconds of every stage (what the processes of each used), for the floor the cores put under the total. */
+let cpuTotal = 0;
 let buildFailed = false;
 /** Settles when the build stage has ended (at once when it is not run). */
 let buildEnded;
@@ -97,8 +100,10 @@ async function runStage(stage) {
   const start = performance.now();
   const outcome = await runAsync(stage.command, stage.args, { env: stage.env ?? process.env, logFile, nice: stage.nice });
   const seconds = ((performance.now() - start) / 1000).toFixed(1);
-  times.push(`  ${stage.name}: ${seconds} s${outcome.status === 0 ? '' : ' (failed)'}`);
-  process.stdout.write(`stage ${stage.name}: ${seconds} s${outcome.status === 0 ? '' : ' (failed)'}\n`);
+  const cpu = outcome.cpu === undefined ? '' : `, CPU ${outcome.cpu.toFixed(1)} s`;
+  if (outcome.cpu !== undefined) cpuTotal += outcome.cpu;
+  times.push(`  ${stage.name}: ${seconds} s${cpu}${outcome.status === 0 ? '' : ' (failed)'}`);
+  process.stdout.write(`stage ${stage.name}: ${seconds} s${cpu}${outcome.status === 0 ? '' : ' (failed)'}\n`);
   if (stage.shows && logFile) {
     const shown = readFileSync(logFile, 'utf8')
       .split('\n')
@@ -142,7 +147,11 @@ const started = performance.now();
 await Promise.all(lanes.map(runLane));
 
 const { total, lines } = summarize(readResults());
-process.stdout.write(`\n=== stage times (side by side in lanes: the total is less than their sum)\n${times.join('\n')}\n  total: ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+const cores = availableParallelism();
+const floor = cpuTotal > 0 ? `\n  CPU of every stage: ${cpuTotal.toFixed(1)} s; on ${cores} cores no run of these stages can take less than ${(cpuTotal / cores).toFixed(1)} s` : '';
+process.stdout.write(
+  `\n=== stage times (side by side in lanes: the total is less than their sum; CPU is what each stage's processes used)\n${times.join('\n')}\n  total: ${((performance.now() - started) / 1000).toFixed(1)} s${floor}\n`,
+);
 process.stdout.write(`\n=== results (test-artifacts/)\n${lines.join('\n')}\n`);
 if (failed.length > 0 && total.failed === 0) process.stdout.write(`but: ${failed.join('; ')}\n`);
 process.exitCode = failed.length > 0 || total.failed > 0 ? 1 : 0;

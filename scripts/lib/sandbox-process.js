@@ -1,7 +1,7 @@
 // A sandbox process for a suite that talks to one over HTTP (the workspaces examples), and
 // running a command without blocking, so the sandbox's output keeps being read meanwhile.
-import { spawn } from 'node:child_process';
-import { closeSync, openSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, SUITE_BOUND_MS } from './suites.js';
@@ -49,8 +49,33 @@ export function startSandboxProcess(flags, { timeoutMs = 30_000 } = {}) {
   });
 }
 
+/** Clock ticks per second of /proc's CPU times (`getconf CLK_TCK`; 100 on Linux as built). */
+let ticks;
+
 /**
- * As run() in suites.js, without blocking this process: resolves with { status, why }. With
+ * CPU seconds (user + system) of this process's children that have ended and been waited for,
+ * each with everything it waited for in turn (Linux: /proc/self/stat cutime + cstime); undefined
+ * where there is no /proc.
+ */
+export function endedChildrenCpu() {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]?.split(' ') ?? [];
+    ticks ??= Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
+    const cpu = (Number(fields[13]) + Number(fields[14])) / ticks;
+    return Number.isFinite(cpu) ? cpu : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What endedChildrenCpu() said when a command of runAsync last ended. */
+let cpuSeen = endedChildrenCpu();
+
+/**
+ * As run() in suites.js, without blocking this process: resolves with { status, why, cpu }, `cpu`
+ * being the CPU seconds the command and the processes it waited for used (what the children's
+ * CPU of this process grew by when it ended; two commands ending in the same instant may be
+ * counted as one; undefined without /proc). With
  * `logFile`, the command's stdout and stderr go to that file instead of this process's; with `nice`,
  * it runs at that lower CPU priority (os.setPriority).
  */
@@ -79,10 +104,17 @@ export function runAsync(command, args, { cwd = ROOT, env = process.env, timeout
       resolve(outcome);
     };
     child.once('error', (error) => done({ status: 1, why: `${command} could not be started: ${error.message}` }));
+    let cpu;
+    child.once('exit', () => {
+      // Read as soon as it was waited for, before other commands end.
+      const now = endedChildrenCpu();
+      if (now !== undefined && cpuSeen !== undefined) cpu = now - cpuSeen;
+      cpuSeen = now;
+    });
     child.once('close', (code, signal) => {
-      if (timedOut) done({ status: 1, why: `${command} ${args.join(' ')} did not finish within ${timeoutMs / 60_000} min and was stopped` });
-      else if (code !== 0) done({ status: code ?? 1, why: `${command} ${args.join(' ')} exited ${code ?? signal}` });
-      else done({ status: 0 });
+      if (timedOut) done({ status: 1, why: `${command} ${args.join(' ')} did not finish within ${timeoutMs / 60_000} min and was stopped`, cpu });
+      else if (code !== 0) done({ status: code ?? 1, why: `${command} ${args.join(' ')} exited ${code ?? signal}`, cpu });
+      else done({ status: 0, cpu });
     });
   });
 }

@@ -1,10 +1,13 @@
 /**
  * The toolchain probes of `npm test` (scripts/lib/suites.js): a suite is reported missing only
- * when its toolchain is, never when the probe was merely slow on a busy machine.
+ * when its toolchain is, never when the probe was merely slow on a busy machine. And the CPU a
+ * stage used, which the stage table shows (scripts/lib/sandbox-process.js).
  */
 import { expect, it } from 'vitest';
 // @ts-expect-error: a plain JavaScript module of the scripts, without types
 import { needs, probe } from '../scripts/lib/suites.js';
+// @ts-expect-error: a plain JavaScript module of the scripts, without types
+import { endedChildrenCpu, runAsync } from '../scripts/lib/sandbox-process.js';
 
 const node = process.execPath;
 
@@ -24,4 +27,13 @@ it('a probe that runs out of time does not call the toolchain missing', () => {
   const said = needs('python3 with pytest', 'apt-get install -y python3-pytest', node, ['-e', 'setTimeout(() => {}, 10000)'], 300);
   expect(said).toMatch(/^could not tell whether python3 with pytest is installed: /);
   expect(said).not.toMatch(/missing/);
+});
+
+it('a stage run by npm test reports the CPU its process used (the stage table adds them up)', async () => {
+  // Busy until the process itself has used 0.3 s of CPU, however loaded the machine is.
+  const busy = 'while ((process.cpuUsage().user + process.cpuUsage().system) < 300000) {}';
+  const outcome = await runAsync(node, ['-e', busy]);
+  expect(outcome.status).toBe(0);
+  expect(outcome.cpu).toBeGreaterThanOrEqual(0.29);
+  expect(endedChildrenCpu()).toBeGreaterThanOrEqual(outcome.cpu);
 });
