@@ -47,19 +47,19 @@ Promise.all([import('node:worker_threads'), import('node:fs')]).then(([{ parentP
 
 /**
  * Appends journal records off the event loop, for every journal of the process (the default
- * sandbox and each workspace) at once. The records asked for in one turn leave together:
+ * sandbox and each workspace) at once. One write is under way at a time; the records asked for
+ * while it is (or in one turn) leave together once it is done (group commit across journals):
  *
  * - **One record** (one sandbox at work, the usual case): one `fs.write` in Node's thread pool.
  *   Handing a record to the pool costs less than a message to a thread that runs JavaScript
  *   (measured in a loop, one 7 KB write each, two passes: 43 and 56 against 90 and 96 µs of
- *   CPU; loading the sandbox side by side, four runs, 2 to 16% more creates per second). At most
- *   one such write is under way: the pool also serves file reads and DNS lookups, and a frozen
- *   disk may hold only one of its threads.
- * - **Several records** (busy workspaces, each with its own journal), or one while the pool write
- *   is under way: one message to the writer thread, which writes them one after another and
- *   answers in one message. A batch costs two wake-ups between threads however many journals it
- *   wrote, where one pool job per record cost two each. One batch is at the thread at a time;
- *   the records asked for meanwhile wait for its answer and leave together in the next.
+ *   CPU; loading the sandbox side by side, four runs, 2 to 16% more creates per second). The
+ *   pool also serves file reads and DNS lookups; a frozen disk holds only one of its threads.
+ * - **Several records** (busy workspaces, each with its own journal): one message to the writer
+ *   thread, which writes them one after another and answers in one message. A batch costs two
+ *   wake-ups between threads however many journals it wrote, where one pool job per record cost
+ *   two each. Busy workspaces whose records each left on their own cost a pool job or a message
+ *   per record; waiting for the write under way makes their batches larger.
  *
  * A slow or frozen disk stalls only the pool thread or the writer thread, never the event loop.
  * Records of one journal never overtake each other: its store sends the next only once the one
@@ -91,17 +91,16 @@ export class JournalWriter {
     this.#scheduled = false;
     const appends = this.#next;
     if (appends.length === 0) return;
+    // One write under way at a time, in the pool or at the writer thread: what is asked for
+    // meanwhile leaves together when it is done (group commit across journals), so busy
+    // workspaces cost one pool job or one message per write, not one per turn of the event loop.
+    if (this.#pooled || this.#sent.size > 0) return;
+    this.#next = [];
     const [only] = appends;
-    if (only && appends.length === 1 && !this.#pooled) {
-      this.#next = [];
+    if (only && appends.length === 1) {
       this.#writeInPool(only);
       return;
     }
-    // One batch at the writer thread at a time: what is asked for meanwhile leaves together when
-    // it answers (group commit across journals), so busy workspaces cost one message per batch
-    // the thread writes, not one per turn of the event loop.
-    if (this.#sent.size > 0) return;
-    this.#next = [];
     let total = 0;
     for (const append of appends) total += append.line.length;
     // One buffer of its own (never Node's shared pool), handed over to the worker without a copy.
@@ -133,6 +132,8 @@ export class JournalWriter {
       this.#pooled = false;
       if (error) append.reject(error);
       else append.resolve();
+      // The records that waited for this write (#send).
+      if (!this.#scheduled) this.#send();
     };
     const from = (offset: number): void =>
       write(fd, line, offset, line.length - offset, position + offset, (error, written) => {
