@@ -21,10 +21,18 @@ describe('StoreLoader', () => {
     loader.reset();
     for (const trade of trades) loader.row('trades', structuredClone(trade));
     for (const job of jobs) loader.row('jobs', structuredClone(job));
+    // Meta rows are loose: the same key holds a string in one row, an object or an array in the next.
+    const meta = [
+      { id: 'a', value: 'x', nested: { list: ['x', 'y'] } },
+      { id: 'b', value: { x: 'x' }, nested: 'x' },
+      { id: 'c', value: ['x'], nested: { list: 'x' } },
+    ];
+    for (const row of meta) loader.row('meta', structuredClone(row));
     loader.change({ op: 'put', table: 'trades', record: structuredClone(sampleTrade(7)) });
     loader.finish();
     expect([...loaded.trades.values()]).toEqual([...trades, sampleTrade(7)]);
     expect([...loaded.jobs.values()]).toEqual(jobs);
+    expect([...loaded.meta.values()]).toEqual(meta);
   });
 
   it('refuses a row its schema refuses, in the schema’s words, with the table and the row’s index', () => {

@@ -117,19 +117,15 @@ export class StoreLoader implements StoreSink {
 
   /**
    * Consecutive rows often repeat a value (the merchant, the callback URL, the state, the
-   * currency): JSON.parse makes a new string for each, and each would live as long as its row.
-   * A row's top-level string equal to the same field of the table's previous row is replaced by
-   * that row's string, so the copy dies young: less memory for a large store, and less for the
-   * garbage collector to move while it loads. The row's values are unchanged.
+   * currency, a history entry's cause): JSON.parse makes a new string for each, and each would
+   * live as long as its row. A string equal to the one at the same place in the table's previous
+   * row is replaced by that row's string, so the copy dies young: less memory for a large store,
+   * and less for the garbage collector to move while it loads. The row's values are unchanged.
    */
   #share(table: TableName, row: Record<string, unknown>): void {
     const last = this.#last.get(table);
     this.#last.set(table, row);
-    if (last === undefined) return;
-    for (const key in row) {
-      const value = row[key];
-      if (typeof value === 'string' && value === last[key]) row[key] = last[key];
-    }
+    if (last !== undefined) shareStrings(row, last, 2);
   }
 
   #fail(issues: readonly z.core.$ZodIssue[], at: PropertyKey[]): void {
@@ -140,6 +136,21 @@ export class StoreLoader implements StoreSink {
   #refusal(): StoreError {
     const problems = describeIssues(new z.ZodError(this.#issues)).slice(0, MAX_ISSUES).join('; ');
     return new StoreError(`The store at ${this.#location} is not a deposit-sandbox store (${problems}). Move the file away to start empty; it is left untouched.`);
+  }
+}
+
+/** Replaces each string of `value` equal to the one at the same place in `like` by that one, `depth` levels of objects and arrays down. */
+function shareStrings(value: Record<string, unknown> | unknown[], like: Record<string, unknown> | unknown[], depth: number): void {
+  const to = value as Record<string, unknown>;
+  const from = like as Record<string, unknown>;
+  for (const key in to) {
+    const item = to[key];
+    const other = from[key];
+    if (typeof item === 'string') {
+      if (item === other) to[key] = other;
+    } else if (depth > 0 && typeof item === 'object' && item !== null && typeof other === 'object' && other !== null) {
+      shareStrings(item as Record<string, unknown>, other as Record<string, unknown>, depth - 1);
+    }
   }
 }
 
