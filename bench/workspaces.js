@@ -1,4 +1,7 @@
-// node bench/workspaces.js [--quick | --full]   (npm run bench runs it too)
+// node bench/workspaces.js [--quick | --full] [--only create|advance|startup]   (npm run bench runs it too)
+//
+// --only <phase> runs one phase and prints its rows alone (to measure one change to it); without
+// it, every phase runs, as npm run bench does.
 //
 // Workspaces (/w/<name>) in one sandbox process:
 // - create spread over 64 active workspaces against create in one workspace, same process,
@@ -17,12 +20,17 @@ import { CONNECTIONS, load, MERCHANT, TOKEN, warm } from './lib/load.js';
 import { cpuMs, killAll, rssMb, run, SANDBOX_BIN, settle, start } from './lib/processes.js';
 import { fixed, formatTable, int, mb, median, ms } from './lib/table.js';
 
+const PHASES = ['create', 'advance', 'startup'];
 const argv = process.argv.slice(2);
-if (argv.some((arg) => !['--quick', '--full'].includes(arg))) {
-  process.stdout.write('usage: node bench/workspaces.js [--quick | --full]\n');
+const onlyAt = argv.indexOf('--only');
+const only = onlyAt === -1 ? undefined : argv[onlyAt + 1];
+const flags = onlyAt === -1 ? argv : [...argv.slice(0, onlyAt), ...argv.slice(onlyAt + 2)];
+if (flags.some((arg) => !['--quick', '--full'].includes(arg)) || (onlyAt !== -1 && !PHASES.includes(only))) {
+  process.stdout.write(`usage: node bench/workspaces.js [--quick | --full] [--only ${PHASES.join('|')}]\n`);
   process.exit(2);
 }
-const mode = argv.includes('--quick') ? 'quick' : 'full';
+const mode = flags.includes('--quick') ? 'quick' : 'full';
+const runs = (phase) => only === undefined || only === phase;
 const config = {
   quick: { rounds: 3, slice: 1.5, warm: 1, pendingElsewhere: 20_000, advances: 15, startups: 3 },
   full: { rounds: 6, slice: 2, warm: 2, pendingElsewhere: 20_000, advances: 31, startups: 5 },
@@ -200,50 +208,65 @@ const verdict = (ok) => (ok ? 'PASS' : 'FAIL');
 async function main() {
   // Other load on the machine lowers every figure; the table says how much there was.
   const loadAtStart = loadavg()[0];
-  log(`mode ${mode}; temp folder ${root}`);
-  log('create: one workspace, 64 active workspaces, default');
-  const [solo, many, plain] = await createPhase();
-  log('clock/advance with and without 20,000 steps pending elsewhere');
-  const adv = await advancePhase();
-  log('start-up, 100 workspaces x 1,000 trades');
-  const up = await startupPhase();
-
-  const createRatio = many.rps / solo.rps;
-  const advanceRatio = adv.busy / adv.quiet;
-  const row = (run, figure, goal, result) => [run.name, int(run.rps), run.p50, run.p99, int(run.cpuUs), figure, goal, result];
-  const rows = [
-    row(solo, `${fixed(solo.rps / plain.rps)} x default${solo.failures ? ` (${int(solo.failures)} failed)` : ''}`, '', ''),
-    row(many, `${fixed(createRatio, 3)} x one workspace${many.failures ? ` (${int(many.failures)} failed)` : ''}`, '>= 0.90 x one', verdict(createRatio >= 0.9 && many.failures === 0)),
-    row(plain, '', '', ''),
-    ['clock/advance (100 steps), nothing pending elsewhere', '', '', '', '', ms(adv.quiet), '', ''],
-    [
-      `clock/advance (100 steps), ${int(adv.pending)} pending in 20 others`,
-      '',
-      '',
-      '',
-      '',
-      `${ms(adv.busy)}, ${fixed(advanceRatio)} x`,
-      '<= 1.2 x',
-      verdict(advanceRatio <= 1.2 && adv.pending >= 20_000),
-    ],
-    ['start-up, 100 workspaces x 1,000 trades: ready line', '', '', '', '', ms(up.ready), '', ''],
-    [
-      'start-up, 100 workspaces x 1,000 trades: all loaded',
-      '',
-      '',
-      '',
-      '',
-      `${ms(up.loaded)} (worst ${ms(up.worstLoaded)}; CPU ${ms(up.cpu)}), ${int(up.count)} workspaces, peak RSS ${mb(up.rss)}`,
-      '<= 1.5 s',
-      verdict(up.loaded <= 1500 && up.count === 100),
-    ],
-  ];
+  log(`mode ${mode}; temp folder ${root}${only ? `; only ${only}` : ''}`);
+  const rows = [];
+  if (runs('create')) {
+    log('create: one workspace, 64 active workspaces, default');
+    const [solo, many, plain] = await createPhase();
+    const createRatio = many.rps / solo.rps;
+    const row = (run, figure, goal, result) => [run.name, int(run.rps), run.p50, run.p99, int(run.cpuUs), figure, goal, result];
+    rows.push(
+      row(solo, `${fixed(solo.rps / plain.rps)} x default${solo.failures ? ` (${int(solo.failures)} failed)` : ''}`, '', ''),
+      row(many, `${fixed(createRatio, 3)} x one workspace${many.failures ? ` (${int(many.failures)} failed)` : ''}`, '>= 0.90 x one', verdict(createRatio >= 0.9 && many.failures === 0)),
+      row(plain, '', '', ''),
+    );
+  }
+  if (runs('advance')) {
+    log('clock/advance with and without 20,000 steps pending elsewhere');
+    const adv = await advancePhase();
+    const advanceRatio = adv.busy / adv.quiet;
+    rows.push(
+      ['clock/advance (100 steps), nothing pending elsewhere', '', '', '', '', ms(adv.quiet), '', ''],
+      [
+        `clock/advance (100 steps), ${int(adv.pending)} pending in 20 others`,
+        '',
+        '',
+        '',
+        '',
+        `${ms(adv.busy)}, ${fixed(advanceRatio)} x`,
+        '<= 1.2 x',
+        verdict(advanceRatio <= 1.2 && adv.pending >= 20_000),
+      ],
+    );
+  }
+  let up;
+  if (runs('startup')) {
+    log('start-up, 100 workspaces x 1,000 trades');
+    up = await startupPhase();
+    rows.push(
+      ['start-up, 100 workspaces x 1,000 trades: ready line', '', '', '', '', ms(up.ready), '', ''],
+      [
+        'start-up, 100 workspaces x 1,000 trades: all loaded',
+        '',
+        '',
+        '',
+        '',
+        `${ms(up.loaded)} (worst ${ms(up.worstLoaded)}; CPU ${ms(up.cpu)}), ${int(up.count)} workspaces, peak RSS ${mb(up.rss)}`,
+        '<= 1.5 s',
+        verdict(up.loaded <= 1500 && up.count === 100),
+      ],
+    );
+  }
   process.stdout.write(
     [
       '',
-      `Workspaces (bench/workspaces.js, mode ${mode}: ${config.rounds} rounds of ${config.slice} s slices, ${CONNECTIONS} connections; advances: median of ${config.advances}; start-ups: median of ${config.startups}; load average at start ${loadAtStart.toFixed(2)}, at end ${loadavg()[0].toFixed(2)}, ${cpus().length} cores):`,
+      `Workspaces (bench/workspaces.js, mode ${mode}${only ? `, only ${only}` : ''}: ${config.rounds} rounds of ${config.slice} s slices, ${CONNECTIONS} connections; advances: median of ${config.advances}; start-ups: median of ${config.startups}; load average at start ${loadAtStart.toFixed(2)}, at end ${loadavg()[0].toFixed(2)}, ${cpus().length} cores):`,
       formatTable(['measure', 'req/s', 'p50 ms', 'p99 ms', 'CPU us/req', 'figure', 'goal', 'result'], rows),
-      `Seeded 100 x 1,000 trades with the sandbox's own code (bench/seed-workspaces.js, ${fixed(up.seedSeconds, 1)} s). "all loaded": from spawn until GET /_sandbox/workspaces answers, which waits for every stored workspace; the server listens before that and loads them in the background.`,
+      ...(up
+        ? [
+            `Seeded 100 x 1,000 trades with the sandbox's own code (bench/seed-workspaces.js, ${fixed(up.seedSeconds, 1)} s). "all loaded": from spawn until GET /_sandbox/workspaces answers, which waits for every stored workspace; the server listens before that and loads them in the background.`,
+          ]
+        : []),
       '',
     ].join('\n'),
   );

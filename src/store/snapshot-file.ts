@@ -1,10 +1,10 @@
 import { createReadStream } from 'node:fs';
-import { type FileHandle, open, rename, rm, stat } from 'node:fs/promises';
+import { type FileHandle, open, rename, rm } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
 import { basename, dirname, join } from 'node:path';
 import { JSONFile } from 'lowdb/node';
 import type { StoreSink } from './adapter.js';
-import { readTextChunks } from './read-text-chunks.js';
+import { readLines } from './read-lines.js';
 
 /**
  * The snapshot file (`db.json`): one JSON object whose arrays hold one row per line.
@@ -31,105 +31,165 @@ import { readTextChunks } from './read-text-chunks.js';
 export type SnapshotVisitor = Omit<StoreSink, 'change'>;
 
 /**
- * Reads a snapshot file into `visitor`. Our own layout is streamed row by row (no giant
- * string, each row checked and let go at once); anything else, e.g. a file reformatted by
- * hand or written by lowdb itself, is read whole by lowdb's JSONFile. Resolves with the file's size, or null when there is no file;
- * throws when it is not JSON.
+ * A file up to this size is read with one read into one buffer: its checksum is checked and
+ * its rows parsed from that buffer. A larger one is read twice in 1 MiB chunks (the checksum,
+ * then the rows), so memory stays bounded however large the store grows.
  */
-export async function loadSnapshotFile(path: string, visitor: SnapshotVisitor): Promise<number | null> {
-  let bytes: number;
+export const WHOLE_FILE_BYTES = 8 * 1024 * 1024;
+
+/** Bytes of rows parsed between two turns of the event loop (requests are answered meanwhile). */
+const SLICE_BYTES = 1 << 20;
+
+/**
+ * Reads a snapshot file into `visitor`. Our own layout is streamed row by row: each row line is
+ * decoded and parsed on its own, checked and let go at once (no string of the whole file: a
+ * string that large costs ten times as much to decode as its lines do). Anything else, e.g. a
+ * file reformatted by hand or written by lowdb itself, is read whole by lowdb's JSONFile. The
+ * checksum is verified before anything reaches the visitor. Resolves with the file's size, or
+ * null when there is no file; throws when it is not JSON. `wholeFileBytes`: the largest file
+ * read with one read (see WHOLE_FILE_BYTES).
+ */
+export async function loadSnapshotFile(path: string, visitor: SnapshotVisitor, wholeFileBytes = WHOLE_FILE_BYTES): Promise<number | null> {
+  const file = await readSmallFile(path, wholeFileBytes);
+  if (file === null) return null;
+  const reader = new LayoutReader(visitor);
+  let fits = true;
   try {
-    bytes = (await stat(path)).size;
+    if (file.content !== undefined) {
+      const content = file.content;
+      const tail = Math.max(0, content.length - TAIL_BYTES);
+      checkTail(path, content.subarray(tail), crc32(content.subarray(0, tail)));
+      await visitLines(content, (from, to, complete) => reader.line(content, from, to, complete));
+    } else {
+      await verifyChecksum(path);
+      await readLines(path, (bytes, _offset, complete) => reader.line(bytes, 0, bytes.length, complete));
+    }
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
+    fits = false;
+  }
+  if (!fits || !reader.finished) {
+    visitor.reset();
+    visitor.document(await new JSONFile<unknown>(path).read());
+  }
+  return file.bytes;
+}
+
+/** The file's size, and its bytes when it has at most `limit` of them (one read); null when there is no file. */
+async function readSmallFile(path: string, limit: number): Promise<{ bytes: number; content?: Buffer } | null> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, 'r');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
   }
-  await verifyChecksum(path);
-  if (!(await streamRows(path, visitor))) {
-    visitor.reset();
-    visitor.document(await new JSONFile<unknown>(path).read());
+  try {
+    const bytes = (await handle.stat()).size;
+    if (bytes > limit) return { bytes };
+    // One byte more than the size: a file that grew since stat() is read the chunked way.
+    const buffer = Buffer.allocUnsafe(bytes + 1);
+    let read = 0;
+    for (let got = -1; got !== 0 && read < buffer.length; read += got) got = (await handle.read(buffer, read, buffer.length - read, read)).bytesRead;
+    return read > bytes ? { bytes: read } : { bytes: read, content: buffer.subarray(0, read) };
+  } finally {
+    await handle.close();
   }
-  return bytes;
+}
+
+/**
+ * Calls `visit` with each line of `content` (from, to: without its newline; complete: false for
+ * a last line with none) until it returns false, letting the event loop turn between slices.
+ */
+async function visitLines(content: Buffer, visit: (from: number, to: number, complete: boolean) => boolean): Promise<void> {
+  let from = 0;
+  let pause = SLICE_BYTES;
+  for (let nl = content.indexOf(10); nl !== -1; nl = content.indexOf(10, from)) {
+    if (!visit(from, nl, true)) return;
+    from = nl + 1;
+    if (from >= pause) {
+      pause = from + SLICE_BYTES;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+  if (from < content.length) visit(from, content.length, false);
 }
 
 const MEMBER = /^ {2}("(?:[^"\\]|\\.)*"): (.*?),?$/;
-const ROW_INDENT = '    ';
+const SPACE = 32;
+const COMMA = 44;
 
-/** Streams the one-row-per-line layout; false as soon as a line does not fit it. */
-async function streamRows(path: string, visitor: SnapshotVisitor): Promise<boolean> {
-  let state: 'start' | 'members' | 'rows' | 'end' | 'other' = 'start';
-  let table = '';
-  let cut = false;
-  /** One line (without its newline); false when it does not fit. */
-  const visit = (text: string, from: number, to: number): boolean => {
-    if (state === 'rows') {
-      if (text.startsWith(ROW_INDENT, from) && to - from > 4) {
-        const end = text.charCodeAt(to - 1) === 44 /* , */ ? to - 1 : to;
-        visitor.row(table, JSON.parse(text.slice(from + 4, end)));
-        return true;
-      }
-      const line = text.slice(from, to);
-      if (line !== '  ]' && line !== '  ],') return false;
-      state = 'members';
+/** The one-row-per-line layout, fed one line at a time; a line returns false as soon as it does not fit. */
+class LayoutReader {
+  readonly #visitor: SnapshotVisitor;
+  #state: 'start' | 'members' | 'rows' | 'end' | 'other' = 'start';
+  #table = '';
+  #cut = false;
+
+  constructor(visitor: SnapshotVisitor) {
+    this.#visitor = visitor;
+  }
+
+  /** True once the closing brace was read, with nothing but blank space after it. */
+  get finished(): boolean {
+    return this.#state === 'end' && !this.#cut;
+  }
+
+  /** Bytes [from, to) of `bytes`: one line without its newline (`complete` false: the last line, with none). */
+  line(bytes: Buffer, from: number, to: number, complete: boolean): boolean {
+    if (!complete) {
+      // Text after the last newline: the file does not end with one.
+      this.#cut = !(this.#state === 'end' && bytes.toString('utf8', from, to).trim() === '');
       return true;
     }
-    const line = text.slice(from, to);
-    if (state === 'start') {
-      if (line !== '{') return false;
-      state = 'members';
-    } else if (state === 'members') {
+    if (this.#state === 'rows') {
+      // A row: four spaces, the row's JSON, a comma unless it is the table's last.
+      if (to - from > 4 && bytes[from] === SPACE && bytes[from + 1] === SPACE && bytes[from + 2] === SPACE && bytes[from + 3] === SPACE) {
+        const end = bytes[to - 1] === COMMA ? to - 1 : to;
+        this.#visitor.row(this.#table, JSON.parse(bytes.toString('utf8', from + 4, end)));
+        return true;
+      }
+      const line = bytes.toString('utf8', from, to);
+      if (line !== '  ]' && line !== '  ],') return this.#other();
+      this.#state = 'members';
+      return true;
+    }
+    const line = bytes.toString('utf8', from, to);
+    if (this.#state === 'start') {
+      if (line !== '{') return this.#other();
+      this.#state = 'members';
+    } else if (this.#state === 'members') {
       if (line === '}') {
-        state = 'end';
+        this.#state = 'end';
         return true;
       }
       const member = MEMBER.exec(line);
-      if (!member?.[1] || member[2] === undefined) return false;
+      if (!member?.[1] || member[2] === undefined) return this.#other();
       const key = JSON.parse(member[1]) as string;
       if (member[2] === '[') {
-        table = key;
-        visitor.member(key, []);
-        state = 'rows';
+        this.#table = key;
+        this.#visitor.member(key, []);
+        this.#state = 'rows';
       } else {
-        visitor.member(key, JSON.parse(member[2]));
+        this.#visitor.member(key, JSON.parse(member[2]));
       }
     } else if (line.trim() !== '') {
-      return false;
+      return this.#other();
     }
     return true;
-  };
-  try {
-    await readTextChunks(path, (text) => {
-      let from = 0;
-      for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', from)) {
-        if (!visit(text, from, nl)) {
-          state = 'other';
-          return false;
-        }
-        from = nl + 1;
-      }
-      // Text after the last newline: the file does not end with one.
-      if (from < text.length) cut = !(state === 'end' && text.slice(from).trim() === '');
-      return true;
-    });
-  } catch (error) {
-    if (error instanceof SyntaxError) return false;
-    throw error;
   }
-  const finished = (): boolean => state === 'end' && !cut;
-  return finished();
-}
 
-const CHUNK_CHARS = 128 * 1024;
+  #other(): false {
+    this.#state = 'other';
+    return false;
+  }
+}
 
 /** The last member of a snapshot written by the sandbox: the CRC-32 of every byte before its line. */
 const CHECKSUM_TAIL = /,\n {2}"checksum": "crc32:([0-9a-f]{8})"\s*\}\s*$/;
 const TAIL_BYTES = 64;
 
-/**
- * Checks a snapshot's checksum member, if it has one (files written by older versions, by
- * lowdb or by hand have none and are read unchecked). Throws when the bytes do not match:
- * a flipped bit in a row, an id or the generation is refused, never loaded as data.
- */
+/** Checks a large snapshot's checksum member (see checkTail), reading it in chunks. */
 async function verifyChecksum(path: string): Promise<void> {
   let crc = 0;
   let held = Buffer.alloc(0);
@@ -139,17 +199,27 @@ async function verifyChecksum(path: string): Promise<void> {
     crc = crc32(joined.subarray(0, joined.length - keep), crc);
     held = joined.subarray(joined.length - keep);
   }
-  const tail = held.toString('latin1');
-  const match = CHECKSUM_TAIL.exec(tail);
+  checkTail(path, held, crc);
+}
+
+/**
+ * Checks a snapshot's checksum member, if it has one (files written by older versions, by
+ * lowdb or by hand have none and are read unchecked), given the file's last TAIL_BYTES bytes
+ * (`tail`) and the CRC-32 of every byte before them (`crc`). Throws when the bytes do not
+ * match: a flipped bit in a row, an id or the generation is refused, never loaded as data.
+ */
+function checkTail(path: string, tail: Buffer, crc: number): void {
+  const text = tail.toString('latin1');
+  const match = CHECKSUM_TAIL.exec(text);
   if (!match) {
-    if (tail.includes('"checksum"') || tail.includes('crc32:')) {
+    if (text.includes('"checksum"') || text.includes('crc32:')) {
       throw new Error(`the "checksum" line at the end of ${basename(path)} is damaged, so its content cannot be trusted. Nothing was loaded or changed; restore ${basename(path)} from a copy`);
     }
     return;
   }
-  crc = crc32(held.subarray(0, match.index + 2), crc);
   const stored = match[1] ?? '';
-  const actual = crc.toString(16).padStart(8, '0');
+  const sum = crc32(tail.subarray(0, match.index + 2), crc);
+  const actual = sum.toString(16).padStart(8, '0');
   if (stored !== actual) {
     throw new Error(
       `${basename(path)} does not match its checksum (stored crc32:${stored}, the bytes give crc32:${actual}): it changed after the sandbox wrote it (a damaged disk, a partial copy, or an edit by hand). ` +
@@ -157,6 +227,8 @@ async function verifyChecksum(path: string): Promise<void> {
     );
   }
 }
+
+const CHUNK_CHARS = 128 * 1024;
 
 export interface WriteSnapshotOptions {
   /** fsync the file before the rename and the folder after it. */

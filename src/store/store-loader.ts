@@ -28,6 +28,8 @@ export class StoreLoader implements StoreSink {
   readonly #location: string;
   #issues: z.core.$ZodIssue[] = [];
   #rows = new Map<string, number>();
+  /** Each table's last row loaded (see #share). */
+  readonly #last = new Map<TableName, Record<string, unknown>>();
   #snapshot = false;
   #version = false;
 
@@ -90,6 +92,7 @@ export class StoreLoader implements StoreSink {
     for (const table of Object.values(this.#tables)) table.drop();
     this.#issues = [];
     this.#rows.clear();
+    this.#last.clear();
     this.#snapshot = false;
     this.#version = false;
   }
@@ -103,12 +106,26 @@ export class StoreLoader implements StoreSink {
   /** Loads a row its table's schema accepts (the guard first, zod when in doubt); records why not otherwise. */
   #check(table: TableName, raw: unknown, at: PropertyKey[]): void {
     if (guards[table](raw)) {
+      this.#share(table, raw as Record<string, unknown>);
       this.#tables[table].load(raw as Row);
       return;
     }
     const row = tableSchemas[table].safeParse(raw);
     if (row.success) this.#tables[table].load(row.data as Row);
     else this.#fail(row.error.issues, at);
+  }
+
+  /**
+   * Consecutive rows often repeat a value (the merchant, the callback URL, the state, the
+   * currency, a history entry's cause): JSON.parse makes a new string for each, and each would
+   * live as long as its row. A string equal to the one at the same place in the table's previous
+   * row is replaced by that row's string, so the copy dies young: less memory for a large store,
+   * and less for the garbage collector to move while it loads. The row's values are unchanged.
+   */
+  #share(table: TableName, row: Record<string, unknown>): void {
+    const last = this.#last.get(table);
+    this.#last.set(table, row);
+    if (last !== undefined) shareStrings(row, last, 2);
   }
 
   #fail(issues: readonly z.core.$ZodIssue[], at: PropertyKey[]): void {
@@ -119,6 +136,21 @@ export class StoreLoader implements StoreSink {
   #refusal(): StoreError {
     const problems = describeIssues(new z.ZodError(this.#issues)).slice(0, MAX_ISSUES).join('; ');
     return new StoreError(`The store at ${this.#location} is not a deposit-sandbox store (${problems}). Move the file away to start empty; it is left untouched.`);
+  }
+}
+
+/** Replaces each string of `value` equal to the one at the same place in `like` by that one, `depth` levels of objects and arrays down. */
+function shareStrings(value: Record<string, unknown> | unknown[], like: Record<string, unknown> | unknown[], depth: number): void {
+  const to = value as Record<string, unknown>;
+  const from = like as Record<string, unknown>;
+  for (const key in to) {
+    const item = to[key];
+    const other = from[key];
+    if (typeof item === 'string') {
+      if (item === other) to[key] = other;
+    } else if (depth > 0 && typeof item === 'object' && item !== null && typeof other === 'object' && other !== null) {
+      shareStrings(item as Record<string, unknown>, other as Record<string, unknown>, depth - 1);
+    }
   }
 }
 
