@@ -60,6 +60,11 @@ export interface CreateSandboxSettings {
   seat?: WorkspaceSeat;
   /** Its logger (and whatever else each sandbox is given); a workspace is given the server's by the registry. */
   services?: SandboxServices;
+  /**
+   * With a data folder: fdatasync the journal at every group commit (`startSandbox({ fsync })`);
+   * the server's workspaces do the same. The data folder is locked as without it.
+   */
+  fsync?: boolean;
 }
 
 /**
@@ -94,7 +99,7 @@ async function assemble(options: SandboxOptions, shared: SandboxShared, adapter:
   const services = settings.services ?? {};
   const logger = services.logger;
   const warn = logger ? { warn: (line: string) => logger.warn(line) } : {};
-  const store = await Store.open(adapter ?? (options.inMemory ? new MemoryAdapter() : new JournalAdapter(resolve(options.data), warn)), warn);
+  const store = await Store.open(adapter ?? (options.inMemory ? new MemoryAdapter() : new JournalAdapter(resolve(options.data), { ...warn, fsync: settings.fsync ?? false })), warn);
   const merchants = restoreAddedMerchants(store, new MerchantDirectory(shared.fixtures));
   const workspace = seat?.name ?? 'default';
   const basePath = seat ? `/w/${seat.name}` : '';

@@ -29,7 +29,7 @@ async function receiver(status = 200): Promise<Receiver> {
   return r;
 }
 
-async function create(sandbox: RunningSandbox, overrides: Record<string, unknown> = {}): Promise<{ id: string; order: string }> {
+async function create(sandbox: { url: string }, overrides: Record<string, unknown> = {}): Promise<{ id: string; order: string }> {
   const res = await fetch(`${sandbox.url}/api/v1/trades/deposit/create`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', 'X-Auth': DEMO.token },
@@ -68,6 +68,20 @@ describe('startSandbox()', () => {
     const second = await start({ data, fsync: true });
     expect((await second.admin.trade(trade.id)).trade.order).toBe(trade.order);
     await expect(startSandbox({ fsync: true })).rejects.toThrow('--fsync: needs a data folder');
+  });
+
+  it('with fsync: true holds the data folder like any file store: a second sandbox on it is refused, naming the holder', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'deposit-sandbox-programmatic-'));
+    dirs.push(data);
+    const first = await start({ data, fsync: true });
+    await expect(startSandbox({ data })).rejects.toThrow(new RegExp(`is in use by another deposit-sandbox \\(process ${process.pid}, listening on`));
+    await expect(startSandbox({ data, fsync: true })).rejects.toThrow(new RegExp(`is in use by another deposit-sandbox \\(process ${process.pid}, listening on`));
+    // Its workspaces store as it does: a trade created in one survives the restart too.
+    const workspace = first.workspace('fsync-w1');
+    const trade = await create(workspace);
+    await first.close();
+    const second = await start({ data, fsync: true });
+    expect((await second.workspace('fsync-w1').admin.trade(trade.id)).trade.order).toBe(trade.order);
   });
 
   it('names the port when it is taken', async () => {

@@ -1,11 +1,9 @@
-import { resolve } from 'node:path';
 import { AdminClient } from '../admin-client/admin-client.js';
 import type { CallbackEvent } from '../callbacks/records.js';
 import type { SandboxOptionsInput } from '../config/options.js';
 import type { Merchant } from '../merchants/fixtures.js';
 import { createSandbox, OptionsError } from '../sandbox.js';
 import { listen } from '../server.js';
-import { JournalAdapter } from '../store/journal-adapter.js';
 import { CallbackWaiter, type CallbackMatch, type CallbackPredicate, type WaitForOptions } from './callback-waiter.js';
 import { workspaceHandle, type WorkspaceHandle } from './workspace-handle.js';
 
@@ -60,8 +58,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   if (fsync && (inMemory || rest.data === undefined)) {
     throw new OptionsError('Invalid options:\n  --fsync: needs a data folder; pass `data: <dir>` (an in-memory store has nothing to fsync).');
   }
-  const adapter = fsync && rest.data !== undefined ? new JournalAdapter(resolve(rest.data), { fsync: true }) : undefined;
-  const sandbox = await createSandbox({ ...rest, port: rest.port ?? 0, host: rest.host ?? '127.0.0.1', inMemory }, adapter, { deferStart: true });
+  // The store is made by createSandbox() once it holds the data folder's lock (an adapter made here would skip the lock).
+  const sandbox = await createSandbox({ ...rest, port: rest.port ?? 0, host: rest.host ?? '127.0.0.1', inMemory }, undefined, { deferStart: true, ...(fsync ? { fsync: true } : {}) });
   const server = await listen(sandbox).catch(async (error: NodeJS.ErrnoException) => {
     await sandbox.close();
     if (error.code === 'EADDRINUSE') {

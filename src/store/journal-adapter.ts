@@ -58,6 +58,10 @@ export class JournalAdapter implements StoreAdapter, IdleClosable {
     return this.dir;
   }
   readonly #fsync: boolean;
+  /** Whether every group commit is fdatasynced (the workspaces of a server store as its default sandbox does). */
+  get fsync(): boolean {
+    return this.#fsync;
+  }
   readonly #writer: JournalWriter;
   readonly #compactBytes: number;
   readonly #warn: (message: string) => void;

@@ -355,7 +355,10 @@ export class WorkspaceRegistry implements Workspaces {
         ...(logger ? { logger: { info: (line: string) => adapter.removed || logger.info(line), warn: (line: string) => adapter.removed || logger.warn(line) } } : {}),
       };
       const warn = services.logger ? { warn: (line: string) => services.logger?.warn(line) } : {};
-      const adapter = new WorkspaceAdapter(entry.name, folder === undefined ? undefined : join(folder, entry.name), warn, entry.trial !== undefined);
+      // A workspace's journal is fdatasynced when the server's is (startSandbox({ fsync })).
+      const rootAdapter = root.store.adapter;
+      const fsync = rootAdapter instanceof JournalAdapter && rootAdapter.fsync;
+      const adapter = new WorkspaceAdapter(entry.name, folder === undefined ? undefined : join(folder, entry.name), { ...warn, fsync }, entry.trial !== undefined);
       entry.adapter = adapter;
       const seat: WorkspaceSeat = { name: entry.name, shared: root.shared, rootUrl: () => root.publicUrl };
       const sandbox = await this.#create(root.options, adapter, { seat, services });
