@@ -89,6 +89,18 @@ describe('JournalWriter', () => {
     expect([a, b, c, d].map(({ path }) => readFileSync(path, 'utf8'))).toEqual(['a\n', 'b\n', 'c\n', 'd\n']);
   });
 
+  it('writes a lone record asked for while another is in the pool once that write is done, with nothing more asked for', async () => {
+    const writer = new JournalWriter();
+    const a = tempFile('pool-a.ndjson');
+    const b = tempFile('pool-b.ndjson');
+    const first = writer.append(a.fd, Buffer.from('a\n'), 0, false);
+    // The microtask that handed the first record to the pool has run; the pool has not answered (that takes a turn).
+    await Promise.resolve();
+    const waiting = writer.append(b.fd, Buffer.from('b\n'), 0, false);
+    await Promise.all([first, waiting]);
+    expect([a, b].map(({ path }) => readFileSync(path, 'utf8'))).toEqual(['a\n', 'b\n']);
+  });
+
   it('writes every record of many journals asked for turn after turn while a batch is at the writer thread, each journal in order', async () => {
     const writer = new JournalWriter();
     const files = Array.from({ length: 8 }, (_, i) => tempFile(`busy-${i}.ndjson`));
