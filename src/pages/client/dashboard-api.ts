@@ -12,10 +12,13 @@ export function dashboardApi(i18n: DashboardI18n) {
   class ApiError extends Error {
     readonly status: number;
     readonly code: string | undefined;
-    constructor(message: string, status: number, code: string | undefined) {
+    /** The admin token the refused call carried (null: none): a refusal of a token since replaced says nothing of the new one. */
+    readonly sentToken: string | null;
+    constructor(message: string, status: number, code: string | undefined, sentToken: string | null = null) {
       super(message);
       this.status = status;
       this.code = code;
+      this.sentToken = sentToken;
     }
   }
 
@@ -40,7 +43,7 @@ export function dashboardApi(i18n: DashboardI18n) {
     try {
       response = await fetch(`${prefix}/_sandbox${path}`, init);
     } catch {
-      throw new ApiError(t('api.unreachable'), 0, 'unreachable');
+      throw new ApiError(t('api.unreachable'), 0, 'unreachable', bearer);
     }
     const text = await response.text();
     let data: unknown = null;
@@ -56,7 +59,7 @@ export function dashboardApi(i18n: DashboardI18n) {
         typeof error?.message === 'string'
           ? error.message + (error.message.includes('Allowed') ? '' : allowed)
           : t('api.answered', { request: `${method} ${base}/_sandbox${path}`, status: response.status });
-      throw new ApiError(message, response.status, typeof error?.code === 'string' ? error.code : undefined);
+      throw new ApiError(message, response.status, typeof error?.code === 'string' ? error.code : undefined, bearer);
     }
     return data as T;
   }

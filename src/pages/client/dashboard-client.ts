@@ -76,6 +76,9 @@ export function dashboardClient(dom: DashboardDom, api: DashboardApi, detail: Da
       if (error instanceof api.ApiError && error.status === 401) {
         // Another call refused the same token first (a poll beside the sign-in): its prompt says why.
         if (locked) return;
+        // A call sent with a token replaced since (a poll under way while the right one was entered):
+        // its refusal is not the current token's, which stays.
+        if (error.sentToken !== api.token.get()) return;
         const had = api.token.get();
         api.token.clear();
         showLogin(had ? t('login.refused') : t('login.needed'));
