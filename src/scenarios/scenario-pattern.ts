@@ -46,16 +46,6 @@ export function compilePattern(source: string): ScenarioPattern {
   return compiled;
 }
 
-/** Why RE2 cannot match `source` (see compilePattern), or undefined when it can. */
-export function patternProblem(source: string): string | undefined {
-  try {
-    compilePattern(source);
-    return undefined;
-  } catch (error) {
-    return (error as Error).message;
-  }
-}
-
 /** Why a pattern of `size` RE2 instructions (patternSize) is too large, or undefined. */
 export function sizeProblem(size: number): string | undefined {
   if (size <= MAX_PATTERN_SIZE) return undefined;
