@@ -49,8 +49,20 @@ export function startSandboxProcess(flags, { timeoutMs = 30_000 } = {}) {
   });
 }
 
-/** Clock ticks per second of /proc's CPU times (`getconf CLK_TCK`; 100 on Linux as built). */
+/** Clock ticks per second of /proc's CPU times (`getconf CLK_TCK`, asked once, when first needed; 100 on Linux as built). */
 let ticks;
+const perSecond = () => (ticks ??= Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100);
+
+/** /proc/self/stat's cutime + cstime, in clock ticks; undefined where there is no /proc. */
+function childrenTicks() {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]?.split(' ') ?? [];
+    const sum = Number(fields[13]) + Number(fields[14]);
+    return Number.isFinite(sum) ? sum : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * CPU seconds (user + system) of this process's children that have ended and been waited for,
@@ -58,18 +70,12 @@ let ticks;
  * where there is no /proc.
  */
 export function endedChildrenCpu() {
-  try {
-    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]?.split(' ') ?? [];
-    ticks ??= Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
-    const cpu = (Number(fields[13]) + Number(fields[14])) / ticks;
-    return Number.isFinite(cpu) ? cpu : undefined;
-  } catch {
-    return undefined;
-  }
+  const sum = childrenTicks();
+  return sum === undefined ? undefined : sum / perSecond();
 }
 
-/** What endedChildrenCpu() said when a command of runAsync last ended. */
-let cpuSeen = endedChildrenCpu();
+/** What childrenTicks() said when a command of runAsync last ended. */
+let ticksSeen = childrenTicks();
 
 /**
  * As run() in suites.js, without blocking this process: resolves with { status, why, cpu }, `cpu`
@@ -107,9 +113,9 @@ export function runAsync(command, args, { cwd = ROOT, env = process.env, timeout
     let cpu;
     child.once('exit', () => {
       // Read as soon as it was waited for, before other commands end.
-      const now = endedChildrenCpu();
-      if (now !== undefined && cpuSeen !== undefined) cpu = now - cpuSeen;
-      cpuSeen = now;
+      const now = childrenTicks();
+      if (now !== undefined && ticksSeen !== undefined) cpu = (now - ticksSeen) / perSecond();
+      ticksSeen = now;
     });
     child.once('close', (code, signal) => {
       if (timedOut) done({ status: 1, why: `${command} ${args.join(' ')} did not finish within ${timeoutMs / 60_000} min and was stopped`, cpu });
