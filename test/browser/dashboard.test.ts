@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeBrowser, DESKTOP, expectClean, launchBrowser, openPage, PHONE, screenshot, type WatchedPage } from './browser.js';
 import { serveSandbox, startShop, type ServedSandbox, type Shop } from './servers.js';
@@ -56,38 +56,50 @@ describeBrowser('dashboard in Chromium', () => {
     await watched.context.close();
   });
 
+  /**
+   * Sets `page` up so that the sign-in with "wrong-token" overlaps a poll: the sign-in's first
+   * call (GET merchants) waits until a poll has sent its calls with that token, and those are
+   * held until `release()`. `held` holds each held call's answer, read to the end.
+   */
+  async function holdWrongTokenPolls(page: Page): Promise<{ release: () => void; held: Promise<unknown>[] }> {
+    let pollSent!: () => void;
+    let release!: () => void;
+    const sent = new Promise<void>((resolve) => (pollSent = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const wrong = (route: Route) => route.request().headers()['authorization'] === 'Bearer wrong-token';
+    await page.route(`${sandbox.url}/_sandbox/merchants`, async (route) => {
+      if (wrong(route)) await sent;
+      await route.continue();
+    });
+    const held: Promise<unknown>[] = [];
+    await page.route(/\/_sandbox\/(clock|trades)/, async (route) => {
+      if (wrong(route)) {
+        held.push(
+          route
+            .request()
+            .response()
+            .then((response) => response?.finished()),
+        );
+        pollSent();
+        await released;
+      }
+      await route.continue();
+    });
+    return { release, held };
+  }
+
   it('a poll refused beside the sign-in leaves the prompt saying that the token was refused', async () => {
     const watched = await openPage(browser, DESKTOP);
     const { page } = watched;
     await page.goto(`${sandbox.url}/_sandbox/`);
     await page.getByTestId('login-error').filter({ hasText: '--admin-token' }).waitFor();
-    // The sign-in's first call waits until the next poll has sent its calls; those wait until
-    // the sign-in's refusal is on screen. So both are refused, the poll's last.
-    let pollSent!: () => void;
-    let signInRefused!: () => void;
-    const sent = new Promise<void>((resolve) => (pollSent = resolve));
-    const refused = new Promise<void>((resolve) => (signInRefused = resolve));
-    await page.route(`${sandbox.url}/_sandbox/merchants`, async (route) => {
-      await sent;
-      await route.continue();
-    });
-    const polls: Promise<unknown>[] = [];
-    await page.route(/\/_sandbox\/(clock|trades)/, async (route) => {
-      polls.push(
-        route
-          .request()
-          .response()
-          .then((response) => response?.finished()),
-      );
-      pollSent();
-      await refused;
-      await route.continue();
-    });
+    // The poll's calls wait until the sign-in's refusal is on screen. So both are refused, the poll's last.
+    const polls = await holdWrongTokenPolls(page);
     await page.getByTestId('token-input').fill('wrong-token');
     await page.getByTestId('token-submit').click();
     await page.getByTestId('login-error').filter({ hasText: 'refused this token' }).waitFor();
-    signInRefused();
-    await Promise.all(polls);
+    polls.release();
+    await Promise.all(polls.held);
     // The poll's refusal has been read; the page has handled it once a task later.
     await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
     expect(await page.getByTestId('login-error').textContent()).toContain('refused this token');
@@ -100,39 +112,17 @@ describeBrowser('dashboard in Chromium', () => {
     const { page } = watched;
     await page.goto(`${sandbox.url}/_sandbox/`);
     await page.getByTestId('login-error').filter({ hasText: '--admin-token' }).waitFor();
-    // The wrong sign-in's first call waits until a poll has sent its calls with the wrong token;
-    // those are held until the right token has been entered and its calls answered.
-    let pollSent!: () => void;
-    let release!: () => void;
-    const sent = new Promise<void>((resolve) => (pollSent = resolve));
-    const released = new Promise<void>((resolve) => (release = resolve));
-    await page.route(`${sandbox.url}/_sandbox/merchants`, async (route) => {
-      if (route.request().headers()['authorization'] === 'Bearer wrong-token') await sent;
-      await route.continue();
-    });
-    const stale: Promise<unknown>[] = [];
-    await page.route(/\/_sandbox\/(clock|trades)/, async (route) => {
-      if (route.request().headers()['authorization'] === 'Bearer wrong-token') {
-        stale.push(
-          route
-            .request()
-            .response()
-            .then((response) => response?.finished()),
-        );
-        pollSent();
-        await released;
-      }
-      await route.continue();
-    });
+    // The poll's calls with the wrong token are held until the right token has been entered and its calls answered.
+    const stale = await holdWrongTokenPolls(page);
     await page.getByTestId('token-input').fill('wrong-token');
     await page.getByTestId('token-submit').click();
     await page.getByTestId('login-error').filter({ hasText: 'refused this token' }).waitFor();
     await page.getByTestId('token-input').fill(TOKEN);
     await page.getByTestId('token-submit').click();
     await page.getByTestId('trades-total').filter({ hasText: /trade/ }).waitFor();
-    release();
-    await Promise.all(stale);
-    expect(stale.length).toBeGreaterThan(0);
+    stale.release();
+    await Promise.all(stale.held);
+    expect(stale.held.length).toBeGreaterThan(0);
     // The stale refusals have been read; the page has handled them once a task later.
     await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
     expect(await page.getByTestId('login').isHidden()).toBe(true);
