@@ -1,7 +1,7 @@
 import { defineConfig } from 'rolldown';
 
 /**
- * Two builds after `tsc`: the single-file CLI, and the browser scripts of the payment page
+ * Two builds after `tsc`: the CLI, and the browser scripts of the payment page
  * and the dashboard (src/pages/client/*.ts, real modules that import the shared formatters
  * and message catalogues) as one self-contained file each in dist/client/.
  */
@@ -14,11 +14,16 @@ const browser = (name) => ({
 });
 
 export default defineConfig([
+  // The CLI: dist/cli/deposit-sandbox.mjs holds the command table and what the client commands
+  // use; what a command loads when it runs (serve's server, the scenario checks, check-callback's
+  // fuzzer) is a chunk of its own (dist/cli/chunk-*.mjs, beside it: the bundled files find package.json, fixtures/ and
+  // scenarios/ relative to their own folder), so a `trigger` or a `wait` does not compile
+  // the server.
   {
-    input: 'dist/cli/main.js',
+    input: { 'deposit-sandbox': 'dist/cli/main.js' },
     platform: 'node',
     logLevel: 'warn',
-    output: { file: 'dist/cli/deposit-sandbox.mjs', format: 'esm' },
+    output: { dir: 'dist/cli', format: 'esm', entryFileNames: '[name].mjs', chunkFileNames: 'chunk-[name]-[hash].mjs' },
   },
   browser('pay'),
   browser('dashboard'),

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resetCommand } from '../src/cli/reset.js';
-import { signCommand } from '../src/cli/sign.js';
+import { signCommand } from '../src/cli/sign-command.js';
 import { triggerCommand } from '../src/cli/trigger.js';
 import { startReceiver, type Receiver } from './callbacks-receiver.js';
 import { killAll, serve } from './data-folder-support.js';

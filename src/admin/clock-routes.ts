@@ -2,7 +2,8 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { ADMIN_BODY_LIMIT, jsonBody } from '../http/body.js';
 import { validate } from '../http/validation.js';
-import { DURATION_HINT, durationSchema } from '../clock/duration.js';
+import { DURATION_HINT } from '../clock/duration.js';
+import { durationSchema } from '../clock/duration-schema.js';
 import type { SandboxEnv } from '../http/sandbox-env.js';
 import { requireSandboxAdmin } from '../http/admin-guard.js';
 

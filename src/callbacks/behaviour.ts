@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { durationSchema } from '../clock/duration.js';
+import { durationSchema } from '../clock/duration-schema.js';
 
 /**
  * How the sandbox misbehaves when sending one trade's callbacks, as a scenario asks

@@ -6,8 +6,6 @@ import { registerHealth } from './health.js';
 import { registerReplay } from './replay.js';
 import { registerReport } from './report.js';
 import { registerReset } from './reset.js';
-import { scenariosCommand } from './scenarios.js';
-import { serveCommand } from './serve.js';
 import { optionNames, serveOptions } from './serve-options.js';
 import { registerSign } from './sign.js';
 import { registerTrigger } from './trigger.js';
@@ -66,6 +64,7 @@ export function createProgram(): Command {
     .addHelpText('after', EXAMPLES)
     .action(async (_options: unknown, command: Command) => {
       const { options, readyFile, reportFile } = serveOptions(command);
+      const { serveCommand } = await import('./serve.js');
       await serveCommand(options, {
         names: optionNames(command),
         ...(readyFile !== undefined ? { readyFile } : {}),
@@ -80,7 +79,10 @@ export function createProgram(): Command {
     .addOption(new Option('--no-bundled-scenarios', 'leave the bundled scenarios out, as serve --no-bundled-scenarios does').env(env('NO_BUNDLED_SCENARIOS')))
     .option('--json', 'print {"scenarios": [...]} as GET /_sandbox/scenarios does')
     .addHelpText('after', '\nExamples:\n  $ deposit-sandbox scenarios\n  $ deposit-sandbox scenarios --scenarios ./my-scenarios --json\n')
-    .action((_options: unknown, command: Command) => scenariosCommand(serveOptions(command).options as { scenarios?: string; bundledScenarios?: boolean; json?: boolean }));
+    .action(async (_options: unknown, command: Command) => {
+      const { scenariosCommand } = await import('./scenarios.js');
+      scenariosCommand(serveOptions(command).options as { scenarios?: string; bundledScenarios?: boolean; json?: boolean });
+    });
   registerTrigger(program);
   registerSign(program);
   registerReset(program);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { durationListSchema, durationSchema, formatDuration, parseDuration } from './duration.js';
+import { formatDuration, parseDuration } from './duration.js';
+import { durationListSchema, durationSchema } from './duration-schema.js';
 
 describe('parseDuration', () => {
   it.each([

@@ -10,7 +10,7 @@ import { attemptSchema, callbackEventSchema } from '../callbacks/records.js';
 import { checkReportSchema } from '../check-callback/check-report.js';
 import { newMerchantSchema } from '../merchants/added-merchants.js';
 import { integrationReportSchema } from '../report/report-schema.js';
-import { durationSchema } from '../clock/duration.js';
+import { durationSchema } from '../clock/duration-schema.js';
 import { jobSchema } from '../clock/jobs.js';
 import { scenarioSummarySchema } from '../scenarios/describe-scenario.js';
 import { buildRequestSchema, createRequestSchema } from '../trades/requests.js';

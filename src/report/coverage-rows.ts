@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /** The rows of the integration coverage, in the order every form lists them. */
 export const COVERAGE_ROW_IDS = [
   'create.accepted',
@@ -20,8 +18,7 @@ export type CoverageRowId = (typeof COVERAGE_ROW_IDS)[number];
 
 /** not_seen: the tests never met it; seen: met, not (yet) answered; handled: answered right; wrong: answered wrong. */
 export const COVERAGE_STATUSES = ['not_seen', 'seen', 'handled', 'wrong'] as const;
-export const coverageStatusSchema = z.enum(COVERAGE_STATUSES);
-export type CoverageStatus = z.infer<typeof coverageStatusSchema>;
+export type CoverageStatus = (typeof COVERAGE_STATUSES)[number];
 
 /** A status replaces another only when it ranks higher: a wrong answer is never hidden by a later right one. */
 export const STATUS_RANK: Record<CoverageStatus, number> = { not_seen: 0, seen: 1, handled: 2, wrong: 3 };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { textParamsSchema } from '../pages/i18n/coded-text.js';
-import { COVERAGE_ROW_IDS, coverageStatusSchema } from './coverage-rows.js';
+import { COVERAGE_ROW_IDS, COVERAGE_STATUSES } from './coverage-rows.js';
 
 const count = z.number().int().min(0);
 
@@ -56,7 +56,7 @@ export type ReportNote = z.infer<typeof reportNoteSchema>;
 export const coverageRowSchema = z.object({
   id: z.enum(COVERAGE_ROW_IDS),
   /** not_seen, seen, handled or wrong. */
-  status: coverageStatusSchema,
+  status: z.enum(COVERAGE_STATUSES),
   /** The trade that set the status (for wrong: the one answered wrong). */
   trade: z.string().optional(),
   /** What happened, in one line (for wrong: the cause). */

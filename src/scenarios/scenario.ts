@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { callbackBehaviourSchema } from '../callbacks/behaviour.js';
-import { DURATION_HINT, durationSchema } from '../clock/duration.js';
+import { DURATION_HINT } from '../clock/duration.js';
+import { durationSchema } from '../clock/duration-schema.js';
 import { TRADE_STATES, TRADE_TYPES } from '../trades/trade.js';
 import { checkTimeline } from './check-timeline.js';
 import { patternSize, sizeProblem } from './scenario-pattern.js';
