@@ -20,6 +20,7 @@ const inProcess = [
   'callbacks',
   'check-callback-routes',
   'check-callback',
+  'cli-bundle',
   'clock-switch',
   'container-docs',
   'docs-drift',
