@@ -40,6 +40,7 @@ const OTHER_TOOLS_FLAGS: Record<string, string> = {
   '--runtime': "podman's (docs/containers.md: how the container suite runs podman)",
   '--cgroup-manager': "podman's (docs/containers.md: how the container suite runs podman)",
   '--isolation': "podman build's (docs/containers.md: how the container suite runs podman)",
+  '--layers': "podman build's (docs/containers.md: how the container suite runs podman)",
   '--data-urlencode': "curl's (docs/getting-started.md: paying an ecom trade with the card form's fields)",
 };
 

@@ -8,22 +8,9 @@ import { conformanceError } from './openapi-conformance.js';
 import { type CreateSandboxSettings, createSandbox, type Sandbox } from '../src/sandbox.js';
 import type { Logger } from '../src/log/logger.js';
 import type { SandboxOptionsInput } from '../src/config/options.js';
+import { DEMO } from './merchants.js';
 
-/** The bundled demo merchant (fixtures/merchants.json). */
-export const DEMO = {
-  id: '6f1c2a9e-3b7d-4c52-9a1e-2d4b8f0c7e51',
-  token: 'sandbox-token-demo',
-  secret: 'sandbox-secret-demo',
-  rate: 92.5,
-} as const;
-
-/** The second bundled merchant, for cross-merchant checks. */
-export const SECOND = {
-  id: '0b8e4c3d-7a21-4f6e-8d59-3c1a2b9e6f70',
-  token: 'sandbox-token-second',
-  secret: 'sandbox-secret-second',
-  rate: 91.75,
-} as const;
+export { DEMO, SECOND } from './merchants.js';
 
 let orders = 0;
 /** A unique order id for this test process. */

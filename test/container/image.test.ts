@@ -11,7 +11,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, request, type IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO } from '../support.js';
+import { DEMO } from '../merchants.js';
 import { baseImage, buildImage, freePort, podman, podmanMissing, podmanOk, untilHealthy } from './podman.js';
 
 const missing = podmanMissing();

@@ -63,10 +63,13 @@ export async function baseImage() {
   return LOCAL_BASE;
 }
 
-/** This machine's npm cache folder, or undefined. */
+/** This machine's npm cache folder (npm tells the scripts it runs; else it is asked), or undefined. */
 function npmCache() {
-  const found = spawnSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8', timeout: 30_000 });
-  const dir = found.status === 0 ? found.stdout.trim() : '';
+  let dir = process.env.npm_config_cache;
+  if (!dir) {
+    const found = spawnSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8', timeout: 30_000 });
+    dir = found.status === 0 ? found.stdout.trim() : '';
+  }
   return dir && existsSync(dir) ? dir : undefined;
 }
 
@@ -86,9 +89,11 @@ export async function buildImage(tag, base) {
   // image is the same; the build is faster than fetching every package again).
   const cache = npmCache();
   const mount = cache ? ['--volume', `${cache}:/root/.npm`] : [];
-  const built = await podman(['build', '--format', 'docker', '--isolation', 'chroot', '--network', 'host', ...mount, '--label', label, '--build-arg', `NODE_IMAGE=${base}`, '-t', tag, '.'], {
-    timeoutMs: 600_000,
-  });
+  // --layers=false: each stage is committed once, at its end, not once per instruction (those
+  // layers would be removed with the image anyway; committing them was a fifth of the build's CPU
+  // here). The image's files and configuration are the same.
+  const args = ['build', '--format', 'docker', '--isolation', 'chroot', '--network', 'host', '--layers=false', ...mount, '--label', label, '--build-arg', `NODE_IMAGE=${base}`, '-t', tag, '.'];
+  const built = await podman(args, { timeoutMs: 600_000 });
   if (built.code !== 0) {
     await remove();
     throw new Error(`podman build failed (${built.code}):\n${(built.stderr + built.stdout).slice(-3000)}`);
