@@ -41,6 +41,7 @@ const OTHER_TOOLS_FLAGS: Record<string, string> = {
   '--cgroup-manager': "podman's (docs/containers.md: how the container suite runs podman)",
   '--isolation': "podman build's (docs/containers.md: how the container suite runs podman)",
   '--layers': "podman build's (docs/containers.md: how the container suite runs podman)",
+  '--singleThreaded': "tsc's (docs/testing.md: how npm test runs the typecheck)",
   '--data-urlencode': "curl's (docs/getting-started.md: paying an ecom trade with the card form's fields)",
 };
 
@@ -60,7 +61,7 @@ const ANY_COMMAND = new Set(PROGRAM_FLAGS.flatMap((f) => (f.long ? [f.long] : []
 const PROGRAM = /(?<=^|[\s/'"(=])(?<!(?:-t|--tag|--name|-f) )deposit-sandbox(?::[\w.-]+)?(?=\s|$)/;
 /** Where a shell command line stops: a pipe, a list, a background job, a comment, a subshell's end. */
 const END_OF_COMMAND = /\s(?:\||&&|\|\||;|&|#)(?:\s|$)|[;)`]|\s&$/;
-const FLAG = /^--[a-z][a-z0-9-]*/;
+const FLAG = /^--[a-z][a-zA-Z0-9-]*/;
 
 interface FlagUse {
   where: string;
