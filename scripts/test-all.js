@@ -100,9 +100,15 @@ async function runStage(stage) {
   const logFile = stage.terminal ? undefined : join(LOGS, `${slug}.log`);
   if (logFile) process.stdout.write(`--- ${stage.name} (output: test-artifacts/logs/${slug}.log)\n`);
   const start = performance.now();
-  const outcome = await runAsync(stage.command, stage.args, { env: stage.env ?? process.env, logFile, nice: stage.nice });
+  // Where a stage writes the CPU of processes it started but nobody waits for (a line each:
+  // "<seconds> <what>"; Chromium's zygotes and renderers, test/browser/chromium-server.ts).
+  const detachedFile = artifact(`${slug}-detached-cpu.txt`);
+  const env = { ...(stage.env ?? process.env), TEST_DETACHED_CPU_FILE: detachedFile };
+  const outcome = await runAsync(stage.command, stage.args, { env, logFile, nice: stage.nice });
   const seconds = ((performance.now() - start) / 1000).toFixed(1);
-  const cpu = outcome.cpu === undefined ? '' : `, CPU ${outcome.cpu.toFixed(1)} s`;
+  const detached = existsSync(detachedFile) ? detachedCpu(readFileSync(detachedFile, 'utf8')) : undefined;
+  if (outcome.cpu !== undefined && detached) outcome.cpu += detached.seconds;
+  const cpu = outcome.cpu === undefined ? '' : `, CPU ${outcome.cpu.toFixed(1)} s${detached ? ` (with ${detached.seconds.toFixed(1)} s of ${detached.what})` : ''}`;
   if (outcome.cpu !== undefined) cpuTotal += outcome.cpu;
   times.push(`  ${stage.name}: ${seconds} s${cpu}${outcome.status === 0 ? '' : ' (failed)'}`);
   process.stdout.write(`stage ${stage.name}: ${seconds} s${cpu}${outcome.status === 0 ? '' : ' (failed)'}\n`);
@@ -125,6 +131,16 @@ async function runStage(stage) {
     }
     if (stage.name === 'build') buildFailed = true;
   }
+}
+
+/** The sum and the names of the lines "<seconds> <what>" a stage wrote to its TEST_DETACHED_CPU_FILE. */
+function detachedCpu(text) {
+  const lines = text
+    .split('\n')
+    .map((line) => /^(\d+(?:\.\d+)?) (.+)$/.exec(line.trim()))
+    .filter(Boolean);
+  if (lines.length === 0) return undefined;
+  return { seconds: lines.reduce((sum, [, n]) => sum + Number(n), 0), what: [...new Set(lines.map(([, , what]) => what))].join(', ') };
 }
 
 async function runLane(lane) {

@@ -3,11 +3,12 @@
  * when its toolchain is, never when the probe was merely slow on a busy machine. And the CPU a
  * stage used, which the stage table shows (scripts/lib/sandbox-process.js).
  */
+import { spawn } from 'node:child_process';
 import { expect, it } from 'vitest';
 // @ts-expect-error: a plain JavaScript module of the scripts, without types
 import { needs, probe } from '../scripts/lib/suites.js';
 // @ts-expect-error: a plain JavaScript module of the scripts, without types
-import { endedChildrenCpu, runAsync } from '../scripts/lib/sandbox-process.js';
+import { endedChildrenCpu, runAsync, sessionCpu } from '../scripts/lib/sandbox-process.js';
 
 const node = process.execPath;
 
@@ -36,4 +37,25 @@ it('a stage run by npm test reports the CPU its process used (the stage table ad
   expect(outcome.status).toBe(0);
   expect(outcome.cpu).toBeGreaterThanOrEqual(0.29);
   expect(endedChildrenCpu()).toBeGreaterThanOrEqual(outcome.cpu);
+});
+
+it("counts the CPU of a session's processes that outlive their leader: what a kept child and its ended children used", async () => {
+  // A session leader (as Chromium's browser is) with a child that stays (a zygote), which started
+  // a grandchild that used 0.3 s of CPU and ended (a renderer, waited for by the zygote).
+  const busy = 'while ((process.cpuUsage().user + process.cpuUsage().system) < 300000) {}';
+  const middle = `require('node:child_process').spawnSync(process.execPath, ['-e', ${JSON.stringify(busy)}]); console.log('burned'); setTimeout(() => {}, 60000);`;
+  const leader = spawn(node, ['-e', `require('node:child_process').spawn(process.execPath, ['-e', ${JSON.stringify(middle)}], { stdio: 'inherit' }); setTimeout(() => {}, 60000);`], {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      leader.stdout.setEncoding('utf8').on('data', (text: string) => text.includes('burned') && resolve());
+      leader.once('exit', (code) => reject(new Error(`the leader ended (${code})`)));
+    });
+    expect(sessionCpu(leader.pid)).toBeGreaterThanOrEqual(0.29);
+    expect(sessionCpu(process.pid)).toBe(0);
+  } finally {
+    process.kill(-leader.pid!, 'SIGKILL');
+  }
 });

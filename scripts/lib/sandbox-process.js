@@ -1,7 +1,7 @@
 // A sandbox process for a suite that talks to one over HTTP (the workspaces examples), and
 // running a command without blocking, so the sandbox's output keeps being read meanwhile.
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, SUITE_BOUND_MS } from './suites.js';
@@ -72,6 +72,35 @@ function childrenTicks() {
 export function endedChildrenCpu() {
   const sum = childrenTicks();
   return sum === undefined ? undefined : sum / perSecond();
+}
+
+/**
+ * CPU seconds used so far by the processes of session `sid` (a process that leads its own
+ * session, as Chromium's browser does) other than the leader itself: each one's own CPU plus what
+ * its ended children used. A program whose helpers outlive it (Chromium's zygotes are reparented
+ * to init when the browser process is killed, with the renderers they waited for) leaves that CPU
+ * in no process anyone waits for; read it before killing the leader. 0 without /proc.
+ */
+export function sessionCpu(sid) {
+  let sum = 0;
+  let names = [];
+  try {
+    names = readdirSync('/proc').filter((name) => /^\d+$/.test(name) && Number(name) !== sid);
+  } catch {
+    return 0;
+  }
+  for (const name of names) {
+    try {
+      const fields = readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+      // After the name: state, ppid, pgrp, session, ..., utime (12th), stime, cutime, cstime.
+      if (Number(fields[3]) !== sid) continue;
+      const ticks = Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+      if (Number.isFinite(ticks)) sum += ticks;
+    } catch {
+      // It ended meanwhile (its parent waited for it, so its CPU went there).
+    }
+  }
+  return sum / perSecond();
 }
 
 /** What childrenTicks() said when a command of runAsync last ended. */
