@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startSandbox } from '../src/programmatic/start-sandbox.js';
 import { DEMO, TRADE_KEYS } from './support.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -142,9 +143,13 @@ describe('deposit-sandbox serve (a real process)', () => {
     const created = await createTrade(proc.url, p2p('cli-epipe-1'));
     expect(created.status).toBe(201);
     expect(await stop(proc)).toBe(0);
-    const again = await start(['--port', '0', '--data', data]);
-    expect((await getTrade(again.url, created.body['id'] as string)).status).toBe(200);
-    expect(await stop(again)).toBe(0);
+    // Read back by a sandbox on the same folder in this process (the restart test above starts a process on it).
+    const again = await startSandbox({ data });
+    try {
+      expect((await getTrade(again.url, created.body['id'] as string)).status).toBe(200);
+    } finally {
+      await again.close();
+    }
   });
 
   it('--seed makes ids and requisites repeat across two fresh runs', async () => {
