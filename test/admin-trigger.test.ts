@@ -1,61 +1,27 @@
 /**
- * `deposit-sandbox trigger` as QA runs it: a real sandbox process on port 0 and the CLI as a
+ * `deposit-sandbox trigger` and `reset` as QA runs them: one real sandbox process on port 0 for
+ * the file (each test its own trades, or its own workspace where it counts them) and the CLI as a
  * second process, real HTTP on 127.0.0.1. Runs the build in dist/ (`npm test` builds first;
  * run `npm run build` before running this file alone).
  */
-import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closedPort } from './callbacks-receiver.js';
-import { DEMO, p2pBody } from './support.js';
+import { runCli as cli, startSharedProcess, stopProcess, type SandboxProcess } from './sandbox-process.js';
+import { DEMO, nextOrder, p2pBody, SECOND } from './support.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const BIN = join(ROOT, 'bin', 'deposit-sandbox.js');
 const TOKEN = 'qa-admin-token';
 
-/** The environment without any DEPOSIT_SANDBOX_* or PORT the runner may have. */
-function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('DEPOSIT_SANDBOX_') && name !== 'PORT'));
-  return { ...env, ...extra };
-}
-
-/** Runs the CLI to completion (bounded) and answers its exit code and output. */
-function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    // A bound for a hang, under the test's own (a CLI run has taken over a minute on a loaded machine).
-    execFile(process.execPath, [BIN, ...args], { cwd: ROOT, env: cleanEnv(env), timeout: 170_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr: error?.killed ? `${stderr}\n(killed: still running after 170 s)` : stderr });
-    });
-  });
-}
-
-let sandbox: ChildProcessWithoutNullStreams;
+let sandbox: SandboxProcess;
 let url: string;
 
 beforeAll(async () => {
-  sandbox = spawn(process.execPath, [BIN, '--port', '0', '--in-memory', '--admin-token', TOKEN], { cwd: ROOT, env: cleanEnv(), stdio: 'pipe' });
-  let out = '';
-  url = await new Promise<string>((resolve, reject) => {
-    sandbox.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk;
-      const line = out.split('\n')[0]!;
-      if (out.includes('\n')) {
-        const match = /^deposit-sandbox listening on (http:\/\/127\.0\.0\.1:\d+)$/.exec(line);
-        if (match) resolve(match[1]!);
-        else reject(new Error(`unexpected first line: ${line}`));
-      }
-    });
-    sandbox.once('exit', (code) => reject(new Error(`the sandbox exited (${code}) before its ready line`)));
-  });
+  sandbox = await startSharedProcess(['--port', '0', '--in-memory', '--admin-token', TOKEN]);
+  url = sandbox.url;
+  expect(sandbox.stdout().split('\n')[0]).toBe(`deposit-sandbox listening on ${url}`);
 });
 
 afterAll(async () => {
-  if (sandbox.exitCode === null && sandbox.signalCode === null) {
-    const exited = new Promise((resolve) => sandbox.once('exit', resolve));
-    sandbox.kill('SIGTERM');
-    await exited;
-  }
+  if (sandbox) await stopProcess(sandbox);
 });
 
 async function createTrade(): Promise<string> {
@@ -120,6 +86,57 @@ describe('deposit-sandbox trigger', () => {
     const result = await cli(['trigger', 'any-id', 'confirmed', '--url', `http://127.0.0.1:${port}`]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`Could not reach the sandbox at http://127.0.0.1:${port} (ECONNREFUSED)`);
+  });
+});
+
+describe('trigger and reset name the sandbox they talk to', () => {
+  const create = (body: Record<string, unknown>, token: string = DEMO.token) =>
+    fetch(`${url}/api/v1/trades/deposit/create`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Auth': token }, body: JSON.stringify(body) });
+
+  it('trigger --order --merchant finds the trade through the admin API, with or without --merchant', async () => {
+    const order = nextOrder('qa');
+    expect((await create(p2pBody({ order }))).status).toBe(201);
+    const byOrder = await cli(['trigger', 'confirmed', '--order', order, '--merchant', DEMO.id, '--url', url, '--admin-token', TOKEN]);
+    expect(byOrder.stderr).toBe('');
+    expect(byOrder.stdout).toMatch(new RegExp(`^Trade [0-9a-f-]{36} is now confirmed \\(a final state\\)\\.\\n  order ${order}, merchant ${DEMO.id}`));
+
+    // The same order at a second merchant: without --merchant it is ambiguous, with it each is found.
+    const shared = nextOrder('shared');
+    await create(p2pBody({ order: shared }));
+    await create(p2pBody({ order: shared, merchant: SECOND.id }), SECOND.token);
+    const env = { DEPOSIT_SANDBOX_URL: url, DEPOSIT_SANDBOX_ADMIN_TOKEN: TOKEN };
+    const ambiguous = await cli(['trigger', 'canceled', '--order', shared], env);
+    expect(ambiguous.code).toBe(1);
+    expect(ambiguous.stderr).toContain(`2 trades have order "${shared}"`);
+    expect(ambiguous.stderr).toContain('Pass --merchant <id>');
+    expect(ambiguous.stderr).toContain(`sandbox: ${url} (from DEPOSIT_SANDBOX_URL)`);
+    const second = await cli(['trigger', 'canceled', '--order', shared, '--merchant', SECOND.id, '--json'], env);
+    expect(JSON.parse(second.stdout)).toMatchObject({ trade: { order: shared, merchant: SECOND.id, state: 'canceled' } });
+
+    const missing = await cli(['trigger', 'confirmed', '--order', 'no-such-order', '--merchant', DEMO.id], env);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(`No trade with order "no-such-order" for merchant ${DEMO.id}`);
+    expect(missing.stderr).toContain(`sandbox: ${url} (from DEPOSIT_SANDBOX_URL)`);
+
+    const usage = await cli(['trigger', 'some-id', 'confirmed', '--order', order], env);
+    expect(usage.code).toBe(1);
+    expect(usage.stderr).toContain('With --order, give only the state');
+  });
+
+  it('reset names the sandbox on every error, and the one it reset on success', async () => {
+    // A workspace of its own: the other tests leave trades in the unprefixed sandbox, and this one counts what reset removed.
+    const refused = await cli(['reset', '--url', url, '--workspace', 'reset-names']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('Authorization: Bearer <token>');
+    expect(refused.stderr).toContain(`sandbox: ${url} workspace reset-names (from --url)`);
+    const done = await cli(['reset', '--admin-token', TOKEN, '--workspace', 'reset-names'], { DEPOSIT_SANDBOX_URL: url });
+    expect(done.code).toBe(0);
+    expect(done.stdout).toContain(`Reset ${url}/w/reset-names: removed 0 trades`);
+
+    const port = await closedPort();
+    const gone = await cli(['reset', '--url', `http://127.0.0.1:${port}`]);
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toContain(`Could not reach the sandbox at http://127.0.0.1:${port} (ECONNREFUSED)`);
   });
 });
 

@@ -1,81 +1,27 @@
 /**
- * The admin commands (trigger, reset, wait) and serve's --ready-file as CI scripts use them:
- * real sandbox processes on port 0 and the CLI as separate processes, real HTTP on 127.0.0.1.
+ * `deposit-sandbox wait` and serve's --ready-file as CI scripts use them, and serve's scenario
+ * lines and values from the environment: real sandbox processes on port 0 and the CLI as separate
+ * processes, real HTTP on 127.0.0.1 (trigger and reset: admin-trigger.test.ts).
  * Runs the build in dist/ (`npm test` builds first; run `npm run build` before running this file alone).
  */
-import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { closedPort } from './callbacks-receiver.js';
-import { DEMO, nextOrder, p2pBody, SECOND } from './support.js';
+import { killAll, runCli as cli, startProcess, stopProcess as stop, type SandboxProcess } from './sandbox-process.js';
+import { DEMO, nextOrder, p2pBody } from './support.js';
 import { ScenarioEngine } from '../src/scenarios/scenario-engine.js';
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const BIN = join(ROOT, 'bin', 'deposit-sandbox.js');
-const READY = /^deposit-sandbox listening on (http:\/\/127\.0\.0\.1:\d+)$/m;
-const TOKEN = 'ci-admin-token';
 
 const dir = mkdtempSync(join(tmpdir(), 'deposit-sandbox-admin-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterEach(killAll);
 
-/** The environment without any DEPOSIT_SANDBOX_* or PORT the runner may have. */
-function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('DEPOSIT_SANDBOX_') && name !== 'PORT'));
-  return { ...env, ...extra };
-}
+/** Starts `deposit-sandbox --in-memory <args>` and resolves once its ready line is out. */
+const serve = (args: string[], env: Record<string, string> = {}): Promise<SandboxProcess> => startProcess(['--in-memory', ...args], env);
 
-/** Runs the CLI to completion (bounded) and answers its exit code and output. */
-function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    // A bound for a hang, under the test's own (a CLI run has taken over a minute on a loaded machine).
-    execFile(process.execPath, [BIN, ...args], { cwd: ROOT, env: cleanEnv(env), timeout: 170_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr: error?.killed ? `${stderr}\n(killed: still running after 170 s)` : stderr });
-    });
-  });
-}
-
-interface Served {
-  child: ChildProcessWithoutNullStreams;
-  url: string;
-  stdout: () => string;
-  exited: Promise<number | null>;
-}
-
-const children: ChildProcessWithoutNullStreams[] = [];
-afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-});
-
-/** Starts `deposit-sandbox serve` and resolves once its ready line is out. */
-async function serve(args: string[], env: Record<string, string> = {}): Promise<Served> {
-  const child = spawn(process.execPath, [BIN, '--in-memory', ...args], { cwd: ROOT, env: cleanEnv(env), stdio: 'pipe' });
-  children.push(child);
-  let out = '';
-  let err = '';
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk;
-      const match = READY.exec(out);
-      if (match) resolve(match[1]!);
-    });
-    void exited.then((code) => reject(new Error(`the sandbox exited (${code}) before its ready line:\n${out}\n${err}`)));
-  });
-  return { child, url, stdout: () => out, exited };
-}
-
-async function stop(served: Served): Promise<number | null> {
-  served.child.kill('SIGTERM');
-  return served.exited;
-}
-
-async function create(url: string, body: Record<string, unknown>, token: string = DEMO.token): Promise<Response> {
-  return fetch(`${url}/api/v1/trades/deposit/create`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Auth': token }, body: JSON.stringify(body) });
-}
+const create = (url: string, body: Record<string, unknown>): Promise<Response> =>
+  fetch(`${url}/api/v1/trades/deposit/create`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Auth': DEMO.token }, body: JSON.stringify(body) });
 
 describe('serve --ready-file', () => {
   it('writes {"url", "pid"} once listening and removes it on exit', async () => {
@@ -158,57 +104,6 @@ describe('deposit-sandbox wait', () => {
   });
 });
 
-describe('trigger and reset name the sandbox they talk to', () => {
-  it('trigger --order --merchant finds the trade through the admin API, with or without --merchant', async () => {
-    const served = await serve(['--port', '0', '--admin-token', TOKEN]);
-    const order = nextOrder('qa');
-    expect((await create(served.url, p2pBody({ order }))).status).toBe(201);
-    const byOrder = await cli(['trigger', 'confirmed', '--order', order, '--merchant', DEMO.id, '--url', served.url, '--admin-token', TOKEN]);
-    expect(byOrder.stderr).toBe('');
-    expect(byOrder.stdout).toMatch(new RegExp(`^Trade [0-9a-f-]{36} is now confirmed \\(a final state\\)\\.\\n  order ${order}, merchant ${DEMO.id}`));
-
-    // The same order at a second merchant: without --merchant it is ambiguous, with it each is found.
-    const shared = nextOrder('shared');
-    await create(served.url, p2pBody({ order: shared }));
-    await create(served.url, p2pBody({ order: shared, merchant: SECOND.id }), SECOND.token);
-    const env = { DEPOSIT_SANDBOX_URL: served.url, DEPOSIT_SANDBOX_ADMIN_TOKEN: TOKEN };
-    const ambiguous = await cli(['trigger', 'canceled', '--order', shared], env);
-    expect(ambiguous.code).toBe(1);
-    expect(ambiguous.stderr).toContain(`2 trades have order "${shared}"`);
-    expect(ambiguous.stderr).toContain('Pass --merchant <id>');
-    expect(ambiguous.stderr).toContain(`sandbox: ${served.url} (from DEPOSIT_SANDBOX_URL)`);
-    const second = await cli(['trigger', 'canceled', '--order', shared, '--merchant', SECOND.id, '--json'], env);
-    expect(JSON.parse(second.stdout)).toMatchObject({ trade: { order: shared, merchant: SECOND.id, state: 'canceled' } });
-
-    const missing = await cli(['trigger', 'confirmed', '--order', 'no-such-order', '--merchant', DEMO.id], env);
-    expect(missing.code).toBe(1);
-    expect(missing.stderr).toContain(`No trade with order "no-such-order" for merchant ${DEMO.id}`);
-    expect(missing.stderr).toContain(`sandbox: ${served.url} (from DEPOSIT_SANDBOX_URL)`);
-
-    const usage = await cli(['trigger', 'some-id', 'confirmed', '--order', order], env);
-    expect(usage.code).toBe(1);
-    expect(usage.stderr).toContain('With --order, give only the state');
-    await stop(served);
-  });
-
-  it('reset names the sandbox on every error, and the one it reset on success', async () => {
-    const served = await serve(['--port', '0', '--admin-token', TOKEN]);
-    const refused = await cli(['reset', '--url', served.url]);
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('Authorization: Bearer <token>');
-    expect(refused.stderr).toContain(`sandbox: ${served.url} (from --url)`);
-    const done = await cli(['reset', '--admin-token', TOKEN], { DEPOSIT_SANDBOX_URL: served.url });
-    expect(done.code).toBe(0);
-    expect(done.stdout).toContain(`Reset ${served.url}: removed 0 trades`);
-    await stop(served);
-
-    const port = await closedPort();
-    const gone = await cli(['reset', '--url', `http://127.0.0.1:${port}`]);
-    expect(gone.code).toBe(1);
-    expect(gone.stderr).toContain(`Could not reach the sandbox at http://127.0.0.1:${port} (ECONNREFUSED)`);
-  });
-});
-
 describe('serve: scenarios and values from the environment', () => {
   it('prints one line per create a scenario takes; DEPOSIT_SANDBOX_NO_BUNDLED_SCENARIOS=1 turns them off', async () => {
     const served = await serve(['--port', '0', '--clock', 'manual']);
@@ -243,16 +138,18 @@ describe('serve: scenarios and values from the environment', () => {
     expect((JSON.parse(kept.stdout) as { scenarios: unknown[] }).scenarios).toHaveLength(ScenarioEngine.load(undefined, { bundled: true }).entries().length);
   });
 
+  // Start-up checks every value before it stops, so one process shows several (each row a process).
   it.each([
-    [{ PORT: 'abc' }, 'PORT: must be a port number from 0 to 65535'],
-    [{ DEPOSIT_SANDBOX_PORT: '70000' }, 'DEPOSIT_SANDBOX_PORT: must be from 0 to 65535'],
-    [{ DEPOSIT_SANDBOX_SEED: 'abc', PORT: '0' }, 'DEPOSIT_SANDBOX_SEED: must be a whole number'],
-    [{ DEPOSIT_SANDBOX_PUBLIC_URL: 'localhost:8080', PORT: '0' }, 'DEPOSIT_SANDBOX_PUBLIC_URL: must be an absolute http(s) URL'],
-  ])('a bad value in %j is reported under the variable it came from', async (env, message) => {
+    [
+      { PORT: 'abc', DEPOSIT_SANDBOX_SEED: 'abc', DEPOSIT_SANDBOX_PUBLIC_URL: 'localhost:8080' },
+      ['PORT: must be a port number from 0 to 65535', 'DEPOSIT_SANDBOX_SEED: must be a whole number', 'DEPOSIT_SANDBOX_PUBLIC_URL: must be an absolute http(s) URL'],
+    ],
+    [{ DEPOSIT_SANDBOX_PORT: '70000' }, ['DEPOSIT_SANDBOX_PORT: must be from 0 to 65535']],
+  ])('each bad value in %j is reported under the variable it came from', async (env, messages) => {
     const result = await cli(['--in-memory'], env);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('deposit-sandbox: Invalid options:');
-    expect(result.stderr).toContain(`\n  ${message}`);
+    for (const message of messages) expect(result.stderr).toContain(`\n  ${message}`);
     expect(result.stderr).not.toMatch(/--port|--seed|--public-url/);
   });
 });

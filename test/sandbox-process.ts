@@ -1,8 +1,10 @@
 /**
  * A sandbox as a real process (the build in dist/, via bin/), for tests of signals,
- * connections and memory. Every process is killed by `killAll()` (call it in afterEach).
+ * connections and memory, and the CLI's other commands run to completion (runCli). Every
+ * process is killed by `killAll()` (call it in afterEach), except one started for several
+ * tests with startSharedProcess(), which stopProcess() ends (call it in afterAll).
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,15 +40,18 @@ export function tempDir(): string {
   return dir;
 }
 
+/** This environment minus DEPOSIT_SANDBOX_* and PORT (so a developer's settings do not change what a test runs), plus `extra`. */
+export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('DEPOSIT_SANDBOX_') && name !== 'PORT'));
+  return { ...clean, ...extra };
+}
+
 /**
- * Spawns `deposit-sandbox <args>` without waiting for anything, in this environment minus
- * DEPOSIT_SANDBOX_* and PORT (so a developer's settings do not change what a test runs),
+ * Spawns `deposit-sandbox <args>` without waiting for anything, in the cleanEnv() environment
  * plus `extraEnv`. `killAll()` ends it.
  */
 export function spawnProcess(args: string[], extraEnv: Record<string, string> = {}): Pick<SandboxProcess, 'child' | 'stdout' | 'stderr' | 'exited'> {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('DEPOSIT_SANDBOX_') && name !== 'PORT'));
-  const env = { ...clean, ...extraEnv };
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env, stdio: 'pipe' });
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: cleanEnv(extraEnv), stdio: 'pipe' });
   children.push(child);
   let out = '';
   let err = '';
@@ -68,6 +73,34 @@ export async function startProcess(args: string[], extraEnv: Record<string, stri
     void exited.then((code) => reject(new Error(`deposit-sandbox exited (${code}) before its ready line:\n${stdout()}\n${stderr()}`)));
   });
   return { child, url: match[1]!, port: Number(match[2]), stdout, stderr, exited };
+}
+
+/**
+ * Starts `deposit-sandbox <args>` for several tests (call it in beforeAll), which only talk to it
+ * and so each use their own orders or workspace (/w/<name>) and stay independent of each other's
+ * order. `killAll()` leaves it running; end it with `stopProcess()` in afterAll.
+ */
+export async function startSharedProcess(args: string[], extraEnv: Record<string, string> = {}): Promise<SandboxProcess> {
+  const proc = await startProcess(args, extraEnv);
+  const index = children.indexOf(proc.child);
+  if (index >= 0) children.splice(index, 1);
+  return proc;
+}
+
+/** Sends `signal` (SIGTERM) unless the process has ended, and resolves with its exit code. */
+export function stopProcess(proc: Pick<SandboxProcess, 'child' | 'exited'>, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+  if (proc.child.exitCode === null && proc.child.signalCode === null) proc.child.kill(signal);
+  return proc.exited;
+}
+
+/** Runs `deposit-sandbox <args>` to completion (bounded), in the cleanEnv() environment plus `extraEnv`. */
+export function runCli(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    // A bound for a hang, under the test's own (a CLI run has taken over a minute on a loaded machine).
+    execFile(process.execPath, [BIN, ...args], { cwd: ROOT, env: cleanEnv(extraEnv), timeout: 170_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr: error?.killed ? `${stderr}\n(killed: still running after 170 s)` : stderr });
+    });
+  });
 }
 
 /** Resolves once `read()` contains `text` (checked on every output chunk); rejects if the process ends first. */

@@ -1,12 +1,15 @@
 /**
  * SIGINT/SIGTERM on a real process: the wait is bounded by --shutdown-timeout even when
  * clients hold half-sent requests, the first signal says what it waits for, a second one
- * exits at once, and the store is saved in every case. Runs the build in dist/.
+ * exits at once, and the store is saved in every case (read back by a sandbox started on the
+ * same data folder in this process: loading a folder a stopped process left is cli.test.ts's
+ * restart test). Runs the build in dist/.
  */
 import { writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startSandbox } from '../src/programmatic/start-sandbox.js';
 import { killAll, outputContains, startProcess, tempDir, type SandboxProcess } from './sandbox-process.js';
 import { DEMO } from './support.js';
 
@@ -53,6 +56,16 @@ const create = (url: string, order: string) =>
   });
 
 const getTrade = (url: string, id: string) => fetch(`${url}/api/v1/trades/${DEMO.id}/${id}`, { headers: { 'X-Token': DEMO.token } });
+
+/** The HTTP status of GET for each trade, asked of a sandbox started on `data` (what the stopped process saved). */
+async function savedStatuses(data: string, ids: string[]): Promise<number[]> {
+  const again = await startSandbox({ data });
+  try {
+    return await Promise.all(ids.map(async (id) => (await getTrade(again.url, id)).status));
+  } finally {
+    await again.close();
+  }
+}
 
 /** A scenarios folder whose orders "held-…" wait `delay` (wall clock) before the create answers. */
 function heldScenario(delay: string): string {
@@ -117,10 +130,7 @@ describe('shutdown of a real process', () => {
     const heldId = ((await answer.json()) as { id: string }).id;
     expect(await proc.exited).toBe(0);
 
-    const again = await startProcess(['--port', '0', '--data', data]);
-    for (const id of [firstId, heldId]) expect((await getTrade(again.url, id)).status).toBe(200);
-    again.child.kill('SIGTERM');
-    expect(await again.exited).toBe(0);
+    expect(await savedStatuses(data, [firstId, heldId])).toEqual([200, 200]);
   });
 
   it('a second signal exits at once, still saving the store', async () => {
@@ -142,10 +152,7 @@ describe('shutdown of a real process', () => {
     expect(proc.stdout()).toContain('SIGINT received again: closing every connection now (1 request left unanswered) and saving the store');
     expect(await held).toBe('no answer');
 
-    const again = await startProcess(['--port', '0', '--data', data]);
-    expect((await getTrade(again.url, firstId)).status).toBe(200);
-    again.child.kill('SIGTERM');
-    expect(await again.exited).toBe(0);
+    expect(await savedStatuses(data, [firstId])).toEqual([200]);
   });
 
   it('an --in-memory sandbox says it exits, not that it saves a store it does not have', async () => {
