@@ -90,7 +90,10 @@ describe('deposit-sandbox wait', () => {
   });
 
   it('exits 1 after --timeout with the last problem and the sandbox it asked', async () => {
-    const port = await closedPort();
+    // Port 4: nothing listens there, and no server a test starts on port 0 beside this one can be
+    // given it while the command waits, as a port closedPort() freed can be (it is below the
+    // ephemeral range, and fetch does not refuse it as it does port 1).
+    const port = 4;
     // Long enough for an attempt to finish on a loaded machine (one took over 1 s to meet the
     // closed port), so the last problem is the refusal and not the attempt's own time limit.
     const result = await cli(['wait', '--url', `http://127.0.0.1:${port}`, '--timeout', '5s']);
