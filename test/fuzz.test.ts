@@ -134,7 +134,23 @@ function materialize(request: FuzzRequest, run: { sandbox: Sandbox; trades: Crea
   return { path, init, sent: `${data}\n${JSON.stringify(headers)}`, data };
 }
 
+/** Whether `body` is the error envelope with this status: what expectEnvelope() asserts, without vitest's cost per assertion (about 10,000 answers). */
+function isEnvelope(body: unknown, status: number): boolean {
+  const error = (body as { error?: Record<string, unknown> } | null)?.error;
+  if (typeof error !== 'object' || error === null) return false;
+  const { status: said, code, message, details } = error;
+  return (
+    said === status &&
+    typeof code === 'string' &&
+    typeof message === 'string' &&
+    message.length > 0 &&
+    Array.isArray(details) &&
+    details.every((detail: Record<string, unknown>) => typeof detail?.['field'] === 'string' && typeof detail['message'] === 'string')
+  );
+}
+
 function expectEnvelope(body: unknown, status: number, where: string): void {
+  if (isEnvelope(body, status)) return;
   const error = (body as { error?: Record<string, unknown> } | null)?.error;
   expect(error, `${where}: not an error envelope: ${JSON.stringify(body)?.slice(0, 300)}`).toBeTypeOf('object');
   expect(error!['status'], where).toBe(status);
@@ -203,7 +219,7 @@ async function runOnce(config: RunConfig, requests: FuzzRequest[]): Promise<void
       const res = await app.request(path, init);
       const text = await res.text();
       counts.statuses.set(res.status, (counts.statuses.get(res.status) ?? 0) + 1);
-      expect(res.status, `${where} answered ${res.status}: ${text.slice(0, 500)}`).toBeLessThan(500);
+      if (res.status >= 500) expect.fail(`${where} answered ${res.status}: ${text.slice(0, 500)}`);
       for (const secret of secrets) {
         if (text.includes(secret) && !sent.includes(secret) && !stored.includes(secret)) throw new Error(`${where}: the answer reveals ${secret}: ${text.slice(0, 300)}`);
       }
