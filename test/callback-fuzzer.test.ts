@@ -84,10 +84,28 @@ describe('fuzzReceiver with a balance probe', () => {
     }
   });
 
-  it('the correct receiver stays clean when its database is slow (40 ms round trips), so deliveries really overlap in it', { timeout: 60_000 }, async () => {
-    const report = await fuzz(correct!.handle, { runs: 60, seed: 11 }, createLedger({ latencyMs: 40 }));
+  it('the correct receiver stays clean when its database is slow (10 ms round trips) and deliveries of one trade are in it together', { timeout: 60_000 }, async () => {
+    type Call = (order: string, ...rest: unknown[]) => Promise<unknown>;
+    const ledger = createLedger({ latencyMs: 10 }) as { insertCredit: Call; advanceState: Call };
+    // Round trips for one order under way at once: two deliveries of a trade inside the database together.
+    const inFlight = new Map<string, number>();
+    let together = 0;
+    const watched =
+      (call: Call): Call =>
+      async (order, ...rest) => {
+        const now = (inFlight.get(order) ?? 0) + 1;
+        inFlight.set(order, now);
+        if (now > 1) together++;
+        try {
+          return await call(order, ...rest);
+        } finally {
+          inFlight.set(order, inFlight.get(order)! - 1);
+        }
+      };
+    const report = await fuzz(correct!.handle, { runs: 60, seed: 11 }, { ...ledger, insertCredit: watched(ledger.insertCredit), advanceState: watched(ledger.advanceState) });
     expect(report.failure?.violations).toBeUndefined();
     expect(report.passed).toBe(true);
+    expect(together).toBeGreaterThan(0);
   });
 
   it('an at_once group is on the wire before any answer, is printed as simultaneous, and the order of its answers does not change the verdict', async () => {

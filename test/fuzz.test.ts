@@ -10,7 +10,7 @@
  *   - a 200 get is the path's merchant's trade;
  *   - the store holds exactly the acknowledged trades (failed requests changed nothing);
  *   - health answers 200; Object/Array/Function prototypes are untouched;
- *   - the store loads again (createSandbox on the same --data) with the same trades.
+ *   - the store loads again (createSandbox on the same --data's journal) with the same trades.
  * Seed: FUZZ_SEED (printed); runs: FUZZ_RUNS.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -24,6 +24,7 @@ import type { createApp } from '../src/app.js';
 import { sign, stringToSign, type SignedEndpoint } from '../src/auth/signature.js';
 import type { AuthMode } from '../src/auth/authenticate.js';
 import { createSandbox, type Sandbox } from '../src/sandbox.js';
+import { JournalAdapter } from '../src/store/journal-adapter.js';
 import { fuzzRequest, targets, type FuzzRequest } from './fuzz-requests.js';
 import { capturingLogger, checkedApp, DEMO, SECOND, TRADE_KEYS } from './support.js';
 
@@ -134,7 +135,23 @@ function materialize(request: FuzzRequest, run: { sandbox: Sandbox; trades: Crea
   return { path, init, sent: `${data}\n${JSON.stringify(headers)}`, data };
 }
 
+/** Whether `body` is the error envelope with this status: what expectEnvelope() asserts, without vitest's cost per assertion (about 10,000 answers). */
+function isEnvelope(body: unknown, status: number): boolean {
+  const error = (body as { error?: Record<string, unknown> } | null)?.error;
+  if (typeof error !== 'object' || error === null) return false;
+  const { status: said, code, message, details } = error;
+  return (
+    said === status &&
+    typeof code === 'string' &&
+    typeof message === 'string' &&
+    message.length > 0 &&
+    Array.isArray(details) &&
+    details.every((detail: Record<string, unknown>) => typeof detail?.['field'] === 'string' && typeof detail['message'] === 'string')
+  );
+}
+
 function expectEnvelope(body: unknown, status: number, where: string): void {
+  if (isEnvelope(body, status)) return;
   const error = (body as { error?: Record<string, unknown> } | null)?.error;
   expect(error, `${where}: not an error envelope: ${JSON.stringify(body)?.slice(0, 300)}`).toBeTypeOf('object');
   expect(error!['status'], where).toBe(status);
@@ -203,7 +220,7 @@ async function runOnce(config: RunConfig, requests: FuzzRequest[]): Promise<void
       const res = await app.request(path, init);
       const text = await res.text();
       counts.statuses.set(res.status, (counts.statuses.get(res.status) ?? 0) + 1);
-      expect(res.status, `${where} answered ${res.status}: ${text.slice(0, 500)}`).toBeLessThan(500);
+      if (res.status >= 500) expect.fail(`${where} answered ${res.status}: ${text.slice(0, 500)}`);
       for (const secret of secrets) {
         if (text.includes(secret) && !sent.includes(secret) && !stored.includes(secret)) throw new Error(`${where}: the answer reveals ${secret}: ${text.slice(0, 300)}`);
       }
@@ -239,7 +256,12 @@ async function runOnce(config: RunConfig, requests: FuzzRequest[]): Promise<void
   expect(logger.warnings, 'the sandbox warned (a bug, or a failed job)').toEqual([]);
   if (dir) {
     const trades = JSON.stringify([...sandbox.store.trades.values()].sort((a, b) => a.id.localeCompare(b.id)));
-    const reopened = await createSandbox(options);
+    // The journal of the same --data, loaded by createSandbox as at a restart, without taking the
+    // folder's lock again: in a folder that holds data, the lock first looks for a process that holds
+    // the folder open through every process's open files in /proc (about a tenth of this suite's CPU
+    // on a busy machine, for 200 reopens); test/data-folder-lock.test.ts covers that lock (a folder
+    // taken again once free, a holder found after `rm -rf .lock`).
+    const reopened = await createSandbox(options, new JournalAdapter(dir));
     try {
       expect(JSON.stringify([...reopened.store.trades.values()].sort((a, b) => a.id.localeCompare(b.id))), 'the store reloads the same trades').toBe(trades);
     } finally {

@@ -17,6 +17,8 @@ const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats.default(ajv);
 ajv.addSchema({ $id: BASE, components: doc['components'] });
 const compiled = new Map<string, ValidateFunction>();
+/** The same, by the schema object (the document's own schemas are asked for again and again). */
+const bySchema = new WeakMap<Json, ValidateFunction>();
 
 const routes = Object.entries(doc['paths'] as Record<string, Json>).map(([template, item]) => ({
   template,
@@ -27,10 +29,15 @@ const routes = Object.entries(doc['paths'] as Record<string, Json>).map(([templa
 /** A workspace's prefix: every route of the document also works under /w/{name} (docs/workspaces.md). */
 const WORKSPACE = /^\/w\/[^/]+(?=\/|$)/;
 
+const ERROR_ENVELOPE: Json = { $ref: '#/components/schemas/ErrorEnvelope' };
+const WORKSPACE_DELETED: Json = { type: 'object', required: ['status', 'workspace'] };
+
 /** Files the pages load (CSS, scripts): served as they are, not API operations. */
 const STATIC = /^\/(_sandbox\/)?assets\//;
 
 function validator(schema: Json): ValidateFunction {
+  const known = bySchema.get(schema);
+  if (known) return known;
   const key = JSON.stringify(schema);
   let validate = compiled.get(key);
   if (!validate) {
@@ -38,6 +45,7 @@ function validator(schema: Json): ValidateFunction {
     validate = ajv.compile(rebased);
     compiled.set(key, validate);
   }
+  bySchema.set(schema, validate);
   return validate;
 }
 
@@ -55,15 +63,15 @@ export function conformanceError(method: string, path: string, status: number, c
     const inner = pathname.replace(WORKSPACE, '') || '/';
     const problem = conformanceError(method, inner, status, contentType, body);
     if (problem === undefined) return undefined;
-    if (status >= 400 && jsonError(where, { $ref: '#/components/schemas/ErrorEnvelope' }, contentType, body) === undefined) return undefined;
-    if (verb === 'delete' && inner === '/_sandbox') return jsonError(where, { type: 'object', required: ['status', 'workspace'] }, contentType, body);
+    if (status >= 400 && jsonError(where, ERROR_ENVELOPE, contentType, body) === undefined) return undefined;
+    if (verb === 'delete' && inner === '/_sandbox') return jsonError(where, WORKSPACE_DELETED, contentType, body);
     return problem;
   }
   if (!route) {
     if (STATIC.test(pathname)) return undefined;
     if (pathname === '/_sandbox' && status === 301) return undefined; // the redirect to the dashboard, documented on /_sandbox/
     // Unknown routes and methods: the error envelope (not_found, or the guard or admin token refusal that comes first).
-    if (status >= 400) return jsonError(where, { $ref: '#/components/schemas/ErrorEnvelope' }, contentType, body);
+    if (status >= 400) return jsonError(where, ERROR_ENVELOPE, contentType, body);
     return `${where}, but /openapi.json does not list it`;
   }
   const operation = route.item[verb] as Json;

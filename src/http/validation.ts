@@ -17,6 +17,21 @@ export function validationError(error: { issues: readonly z.core.$ZodIssue[] }):
 }
 
 /**
+ * The parsers z.compile generated, by schema: the schemas are the modules' own constants, the same
+ * for every sandbox of the process, and a generated parser holds no data of a request or a tenant.
+ */
+const compiledSchemas = new WeakMap<z.ZodType, z.ZodType>();
+
+function compiledOnce<T extends z.ZodType>(schema: T): T {
+  let compiled = compiledSchemas.get(schema) as T | undefined;
+  if (!compiled) {
+    compiled = z.compile(schema);
+    compiledSchemas.set(schema, compiled);
+  }
+  return compiled;
+}
+
+/**
  * zValidator whose failures go through the one error format. The schemas have no async
  * refinements, so they are parsed synchronously (zod's async parse costs more per request),
  * by the schema as `z.compile` builds it: zod generates the parser of its fast path from the
@@ -28,10 +43,11 @@ export function validationError(error: { issues: readonly z.core.$ZodIssue[] }):
  * one is always answered in jsonBody's words.
  */
 export function validate<T extends z.ZodType, Target extends keyof ValidationTargets>(target: Target, schema: T) {
-  // Compiled on the first request it checks, not at start-up (generating every parser up front cost start-up time).
+  // Compiled on the first request it checks, not at start-up (generating every parser up front cost
+  // start-up time), and once per process: every app (each sandbox, each workspace) checks with it.
   let compiled: T | undefined;
   const parser = (): T => {
-    compiled ??= z.compile(schema);
+    compiled ??= compiledOnce(schema);
     return compiled;
   };
   const validator = zValidator(

@@ -37,6 +37,20 @@ describe('loadScenarios', () => {
     expect(loaded.every((l) => l.bundled)).toBe(true);
   });
 
+  it('parses a bundled file once per process, and again once its text changed', () => {
+    const first = loadScenarios([{ path: BUNDLED_SCENARIOS, bundled: true }]);
+    const again = loadScenarios([{ path: BUNDLED_SCENARIOS, bundled: true }]);
+    expect(again.map((l) => l.scenario)).toEqual(first.map((l) => l.scenario));
+    expect(again[0]!.scenario).toBe(first[0]!.scenario); // the same parse, not a new one
+    expect(again[0]).not.toBe(first[0]); // each load has its own list and entries
+    const dir = folder({ 'a.yaml': `scenarios:\n${ok('before')}` });
+    expect(loadScenarios([{ path: dir, bundled: true }]).map((l) => l.scenario.name)).toEqual(['before']);
+    writeFileSync(join(dir, 'a.yaml'), `scenarios:\n${ok('after')}`);
+    expect(loadScenarios([{ path: dir, bundled: true }]).map((l) => l.scenario.name)).toEqual(['after']);
+    writeFileSync(join(dir, 'a.yaml'), 'scenarios: [');
+    expect(() => loadScenarios([{ path: dir, bundled: true }])).toThrow(ScenarioError);
+  });
+
   it('reads files in name order, scenarios in file order, sources in the order given', () => {
     const user = folder({
       'b.yaml': `scenarios:\n${ok('b1')}${ok('b2')}`,

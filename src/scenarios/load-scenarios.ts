@@ -124,6 +124,24 @@ export function scenarioFiles(source: ScenarioSource): string[] | FileProblem {
 }
 
 /**
+ * The bundled files as last parsed, by path: every sandbox of a process (each `startSandbox()`,
+ * each workspace's registry, each test) loads the same few shipped files, and parsing them (YAML,
+ * the schema, RE2 compiling their patterns) was the largest part of creating a sandbox. A file is
+ * parsed again when its text differs from the one parsed. Its scenarios and compiled patterns are
+ * then shared by the sandboxes of the process, as a server's already are by its workspaces: none
+ * is ever changed, and they hold no tenant's data (docs/architecture.md).
+ */
+const bundledFiles = new Map<string, { text: string; parsed: Parsed }>();
+
+function parseBundledFile(text: string, file: string): Parsed {
+  const known = bundledFiles.get(file);
+  if (known?.text === text) return known.parsed;
+  const parsed = parseScenarioFile(text, file);
+  if (parsed.ok) bundledFiles.set(file, { text, parsed });
+  return parsed;
+}
+
+/**
  * Loads scenarios from sources in order (user folder first, bundled last). Throws a
  * ScenarioError listing every broken file and every name used twice.
  */
@@ -145,7 +163,7 @@ export function loadScenarios(sources: readonly ScenarioSource[]): LoadedScenari
         problems.push({ file, path: '', message: `cannot be read: ${(error as Error).message}` });
         continue;
       }
-      const parsed = parseScenarioFile(text, file);
+      const parsed = source.bundled ? parseBundledFile(text, file) : parseScenarioFile(text, file);
       if (!parsed.ok) {
         problems.push(...parsed.problems);
         continue;
