@@ -57,8 +57,18 @@ export async function startReceiver(respond?: Respond): Promise<Receiver> {
   return receiver;
 }
 
-/** A port on 127.0.0.1 where nothing listens (it was free a moment ago). */
+/**
+ * A port on 127.0.0.1 where nothing listens, for a refused connection: 4. It is below the
+ * ephemeral range, so no server a test starts on port 0 beside this one can be given it while a
+ * test counts on the refusal (a port freed a moment ago can be), and fetch does not refuse it
+ * before connecting, as it does the "bad ports" 1, 7, 9, ...
+ */
 export async function closedPort(): Promise<number> {
+  return 4;
+}
+
+/** A port on 127.0.0.1 that was free a moment ago, for a server a test starts on it later. */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { closedPort } from './callbacks-receiver.js';
+import { closedPort, freePort } from './callbacks-receiver.js';
 import { killAll, runCli as cli, startProcess, stopProcess as stop, type SandboxProcess } from './sandbox-process.js';
 import { DEMO, nextOrder, p2pBody } from './support.js';
 import { ScenarioEngine } from '../src/scenarios/scenario-engine.js';
@@ -50,7 +50,7 @@ describe('serve --ready-file', () => {
 
 describe('deposit-sandbox wait', () => {
   it('exits 0 once the sandbox is healthy, also when started before it', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     const waiting = cli(['wait', '--url', url, '--timeout', '25s']);
     const served = await serve(['--port', String(port)]);
@@ -90,10 +90,7 @@ describe('deposit-sandbox wait', () => {
   });
 
   it('exits 1 after --timeout with the last problem and the sandbox it asked', async () => {
-    // Port 4: nothing listens there, and no server a test starts on port 0 beside this one can be
-    // given it while the command waits, as a port closedPort() freed can be (it is below the
-    // ephemeral range, and fetch does not refuse it as it does port 1).
-    const port = 4;
+    const port = await closedPort();
     // Long enough for an attempt to finish on a loaded machine (one took over 1 s to meet the
     // closed port), so the last problem is the refusal and not the attempt's own time limit.
     const result = await cli(['wait', '--url', `http://127.0.0.1:${port}`, '--timeout', '5s']);

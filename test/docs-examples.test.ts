@@ -22,7 +22,7 @@
  */
 import { spawn } from 'node:child_process';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
-import { closedPort } from './callbacks-receiver.js';
+import { freePort } from './callbacks-receiver.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -153,8 +153,8 @@ describe('every bash block of the docs runs', () => {
     async ([, { fence, serve, documentedError }], { expect, onTestFinished }) => {
       const sandbox = serve ? await startSandbox(serveOptions(serve)) : undefined;
       if (sandbox) onTestFinished(() => sandbox.close());
-      const sandboxPort = sandbox ? Number(new URL(sandbox.url).port) : await closedPort();
-      const receiverPort = await closedPort();
+      const sandboxPort = sandbox ? Number(new URL(sandbox.url).port) : await freePort();
+      const receiverPort = await freePort();
       // Asynchronous file work: the event loop that copies also serves the blocks' sandboxes.
       const cwd = await mkdtemp(join(tmpdir(), 'docs-example-'));
       onTestFinished(() => rm(cwd, { recursive: true, force: true }));

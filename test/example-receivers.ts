@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { closedPort } from './callbacks-receiver.js';
+import { freePort } from './callbacks-receiver.js';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const CI = process.env['CI'] === 'true';
@@ -67,7 +67,7 @@ export function exampleReceivers(label: string) {
       'PHP',
       'php',
       async () => {
-        const port = await closedPort();
+        const port = await freePort();
         const ledger = { LEDGER_FILE: join(dir, 'php-ledger.json'), PHP_CLI_SERVER_WORKERS: '4' };
         await start('php', ['-S', `127.0.0.1:${port}`, 'public/receiver-with-probe.php'], { cwd: join(ROOT, 'examples', 'php'), env: ledger }, /(Development Server) \(http/);
         return port;

@@ -6,7 +6,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { closedPort } from './callbacks-receiver.js';
+import { freePort } from './callbacks-receiver.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,7 +54,7 @@ const LANGUAGES: Array<[string, string, string, () => Promise<string>]> = [
     'php',
     'probe.php',
     async () => {
-      const port = await closedPort();
+      const port = await freePort();
       return start('php', ['-S', `127.0.0.1:${port}`, file('probe.php')], {}, `http://127.0.0.1:${port}/probe`);
     },
   ],
