@@ -5,6 +5,11 @@ export interface WaitHealthyOptions {
   timeoutMs?: number;
   /** Pause between attempts, in ms (default 200). */
   intervalMs?: number;
+  /**
+   * When the wait began (Date.now(), default: now). A caller that spent part of the time already
+   * (waiting for a ready file) passes its start, so the deadline and the message stay the timeout it was given.
+   */
+  startedAt?: number;
 }
 
 /**
@@ -16,7 +21,7 @@ export interface WaitHealthyOptions {
 export async function waitHealthy(client: AdminClient, options: WaitHealthyOptions = {}): Promise<{ attempts: number }> {
   const timeoutMs = options.timeoutMs ?? 30_000;
   const intervalMs = options.intervalMs ?? 200;
-  const deadline = Date.now() + timeoutMs;
+  const deadline = (options.startedAt ?? Date.now()) + timeoutMs;
   let attempts = 0;
   let last = 'no attempt was made';
   for (;;) {

@@ -30,8 +30,9 @@ export async function waitCommand(given: SandboxTarget, options: WaitOptions = {
   }
   const leftMs = Math.max(1, timeoutMs - (Date.now() - started));
   try {
-    // One slow answer must not use up the whole wait.
-    await waitHealthy(clientFor(target, { timeoutMs: Math.min(leftMs, 5_000) }), { timeoutMs: leftMs });
+    // One slow answer must not use up the whole wait. The deadline counts from the command's start,
+    // so the message names the --timeout given, however long the ready file took.
+    await waitHealthy(clientFor(target, { timeoutMs: Math.min(leftMs, 5_000) }), { timeoutMs, startedAt: started });
   } catch (error) {
     throw withTarget(error, target);
   }
