@@ -4,26 +4,11 @@
  * sandbox (startSandbox) and the CLI as a separate process (the build in dist/), with --url and
  * --workspace as `trigger` takes them.
  */
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../src/programmatic/start-sandbox.js';
 import { startReceiver, type Receiver } from './callbacks-receiver.js';
 import { DEMO, nextOrder, p2pBody } from './support.js';
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const BIN = join(ROOT, 'bin', 'deposit-sandbox.js');
-
-function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('DEPOSIT_SANDBOX_') && name !== 'PORT'));
-  return new Promise((resolve) => {
-    // A bound for a hang, under the test's own (a CLI run has taken over a minute on a loaded machine).
-    execFile(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...clean, ...env }, timeout: 170_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr: error?.killed ? `${stderr}\n(killed: still running after 170 s)` : stderr });
-    });
-  });
-}
+import { runCli as cli } from './sandbox-process.js';
 
 let sandbox: RunningSandbox;
 let receiver: Receiver;

@@ -3,36 +3,16 @@
  * `npm test` builds first; run `npm run build` before running this file alone), against a
  * sandbox and receivers in this process on 127.0.0.1, port 0.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { verifyCallbackSignature } from '../src/auth/signature.js';
 import type { CheckReport } from '../src/check-callback/check-report.js';
 import { startSandbox, type RunningSandbox } from '../src/programmatic/start-sandbox.js';
 import { closedPort, startReceiver, type Receiver } from './callbacks-receiver.js';
 import { DEMO, p2pBody, SECOND } from './support.js';
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const BIN = join(ROOT, 'bin', 'deposit-sandbox.js');
-
-/** The environment without any DEPOSIT_SANDBOX_* or PORT the runner may have. */
-function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('DEPOSIT_SANDBOX_') && name !== 'PORT'));
-  return { ...env, ...extra };
-}
-
-/** Runs the CLI to completion (bounded) and answers its exit code and output. */
-function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    // A bound for a hang, under the test's own (a CLI run has taken over a minute on a loaded machine).
-    execFile(process.execPath, [BIN, ...args], { cwd: ROOT, env: cleanEnv(env), timeout: 170_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr: error?.killed ? `${stderr}\n(killed: still running after 170 s)` : stderr });
-    });
-  });
-}
+import { runCli as cli } from './sandbox-process.js';
 
 const dirs: string[] = [];
 afterEach(() => {

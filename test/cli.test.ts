@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../src/programmatic/start-sandbox.js';
 import { DEMO, TRADE_KEYS } from './support.js';
+import { cleanEnv } from './sandbox-process.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'deposit-sandbox.js');
@@ -39,12 +40,6 @@ function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'deposit-sandbox-cli-'));
   dirs.push(dir);
   return dir;
-}
-
-/** The environment without any DEPOSIT_SANDBOX_* or PORT the test runner may have. */
-function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('DEPOSIT_SANDBOX_') && name !== 'PORT'));
-  return { ...env, ...extra };
 }
 
 function run(args: string[], env: Record<string, string> = {}, cwd = ROOT): Run {

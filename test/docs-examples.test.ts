@@ -28,6 +28,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxOptions } from '../src/index.js';
 import { fences, markdownFiles, readDoc, ROOT, type Fence } from './docs/markdown.js';
+import { shellEnv } from './sandbox-process.js';
 
 const BIN = join(ROOT, 'bin', 'deposit-sandbox.js');
 const COVERED_ELSEWHERE = new Set(['docs/getting-started.md']);
@@ -71,12 +72,6 @@ function examples(): Example[] {
  */
 const EXAMPLES = examples().sort((a, b) => Number(b.fence.code.includes('--runs')) - Number(a.fence.code.includes('--runs')));
 
-/** The environment without DEPOSIT_SANDBOX_*, PORT or proxies (curl must reach 127.0.0.1 directly). */
-function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('DEPOSIT_SANDBOX_') && name !== 'PORT' && !/^(https?|all|no)_proxy$/i.test(name)));
-  return { ...env, NO_PROXY: '127.0.0.1', no_proxy: '127.0.0.1', ...extra };
-}
-
 /**
  * The options of `serve` flags (`--in-memory`, `--clock manual`, `--callback-timeout 1s`) as
  * startSandbox() takes them (camelCase); startSandbox refuses one it does not know, naming it.
@@ -115,7 +110,7 @@ trap 'jobs -p | xargs -r kill 2>/dev/null; wait 2>/dev/null' EXIT
  */
 function bash(script: string, cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn('bash', ['--noprofile', '--norc', '-c', script], { cwd, env: cleanEnv({}), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['--noprofile', '--norc', '-c', script], { cwd, env: shellEnv(), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fences } from './docs/markdown.js';
 import { DEMO, TRADE_KEYS, UUID_PATTERN } from './support.js';
+import { shellEnv } from './sandbox-process.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'deposit-sandbox.js');
@@ -50,16 +51,10 @@ function curlExamples(): CurlExample[] {
 
 const EXAMPLES = curlExamples();
 
-/** The environment without DEPOSIT_SANDBOX_*, PORT or proxies (curl must reach 127.0.0.1 directly). */
-function cleanEnv(): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('DEPOSIT_SANDBOX_') && name !== 'PORT' && !/^(https?|all|no)_proxy$/i.test(name)));
-  return { ...env, NO_PROXY: '127.0.0.1', no_proxy: '127.0.0.1' };
-}
-
 /** Runs a block with bash (`-u`: a variable the block does not set itself is an error). */
 function bash(script: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile('bash', ['--noprofile', '--norc', '-u', '-c', script], { cwd: ROOT, env: cleanEnv(), timeout: 120_000 }, (error, stdout, stderr) => {
+    execFile('bash', ['--noprofile', '--norc', '-u', '-c', script], { cwd: ROOT, env: shellEnv(), timeout: 120_000 }, (error, stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr: stderr + (error && typeof error.code !== 'number' ? String(error) : '') });
     });
   });
@@ -70,7 +65,7 @@ let exited: Promise<number | null>;
 let url: string;
 
 beforeAll(async () => {
-  const child = spawn(process.execPath, [BIN, '--port', '0', '--in-memory'], { cwd: ROOT, env: cleanEnv(), stdio: 'pipe' });
+  const child = spawn(process.execPath, [BIN, '--port', '0', '--in-memory'], { cwd: ROOT, env: shellEnv(), stdio: 'pipe' });
   server = child;
   exited = new Promise((resolve) => child.once('close', (code) => resolve(code)));
   let out = '';

@@ -3,7 +3,7 @@
  * `npm run build` before this file alone): a sandbox on 127.0.0.1, port 0, sees a merchant's
  * mistakes over HTTP; the report prints them, and the sandbox writes JUnit XML on exit.
  */
-import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,25 +12,17 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startReceiver } from './callbacks-receiver.js';
 import { junitErrors } from './junit-schema.js';
 import { DEMO } from './support.js';
+import { cleanEnv, runCli as cli } from './sandbox-process.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'deposit-sandbox.js');
-const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('DEPOSIT_SANDBOX_') && name !== 'PORT'));
+const env = cleanEnv();
 const dir = mkdtempSync(join(tmpdir(), 'deposit-sandbox-report-'));
 const children: ChildProcessWithoutNullStreams[] = [];
 afterEach(() => {
   for (const child of children.splice(0)) child.kill('SIGKILL');
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    // A bound for a hang, under the test's own (a CLI run has taken over a minute on a loaded machine).
-    execFile(process.execPath, [BIN, ...args], { cwd: ROOT, env, timeout: 170_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr: error?.killed ? `${stderr}\n(killed: still running after 170 s)` : stderr });
-    });
-  });
-}
 
 /** Starts `deposit-sandbox serve` and resolves with its URL and exit. */
 async function serve(args: string[]): Promise<{ url: string; child: ChildProcessWithoutNullStreams; exited: Promise<number | null> }> {

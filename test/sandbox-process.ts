@@ -47,6 +47,15 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
 }
 
 /**
+ * cleanEnv() without proxies, for the shell blocks of the docs run as they are: curl must reach
+ * 127.0.0.1 directly, whatever proxy the machine sets.
+ */
+export function shellEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(Object.entries(cleanEnv()).filter(([name]) => !/^(https?|all|no)_proxy$/i.test(name)));
+  return { ...env, NO_PROXY: '127.0.0.1', no_proxy: '127.0.0.1', ...extra };
+}
+
+/**
  * Spawns `deposit-sandbox <args>` without waiting for anything, in the cleanEnv() environment
  * plus `extraEnv`. `killAll()` ends it.
  */
