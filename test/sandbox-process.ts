@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEMO } from './merchants.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'deposit-sandbox.js');
@@ -110,6 +111,21 @@ export function runCli(args: string[], extraEnv: Record<string, string> = {}): P
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr: error?.killed ? `${stderr}\n(killed: still running after 170 s)` : stderr });
     });
   });
+}
+
+/**
+ * The status of GET for each trade (of the demo merchant), asked of a sandbox started in this
+ * process on `data`: what a stopped process saved, read back without starting another process.
+ */
+export async function savedStatuses(data: string, ids: string[]): Promise<number[]> {
+  // Imported here: the other helpers run the build in dist/ and need none of the app.
+  const { startSandbox } = await import('../src/programmatic/start-sandbox.js');
+  const again = await startSandbox({ data });
+  try {
+    return await Promise.all(ids.map(async (id) => (await fetch(`${again.url}/api/v1/trades/${DEMO.id}/${id}`, { headers: { 'X-Token': DEMO.token } })).status));
+  } finally {
+    await again.close();
+  }
 }
 
 /** Resolves once `read()` contains `text` (checked on every output chunk); rejects if the process ends first. */

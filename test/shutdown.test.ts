@@ -9,8 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSandbox } from '../src/programmatic/start-sandbox.js';
-import { killAll, outputContains, startProcess, tempDir, type SandboxProcess } from './sandbox-process.js';
+import { killAll, outputContains, savedStatuses, startProcess, tempDir, type SandboxProcess } from './sandbox-process.js';
 import { DEMO } from './support.js';
 
 afterEach(killAll);
@@ -54,18 +53,6 @@ const create = (url: string, order: string) =>
     headers: { 'Content-Type': 'application/json', 'X-Auth': DEMO.token },
     body: JSON.stringify({ merchant: DEMO.id, order, amount_cents: 31250, amount_currency: 'RUB', type: 'any_bank' }),
   });
-
-const getTrade = (url: string, id: string) => fetch(`${url}/api/v1/trades/${DEMO.id}/${id}`, { headers: { 'X-Token': DEMO.token } });
-
-/** The HTTP status of GET for each trade, asked of a sandbox started on `data` (what the stopped process saved). */
-async function savedStatuses(data: string, ids: string[]): Promise<number[]> {
-  const again = await startSandbox({ data });
-  try {
-    return await Promise.all(ids.map(async (id) => (await getTrade(again.url, id)).status));
-  } finally {
-    await again.close();
-  }
-}
 
 /** A scenarios folder whose orders "held-…" wait `delay` (wall clock) before the create answers. */
 function heldScenario(delay: string): string {
