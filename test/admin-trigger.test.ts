@@ -5,7 +5,7 @@
  * run `npm run build` before running this file alone).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closedPort } from './callbacks-receiver.js';
+import { CLOSED_PORT } from './callbacks-receiver.js';
 import { runCli as cli, startSharedProcess, stopProcess, type SandboxProcess } from './sandbox-process.js';
 import { DEMO, nextOrder, p2pBody, SECOND } from './support.js';
 
@@ -82,7 +82,7 @@ describe('deposit-sandbox trigger', () => {
   });
 
   it('says when no sandbox answers at the URL', async () => {
-    const port = await closedPort();
+    const port = CLOSED_PORT;
     const result = await cli(['trigger', 'any-id', 'confirmed', '--url', `http://127.0.0.1:${port}`]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`Could not reach the sandbox at http://127.0.0.1:${port} (ECONNREFUSED)`);
@@ -133,7 +133,7 @@ describe('trigger and reset name the sandbox they talk to', () => {
     expect(done.code).toBe(0);
     expect(done.stdout).toContain(`Reset ${url}/w/reset-names: removed 0 trades`);
 
-    const port = await closedPort();
+    const port = CLOSED_PORT;
     const gone = await cli(['reset', '--url', `http://127.0.0.1:${port}`]);
     expect(gone.code).toBe(1);
     expect(gone.stderr).toContain(`Could not reach the sandbox at http://127.0.0.1:${port} (ECONNREFUSED)`);

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CallbackEvent } from '../src/callbacks/records.js';
 import type { Job } from '../src/clock/jobs.js';
 import type { SandboxOptionsInput } from '../src/config/options.js';
-import { closedPort, startReceiver, type Receiver } from './callbacks-receiver.js';
+import { CLOSED_PORT, startReceiver, type Receiver } from './callbacks-receiver.js';
 import { makeSandbox, p2pBody, type TestSandbox } from './support.js';
 
 /**
@@ -71,7 +71,7 @@ describe('receivers that misbehave', () => {
   });
 
   it('logs a refused connection', async () => {
-    const port = await closedPort();
+    const port = CLOSED_PORT;
     const result = await firstAttempt(`http://127.0.0.1:${port}/cb`);
     expect(result.event.attempts[0]).toMatchObject({ status: null, response: '' });
     expect(result.event.attempts[0]!.error).toMatch(new RegExp(`Connection refused by 127\\.0\\.0\\.1:${port}: nothing is listening`));

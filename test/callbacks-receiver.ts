@@ -63,9 +63,7 @@ export async function startReceiver(respond?: Respond): Promise<Receiver> {
  * test counts on the refusal (a port freed a moment ago can be), and fetch does not refuse it
  * before connecting, as it does the "bad ports" 1, 7, 9, ...
  */
-export async function closedPort(): Promise<number> {
-  return 4;
-}
+export const CLOSED_PORT = 4;
 
 /** A port on 127.0.0.1 that was free a moment ago, for a server a test starts on it later. */
 export async function freePort(): Promise<number> {

@@ -9,7 +9,7 @@ import { checkCallbackReceiver } from '../src/check-callback/check-callback-rece
 import { formatCheckReport } from '../src/check-callback/format-check.js';
 import type { CheckReport } from '../src/check-callback/check-report.js';
 import { tradeSchema } from '../src/trades/trade.js';
-import { closedPort, startReceiver, type Receiver, type Received } from './callbacks-receiver.js';
+import { CLOSED_PORT, startReceiver, type Receiver, type Received } from './callbacks-receiver.js';
 import { DEMO } from './support.js';
 
 const receivers: Receiver[] = [];
@@ -142,7 +142,7 @@ describe('checkCallbackReceiver', () => {
   });
 
   it('sends nothing more when nothing answers the first callback, and says why', async () => {
-    const port = await closedPort();
+    const port = CLOSED_PORT;
     const report = await check(`http://127.0.0.1:${port}/cb`);
     expect(verdicts(report)).toEqual({ valid: 'flagged', duplicate: 'skipped', older_state: 'skipped', bad_signature: 'skipped', no_signature: 'skipped' });
     expect(report).toMatchObject({ passed: false, flagged: 1, warnings: 0 });

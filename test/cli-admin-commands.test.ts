@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { closedPort, freePort } from './callbacks-receiver.js';
+import { CLOSED_PORT, freePort } from './callbacks-receiver.js';
 import { killAll, runCli as cli, startProcess, stopProcess as stop, type SandboxProcess } from './sandbox-process.js';
 import { DEMO, nextOrder, p2pBody } from './support.js';
 import { ScenarioEngine } from '../src/scenarios/scenario-engine.js';
@@ -90,7 +90,7 @@ describe('deposit-sandbox wait', () => {
   });
 
   it('exits 1 after --timeout with the last problem and the sandbox it asked', async () => {
-    const port = await closedPort();
+    const port = CLOSED_PORT;
     // Long enough for an attempt to finish on a loaded machine (one took over 1 s to meet the
     // closed port), so the last problem is the refusal and not the attempt's own time limit.
     const result = await cli(['wait', '--url', `http://127.0.0.1:${port}`, '--timeout', '5s']);

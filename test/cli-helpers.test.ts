@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { verifyCallbackSignature } from '../src/auth/signature.js';
 import type { CheckReport } from '../src/check-callback/check-report.js';
 import { startSandbox, type RunningSandbox } from '../src/programmatic/start-sandbox.js';
-import { closedPort, startReceiver, type Receiver } from './callbacks-receiver.js';
+import { CLOSED_PORT, startReceiver, type Receiver } from './callbacks-receiver.js';
 import { DEMO, p2pBody, SECOND } from './support.js';
 import { runCli as cli } from './sandbox-process.js';
 
@@ -138,7 +138,7 @@ describe('deposit-sandbox reset', () => {
     const refused = await cli(['reset', '--url', sandbox.url]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('deposit-sandbox: This sandbox runs with an admin token, and the request has no Authorization header. Send `Authorization: Bearer <token>`');
-    const port = await closedPort();
+    const port = CLOSED_PORT;
     const unreachable = await cli(['reset', '--url', `http://127.0.0.1:${port}`]);
     expect(unreachable.code).toBe(1);
     expect(unreachable.stderr).toBe(

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AdminClientError, startSandbox, type RunningSandbox } from '../src/index.js';
-import { closedPort, startReceiver, type Receiver } from './callbacks-receiver.js';
+import { CLOSED_PORT, startReceiver, type Receiver } from './callbacks-receiver.js';
 import { DEMO, p2pBody } from './support.js';
 
 const running: Array<RunningSandbox | Receiver> = [];
@@ -188,7 +188,7 @@ describe('callbacks.waitFor', () => {
 
   it('says on timeout what it waited for and which callbacks exist, with the last attempt of each', async () => {
     const sandbox = await start({ callbackRetries: ['1h'] });
-    const port = await closedPort();
+    const port = CLOSED_PORT;
     const trade = await create(sandbox, { callback_url: `http://127.0.0.1:${port}/cb` });
     await sandbox.admin.transition(trade.id, 'confirmed');
     // The first attempt is logged once the connection is refused; the next one is an hour away.

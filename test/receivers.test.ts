@@ -12,7 +12,7 @@ import type { CallbackEvent } from '../src/callbacks/records.js';
 import { sandboxOptionsSchema } from '../src/config/options.js';
 import { createSandbox } from '../src/sandbox.js';
 import { listen } from '../src/server.js';
-import { closedPort, startReceiver, type Receiver } from './callbacks-receiver.js';
+import { CLOSED_PORT, startReceiver, type Receiver } from './callbacks-receiver.js';
 import { DEMO, makeSandbox, p2pBody, type TestSandbox } from './support.js';
 
 const cleanups: Array<() => Promise<unknown> | void> = [];
@@ -70,7 +70,7 @@ const HANGS = '100ms';
 const ANSWERS = '30s';
 
 const FAULTS: Array<[string, () => Promise<string>, RegExp, number | null, string?]> = [
-  ['refuses the connection', async () => `http://127.0.0.1:${await closedPort()}/cb`, /Connection refused/, null],
+  ['refuses the connection', async () => `http://127.0.0.1:${CLOSED_PORT}/cb`, /Connection refused/, null],
   ['answers 500', async () => `${(await receiver((_q, res) => void res.writeHead(500).end('down'))).url}/cb`, /answered 500; only a 2xx/, 500],
   ['hangs past the timeout', async () => `${(await receiver(() => undefined)).url}/cb`, /No answer within 100ms/, null, HANGS],
   ['accepts the connection and never reads it', silentServer, /No answer within 100ms/, null, HANGS],

@@ -16,7 +16,7 @@ import { startSandbox } from '../src/programmatic/start-sandbox.js';
 import { reportJunit, reportMarkdown } from '../src/report/report-formats.js';
 import { serverReport } from '../src/report/server-report.js';
 import { type CoverageRow, type IntegrationReport, integrationReportSchema } from '../src/report/report-schema.js';
-import { closedPort } from './callbacks-receiver.js';
+import { CLOSED_PORT } from './callbacks-receiver.js';
 import { junitErrors } from './junit-schema.js';
 import { DEMO, makeSandbox, p2pBody, type TestSandbox } from './support.js';
 
@@ -342,7 +342,7 @@ describe('the scenario rows with a balance probe', () => {
 describe('a probe that cannot be read makes no false alarm', () => {
   it('a closed port: the callback rows stay seen, saying why the credit was not checked; no row is wrong', async () => {
     const shop = await startShop(correct);
-    const t = await sandbox(`http://127.0.0.1:${await closedPort()}/probe`);
+    const t = await sandbox(`http://127.0.0.1:${CLOSED_PORT}/probe`);
     const id = await create(t, shop, 'cr-closed');
     await settle(t, id, 'confirmed');
     expect(await row(t, 'callback.confirmed')).toMatchObject({
