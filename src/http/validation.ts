@@ -45,11 +45,7 @@ function compiledOnce<T extends z.ZodType>(schema: T): T {
 export function validate<T extends z.ZodType, Target extends keyof ValidationTargets>(target: Target, schema: T) {
   // Compiled on the first request it checks, not at start-up (generating every parser up front cost
   // start-up time), and once per process: every app (each sandbox, each workspace) checks with it.
-  let compiled: T | undefined;
-  const parser = (): T => {
-    compiled ??= compiledOnce(schema);
-    return compiled;
-  };
+  const parser = (): T => compiledOnce(schema);
   const validator = zValidator(
     target,
     schema,
