@@ -9,7 +9,7 @@
 export interface CompactionState {
   /** Bytes of `db.json` as start-up reads it. */
   snapshotBytes: number;
-  /** Bytes of the journal, including the record being written. */
+  /** Bytes of the journal written so far (not the record being written: its size is known once it is framed). */
   journalBytes: number;
   /** Rows in `db.json` plus changes in the journal, including the record being written. */
   entries: number;

@@ -146,6 +146,11 @@ describe('JournalAdapter: writes and restarts', () => {
     // Past the threshold (and the snapshot, none) but all rows are live: nothing was compacted.
     expect(files(dir)).toEqual(['journal.0.ndjson']);
     await write(8_000);
+    // Four times the threshold now: the next write folds it in (a record's size is counted once it is written).
+    expect(files(dir)).toEqual(['journal.0.ndjson']);
+    store.trades.put(trade(n++));
+    await store.commit();
+    await (store.adapter as JournalAdapter).settled();
     expect(files(dir)).toEqual(['db.json', 'journal.1.ndjson']);
     await store.close();
     expect(trades((await open(dir)).store)).toEqual(Array.from({ length: n }, (_, k) => trade(k)));

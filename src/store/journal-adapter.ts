@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import type { StoreAdapter, StoreSink } from './adapter.js';
 import { DocumentSink } from './document-sink.js';
 import { replayJournals } from './journal-replay.js';
-import { encodeRecord } from './journal-record.js';
 import { loadSnapshotFile, writeSnapshotFile } from './snapshot-file.js';
 import { assertWritable, notWritable, StorageError } from './storage-error.js';
 import { shouldCompact } from './compaction-policy.js';
@@ -187,13 +186,13 @@ export class JournalAdapter implements StoreAdapter, IdleClosable {
     } catch (error) {
       return Promise.reject(StorageError.from(error, this.dir, join(this.dir, journalName(this.#generation))));
     }
-    const line = encodeRecord(changes);
-    const state = { snapshotBytes: this.#snapshotBytes, journalBytes: this.#size + line.length, entries: this.#entries + changes.length, liveRows };
+    // The journal's bytes so far: this record's are known once the writer has framed it.
+    const state = { snapshotBytes: this.#snapshotBytes, journalBytes: this.#size, entries: this.#entries + changes.length, liveRows };
     const compact = shouldCompact(state, this.#compactBytes) || changes.some((change) => change.op === 'clear');
     // The snapshot of this moment, when memory holds exactly what this write makes durable
     // (later changes are still the store's, and undone if their own write fails).
     const data = compact && !this.#compacting && Date.now() >= this.#retryAfter ? snapshot() : undefined;
-    return this.#append(fd, line, () => {
+    return this.#append(fd, changes, () => {
       this.#dirty = true;
       this.#entries += changes.length;
       if (data !== undefined) this.#compactInBackground(() => data);
@@ -259,19 +258,20 @@ export class JournalAdapter implements StoreAdapter, IdleClosable {
   }
 
   /**
-   * Writes one record at the end of the valid part of the journal, off the event loop (the
+   * Writes the record of `changes` at the end of the valid part of the journal, off the event
+   * loop (the
    * journal writer's thread, journal-writer.ts), so a slow or frozen disk never stalls reads;
    * with fsync, fdatasync follows. The store sends one write at a time (group commit). A failed
    * write leaves #size where it was and cuts off what it left behind: the next record goes there.
    */
-  #append(fd: number, line: Buffer, written: () => void): Promise<void> {
+  #append(fd: number, changes: readonly Change[], written: () => void): Promise<void> {
     const position = this.#size;
     const generation = this.#generation;
     this.#busy++;
-    return this.#writer.append(fd, line, position, this.#fsync).then(
-      () => {
+    return this.#writer.append(fd, changes, position, this.#fsync).then(
+      (bytes) => {
         this.#busy--;
-        this.#size = position + line.length;
+        this.#size = position + bytes;
         written();
       },
       (error: NodeJS.ErrnoException) =>
