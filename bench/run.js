@@ -16,6 +16,7 @@ import { fixed, formatTable, int, mb, median, ms } from './lib/table.js';
 
 const WORKSPACES = fileURLToPath(new URL('./workspaces.js', import.meta.url));
 const SCENARIO_MATCHING = fileURLToPath(new URL('./scenario-matching.js', import.meta.url));
+const JOURNAL_WRITES = fileURLToPath(new URL('./journal-writes.js', import.meta.url));
 
 const USAGE = `usage: npm run bench [-- --quick | --full]
   --quick  3 rounds of 1.5 s load slices per server, 3 start-ups per store size (about 3.5 minutes)
@@ -312,6 +313,14 @@ async function main() {
     matching = `  not measured: ${error.message.split('\n')[0]}`;
   }
 
+  log('journal records: one of 64 changes against 64 of one (bench/journal-writes.js)');
+  let journal;
+  try {
+    journal = (await run(JOURNAL_WRITES, [String(config.rounds)], { timeoutMs: 150_000 })).trimEnd();
+  } catch (error) {
+    journal = `  not measured: ${error.message.split('\n')[0]}`;
+  }
+
   log('workspaces (bench/workspaces.js)');
   let workspaces;
   try {
@@ -457,6 +466,8 @@ async function main() {
     fuzzer,
     'Scenario regexes matched with RE2 (re2js), against RegExp (bench/scenario-matching.js):',
     matching,
+    'Journal records, apart from HTTP: 64 busy workspaces write a record per change, one busy sandbox one per turn (bench/journal-writes.js):',
+    journal,
     workspaces,
     '',
   ].join('\n');

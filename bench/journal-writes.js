@@ -1,0 +1,152 @@
+// What a journal record costs, apart from HTTP: the same changes written as one record of 64
+// (one busy sandbox: its group commit takes every create of a turn) and as 64 records of one
+// (64 busy workspaces, each with its own journal, one create each per turn), measured in the
+// same run.
+//
+//   node bench/journal-writes.js [rounds, default 5]      (needs the build in dist/: npm run build)
+//
+// Real stores and journal files in a temp folder (src/store: Store, JournalAdapter, the journal
+// writer). Each turn puts 64 trade rows and waits until they are saved; slices of each layout
+// alternate, and the medians per change are compared. Two figures: the event loop's CPU (the
+// main thread's, read from /proc/self/task/<pid>/stat; it serves every request) and the whole
+// process's (the writer thread's framing and write(2) calls too). The create row of
+// bench/workspaces.js shows what the difference costs under HTTP load.
+// Bounded (a watchdog ends it after 120 s), self-stopping, removes its temp folder.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { JournalAdapter } from '../dist/store/journal-adapter.js';
+import { Store } from '../dist/store/store.js';
+
+const ROUNDS = Number(process.argv[2] ?? 5);
+const JOURNALS = 64;
+const SLICE_MS = 1000;
+
+const root = mkdtempSync(join(tmpdir(), 'deposit-sandbox-bench-journal-'));
+const watchdog = setTimeout(() => {
+  console.error('journal-writes bench: still running after 120 s, stopping');
+  rmSync(root, { recursive: true, force: true });
+  process.exit(1);
+}, 120_000);
+
+/** The main thread's CPU in ms (Linux), or undefined where /proc has no such file. */
+function eventLoopMs() {
+  try {
+    const fields = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime and stime, in clock ticks (100 a second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A trade as a create stores it (Russian requisites, so the JSON is not ASCII). */
+const TEMPLATE = {
+  order: 'bench-order',
+  merchant: '6f1c2a9e-3b7d-4c52-9a1e-2d4b8f0c7e51',
+  state: 'created',
+  amount_cents: 31250,
+  amount_currency: 'RUB',
+  rate: 92.5,
+  type: 'nspk',
+  requisites: { name: 'Анна С.', number: '+79378915294', bank_name: 'Райффайзенбанк' },
+  created_at: '2026-11-28T03:28:58.001Z',
+  updated_at: '2026-11-28T03:28:58.001Z',
+  history: [{ from: null, to: 'created', at: '2026-11-28T03:28:58.001Z', cause: 'create' }],
+};
+let rows = 0;
+
+/** One turn: 64 rows spread round-robin over `stores`, then every commit awaited. */
+async function turn(stores) {
+  const saved = [];
+  for (let i = 0; i < JOURNALS; i++) {
+    const store = stores[i % stores.length];
+    const id = `row-${++rows}`;
+    store.trades.put({ ...TEMPLATE, id, order: id });
+    saved.push(store.commit());
+  }
+  await Promise.all(saved);
+}
+
+/** Turns for SLICE_MS: changes per second and CPU per change (µs). */
+async function slice(stores) {
+  const cpu0 = process.cpuUsage();
+  const loop0 = eventLoopMs();
+  const started = performance.now();
+  let turns = 0;
+  while (performance.now() - started < SLICE_MS) {
+    await turn(stores);
+    turns++;
+  }
+  const wall = performance.now() - started;
+  const cpu = process.cpuUsage(cpu0);
+  const loop1 = eventLoopMs();
+  const changes = turns * JOURNALS;
+  return {
+    perSecond: (changes * 1000) / wall,
+    loopUs: loop0 === undefined || loop1 === undefined ? Number.NaN : ((loop1 - loop0) * 1000) / changes,
+    processUs: (cpu.user + cpu.system) / changes,
+  };
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+async function main() {
+  const open = (name) => Store.open(new JournalAdapter(join(root, name)));
+  const one = [await open('one')];
+  const many = await Promise.all(Array.from({ length: JOURNALS }, (_, i) => open(`many-${i}`)));
+  const layouts = [
+    { name: `1 journal, ${JOURNALS} changes a record`, stores: one, slices: [] },
+    { name: `${JOURNALS} journals, 1 change a record`, stores: many, slices: [] },
+  ];
+  // Warm both (JIT, the writer thread, the files).
+  for (const layout of layouts) await slice(layout.stores);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const layout of round % 2 === 0 ? layouts : [...layouts].reverse()) layout.slices.push(await slice(layout.stores));
+  }
+  const figures = layouts.map((layout) => ({
+    name: layout.name,
+    perSecond: median(layout.slices.map((s) => s.perSecond)),
+    loopUs: median(layout.slices.map((s) => s.loopUs)),
+    processUs: median(layout.slices.map((s) => s.processUs)),
+  }));
+  for (const layout of layouts) for (const store of layout.stores) await store.close();
+  const [base, spread] = figures;
+  const rowsOut = figures.map((f, i) => [
+    f.name,
+    Math.round(f.perSecond).toLocaleString('en-US'),
+    Number.isNaN(f.loopUs) ? 'n/a' : f.loopUs.toFixed(1),
+    f.processUs.toFixed(1),
+    i === 0 ? '' : `${(f.loopUs / base.loopUs).toFixed(2)} x / ${(f.processUs / base.processUs).toFixed(2)} x`,
+  ]);
+  const header = ['layout', 'changes/s', 'event-loop CPU us/change', 'process CPU us/change', 'against 1 journal (event loop / process)'];
+  const widths = header.map((h, c) => Math.max(h.length, ...rowsOut.map((r) => r[c].length)));
+  const line = (cells) => `| ${cells.map((cell, c) => cell.padEnd(widths[c])).join(' | ')} |`;
+  process.stdout.write(
+    [
+      `  medians of ${ROUNDS} slices of ${SLICE_MS / 1000} s each, alternating; ${JOURNALS} rows put and saved per turn, trades of ${Buffer.byteLength(JSON.stringify(TEMPLATE))} bytes`,
+      line(header),
+      line(widths.map((w) => '-'.repeat(w))),
+      ...rowsOut.map(line),
+      `  the difference is the cost of a record: ${(spread.loopUs - base.loopUs).toFixed(1)} us of the event loop and ${(spread.processUs - base.processUs).toFixed(1)} us of the process per change written alone`,
+      '',
+    ].join('\n'),
+  );
+}
+
+main().then(
+  () => {
+    clearTimeout(watchdog);
+    rmSync(root, { recursive: true, force: true });
+    process.exit(0);
+  },
+  (error) => {
+    console.error(`journal-writes bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    rmSync(root, { recursive: true, force: true });
+    process.exit(1);
+  },
+);
