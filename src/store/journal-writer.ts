@@ -44,6 +44,12 @@ Promise.all([import('node:worker_threads'), import('node:fs'), import('node:zlib
     const texts = splitRecords(json);
     const lengths = new Float64Array(texts.length);
     let failures = null;
+    if (texts.length * ${META_FIELDS} !== meta.length) {
+      // A batch that does not come apart into its records is not written at all: each is refused.
+      const error = { code: 'EJOURNALBATCH', message: 'the journal writer found ' + texts.length + ' records in a batch of ' + meta.length / ${META_FIELDS} + '; nothing of it was written' };
+      parentPort.postMessage({ id, failures: Array.from({ length: meta.length / ${META_FIELDS} }, (_, i) => [i, error]), lengths });
+      return;
+    }
     for (let i = 0; i < texts.length; i++) {
       const [fd, position, sync] = meta.subarray(i * ${META_FIELDS}, (i + 1) * ${META_FIELDS});
       try {
