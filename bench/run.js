@@ -203,6 +203,18 @@ async function callbackFanOut() {
 
 const verdict = (ok) => (ok ? 'PASS' : 'FAIL');
 
+/** Runs one of the bench's own scripts as a phase: its output, or a line saying why it was not measured. */
+async function phase(label, script, args, { timeoutMs, indent = '' }) {
+  log(label);
+  try {
+    const output = await run(script, args, { timeoutMs });
+    // Indented output keeps its first line's indent.
+    return indent ? output.trimEnd() : output.trim();
+  } catch (error) {
+    return `${indent}not measured: ${error.message.split('\n')[0]}`;
+  }
+}
+
 async function main() {
   const started = new Date();
   const loadAtStart = loadavg()[0];
@@ -273,13 +285,7 @@ async function main() {
     fan = { skipped: error.message.split('\n')[0] };
   }
 
-  log('faulty callback receivers');
-  let faulty;
-  try {
-    faulty = (await run(FAULTY_RECEIVERS, [String(config.faultySeconds)], { timeoutMs: 150_000 })).trim();
-  } catch (error) {
-    faulty = `not measured: ${error.message.split('\n')[0]}`;
-  }
+  const faulty = await phase('faulty callback receivers', FAULTY_RECEIVERS, [String(config.faultySeconds)], { timeoutMs: 150_000 });
 
   log('container image (podman)');
   let container;
@@ -289,37 +295,13 @@ async function main() {
     container = { skipped: error.message.split('\n')[0] };
   }
 
-  log('scheduler cost, memory per trade, pipelining bound (bench/server-limits.js)');
-  let limits;
-  try {
-    limits = (await run(SERVER_LIMITS, [`--${mode}`], { timeoutMs: 300_000 })).trim();
-  } catch (error) {
-    limits = `not measured: ${error.message.split('\n')[0]}`;
-  }
+  const limits = await phase('scheduler cost, memory per trade, pipelining bound (bench/server-limits.js)', SERVER_LIMITS, [`--${mode}`], { timeoutMs: 300_000 });
 
-  log('callback fuzzer and the cost of mistake counting');
-  let fuzzer;
-  try {
-    fuzzer = (await run(FUZZER, [String(config.rounds)], { timeoutMs: 200_000 })).trimEnd();
-  } catch (error) {
-    fuzzer = `  not measured: ${error.message.split('\n')[0]}`;
-  }
+  const fuzzer = await phase('callback fuzzer and the cost of mistake counting', FUZZER, [String(config.rounds)], { timeoutMs: 200_000, indent: '  ' });
 
-  log('scenario matching, RE2 against RegExp (bench/scenario-matching.js)');
-  let matching;
-  try {
-    matching = (await run(SCENARIO_MATCHING, [String(config.rounds)], { timeoutMs: 150_000 })).trimEnd();
-  } catch (error) {
-    matching = `  not measured: ${error.message.split('\n')[0]}`;
-  }
+  const matching = await phase('scenario matching, RE2 against RegExp (bench/scenario-matching.js)', SCENARIO_MATCHING, [String(config.rounds)], { timeoutMs: 150_000, indent: '  ' });
 
-  log('journal records: one of 64 changes against 64 of one (bench/journal-writes.js)');
-  let journal;
-  try {
-    journal = (await run(JOURNAL_WRITES, [String(config.rounds)], { timeoutMs: 150_000 })).trimEnd();
-  } catch (error) {
-    journal = `  not measured: ${error.message.split('\n')[0]}`;
-  }
+  const journal = await phase('journal records: one of 64 changes against 64 of one (bench/journal-writes.js)', JOURNAL_WRITES, [String(config.rounds)], { timeoutMs: 150_000, indent: '  ' });
 
   log('workspaces (bench/workspaces.js)');
   let workspaces;
