@@ -12,11 +12,13 @@
 // process's (the writer thread's framing and write(2) calls too). The create row of
 // bench/workspaces.js shows what the difference costs under HTTP load.
 // Bounded (a watchdog ends it after 120 s), self-stopping, removes its temp folder.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { JournalAdapter } from '../dist/store/journal-adapter.js';
 import { Store } from '../dist/store/store.js';
+import { cpuMs } from './lib/processes.js';
+import { fixed, formatTable, int, median } from './lib/table.js';
 
 const ROUNDS = Number(process.argv[2] ?? 5);
 const JOURNALS = 64;
@@ -29,16 +31,8 @@ const watchdog = setTimeout(() => {
   process.exit(1);
 }, 120_000);
 
-/** The main thread's CPU in ms (Linux), or undefined where /proc has no such file. */
-function eventLoopMs() {
-  try {
-    const fields = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    // utime and stime, in clock ticks (100 a second on Linux).
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return undefined;
-  }
-}
+/** The main thread's CPU in ms: the event loop's (NaN where /proc has no such file). */
+const eventLoopMs = () => cpuMs(`${process.pid}/task/${process.pid}`);
 
 /** A trade as a create stores it (Russian requisites, so the JSON is not ASCII). */
 const TEMPLATE = {
@@ -84,16 +78,10 @@ async function slice(stores) {
   const changes = turns * JOURNALS;
   return {
     perSecond: (changes * 1000) / wall,
-    loopUs: loop0 === undefined || loop1 === undefined ? Number.NaN : ((loop1 - loop0) * 1000) / changes,
+    loopUs: ((loop1 - loop0) * 1000) / changes,
     processUs: (cpu.user + cpu.system) / changes,
   };
 }
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 async function main() {
   const open = (name) => Store.open(new JournalAdapter(join(root, name)));
@@ -116,23 +104,18 @@ async function main() {
   }));
   for (const layout of layouts) for (const store of layout.stores) await store.close();
   const [base, spread] = figures;
-  const rowsOut = figures.map((f, i) => [
+  const rows = figures.map((f, i) => [
     f.name,
-    Math.round(f.perSecond).toLocaleString('en-US'),
-    Number.isNaN(f.loopUs) ? 'n/a' : f.loopUs.toFixed(1),
-    f.processUs.toFixed(1),
-    i === 0 ? '' : `${(f.loopUs / base.loopUs).toFixed(2)} x / ${(f.processUs / base.processUs).toFixed(2)} x`,
+    int(f.perSecond),
+    fixed(f.loopUs, 1),
+    fixed(f.processUs, 1),
+    i === 0 ? '' : `${fixed(f.loopUs / base.loopUs)} x / ${fixed(f.processUs / base.processUs)} x`,
   ]);
-  const header = ['layout', 'changes/s', 'event-loop CPU us/change', 'process CPU us/change', 'against 1 journal (event loop / process)'];
-  const widths = header.map((h, c) => Math.max(h.length, ...rowsOut.map((r) => r[c].length)));
-  const line = (cells) => `| ${cells.map((cell, c) => cell.padEnd(widths[c])).join(' | ')} |`;
   process.stdout.write(
     [
       `  medians of ${ROUNDS} slices of ${SLICE_MS / 1000} s each, alternating; ${JOURNALS} rows put and saved per turn, trades of ${Buffer.byteLength(JSON.stringify(TEMPLATE))} bytes`,
-      line(header),
-      line(widths.map((w) => '-'.repeat(w))),
-      ...rowsOut.map(line),
-      `  the difference is the cost of a record: ${(spread.loopUs - base.loopUs).toFixed(1)} us of the event loop and ${(spread.processUs - base.processUs).toFixed(1)} us of the process per change written alone`,
+      formatTable(['layout', 'changes/s', 'event-loop CPU us/change', 'process CPU us/change', 'against 1 journal (event loop / process)'], rows),
+      `  the difference is the cost of a record: ${fixed(spread.loopUs - base.loopUs, 1)} us of the event loop and ${fixed(spread.processUs - base.processUs, 1)} us of the process per change written alone`,
       '',
     ].join('\n'),
   );

@@ -110,7 +110,10 @@ export function rssMb(pid) {
   }
 }
 
-/** CPU time (user + system) a process has used so far, in ms (Linux /proc; NaN elsewhere). */
+/**
+ * CPU time (user + system) a process has used so far, in ms (Linux /proc; NaN elsewhere).
+ * `pid` may also name one thread, as `<pid>/task/<tid>` (the main thread: the pid twice).
+ */
 export function cpuMs(pid) {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
