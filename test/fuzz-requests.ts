@@ -46,7 +46,7 @@ const SURROGATES = 0xe000 - 0xd800;
  * fast-check's fc.webSegment(), fc.webPath() and fc.webQueryParameters() percent-encode code
  * points of that unit too, so `web` below rebuilds them on this one.
  */
-const anyCodePoint = fc.nat({ max: 0x10ffff - SURROGATES }).map(
+export const anyCodePoint = fc.nat({ max: 0x10ffff - SURROGATES }).map(
   (index) => String.fromCodePoint(index < 0xd800 ? index : index + SURROGATES),
   (value) => {
     const code = typeof value === 'string' ? value.codePointAt(0) : undefined;
