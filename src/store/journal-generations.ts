@@ -1,4 +1,24 @@
+import { readdirSync } from 'node:fs';
+
 export const journalName = (generation: number): string => `journal.${generation}.ndjson`;
+
+const JOURNAL = /^journal\.(\d+)\.ndjson$/;
+
+/** The journal generations in `folder` (`journal.<generation>.ndjson`), oldest first; none when there is no such folder. */
+export function listGenerations(folder: string): number[] {
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  return names
+    .map((name) => JOURNAL.exec(name)?.[1])
+    .filter((generation): generation is string => generation !== undefined)
+    .map(Number)
+    .sort((a, b) => a - b);
+}
 
 /**
  * Splits the journal generations found on disk into those db.json (generation `base`)

@@ -12,7 +12,7 @@ const CLOSE = 0x7d; // }
  * `len` is the byte length and `crc` the CRC-32 (hex) of the `changes` JSON exactly as
  * written. Every line is also plain JSON, so `jq` reads a journal as it is.
  */
-export function encodeRecord(changes: readonly Change[]): Buffer {
+export function encodeRecord(changes: readonly unknown[]): Buffer {
   return frameRecord(JSON.stringify(changes), crc32);
 }
 
@@ -89,6 +89,18 @@ const PREFIX_START = '{"len":';
 
 /** Checks and decodes one journal line (without its `\n`). */
 export function decodeRecord(line: Buffer): DecodedRecord {
+  const frame = decodeFrame(line);
+  if (!frame.ok) return frame;
+  const changes = frame.payload;
+  if (!Array.isArray(changes) || !changes.every(isChange)) return { ok: false, reason: 'not a list of store changes' };
+  return { ok: true, changes };
+}
+
+/**
+ * Checks one journal line's frame (length, CRC) and parses what it holds: a list of store
+ * changes (decodeRecord), or the entries of the workspaces' journal (workspaces-journal.ts).
+ */
+export function decodeFrame(line: Buffer): { ok: true; payload: unknown } | { ok: false; reason: string } {
   const head = PREFIX.exec(line.toString('latin1', 0, Math.min(line.length, 48)));
   if (!head) return { ok: false, reason: 'not a journal record' };
   const start = head[0].length;
@@ -99,17 +111,14 @@ export function decodeRecord(line: Buffer): DecodedRecord {
   }
   const payload = line.subarray(start, end);
   if (crc32(payload) !== Number.parseInt(head[2] ?? '', 16)) return { ok: false, reason: 'checksum mismatch' };
-  let changes: unknown;
   try {
-    changes = JSON.parse(payload.toString('utf8'));
+    return { ok: true, payload: JSON.parse(payload.toString('utf8')) };
   } catch {
     return { ok: false, reason: 'checksum matches but the JSON does not parse' };
   }
-  if (!Array.isArray(changes) || !changes.every(isChange)) return { ok: false, reason: 'not a list of store changes' };
-  return { ok: true, changes };
 }
 
-function isChange(value: unknown): value is Change {
+export function isChange(value: unknown): value is Change {
   if (typeof value !== 'object' || value === null) return false;
   const change = value as Record<string, unknown>;
   switch (change['op']) {

@@ -1,7 +1,6 @@
 import { fdatasync, write } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { encodeRecord, frameRecord, splitRecords } from './journal-record.js';
-import type { Change } from './table.js';
 
 /**
  * One record to append: the line of a group commit's `changes` (journal-record.ts) at `position`
@@ -9,7 +8,8 @@ import type { Change } from './table.js';
  */
 interface Append {
   fd: number;
-  changes: readonly Change[];
+  /** What the record holds: a store's changes, or the entries of the workspaces' journal. */
+  changes: readonly unknown[];
   position: number;
   sync: boolean;
   resolve: (bytes: number) => void;
@@ -104,7 +104,7 @@ export class JournalWriter {
    * the write under way is done): rows are never changed in place (table.ts), so that is the JSON
    * of this moment.
    */
-  append(fd: number, changes: readonly Change[], position: number, sync: boolean): Promise<number> {
+  append(fd: number, changes: readonly unknown[], position: number, sync: boolean): Promise<number> {
     return new Promise<number>((resolve, reject) => {
       this.#next.push({ fd, changes, position, sync, resolve, reject });
       if (!this.#scheduled) {
