@@ -38,6 +38,11 @@ export interface StoreAdapter {
    */
   write(changes: readonly Change[], snapshot: () => unknown, liveRows?: number): Promise<void>;
   close?(snapshot: () => unknown): Promise<void>;
+  /**
+   * Given once the store is loaded: the store's data when every change is written, or undefined
+   * while some are not (Store.settledSnapshot), for an adapter that folds at a moment of its own.
+   */
+  attach?(settled: () => unknown): void;
 }
 
 export class MemoryAdapter implements StoreAdapter {

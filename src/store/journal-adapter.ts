@@ -1,4 +1,4 @@
-import { closeSync, constants, fsyncSync, ftruncate, ftruncateSync, mkdirSync, openSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { closeSync, constants, fsyncSync, ftruncate, ftruncateSync, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StoreAdapter, StoreSink } from './adapter.js';
 import { DocumentSink } from './document-sink.js';
@@ -6,13 +6,14 @@ import { replayJournals } from './journal-replay.js';
 import { loadSnapshotFile, writeSnapshotFile } from './snapshot-file.js';
 import { assertWritable, notWritable, StorageError } from './storage-error.js';
 import { shouldCompact } from './compaction-policy.js';
-import { journalName, matchJournals } from './journal-generations.js';
+import { journalName, listGenerations, matchJournals } from './journal-generations.js';
 import { StoreError } from './store-loader.js';
 import type { Change } from './table.js';
 import { type JournalWriter, journalWriter } from './journal-writer.js';
 import { DataFolderLock } from './data-folder-lock.js';
 import { type IdleClosable, openJournals } from './open-journals.js';
 import { quietLogger } from '../log/logger.js';
+import type { JournalPosition, JournalSeat, WorkspacesJournal } from './workspaces-journal.js';
 
 export interface JournalAdapterOptions {
   /** fdatasync the journal after every group commit (survives a power cut; slower). Default false. */
@@ -26,9 +27,18 @@ export interface JournalAdapterOptions {
   warn?: (message: string) => void;
   /** What appends the records (journal-writer.ts). Default: the one writer of this process. */
   writer?: JournalWriter;
+  /**
+   * A workspace's store: its changes go to the workspaces' journal of its data folder
+   * (workspaces-journal.ts) under `name`, not to a journal of its own; its snapshot says up to
+   * where it holds them. Journals of its own (left by an earlier version) are still read, and
+   * folded in at its first compaction.
+   */
+  workspace?: { journal: WorkspacesJournal; name: string };
 }
 
-const JOURNAL = /^journal\.(\d+)\.ndjson$/;
+/** The member of a workspace's db.json that says up to where it holds its entries of the workspaces' journal. */
+const FOLDED_MEMBER = 'workspaces_journal';
+
 const RETRY_MS = 30_000;
 
 export { journalName } from './journal-generations.js';
@@ -63,6 +73,10 @@ export class JournalAdapter implements StoreAdapter, IdleClosable {
   }
   readonly #writer: JournalWriter;
   readonly #compactBytes: number;
+  /** The compaction threshold (JournalAdapterOptions.compactBytes); the workspaces' journal starts a new generation at it. */
+  get compactBytes(): number {
+    return this.#compactBytes;
+  }
   readonly #warn: (message: string) => void;
   /** Generation of the journal new changes are appended to. */
   #generation = 0;
@@ -90,6 +104,15 @@ export class JournalAdapter implements StoreAdapter, IdleClosable {
   #retryAfter = 0;
   /** The lock this process holds on the folder (or on the data folder whose workspace this is), if any. */
   readonly #lock: DataFolderLock | undefined;
+  /** A workspace's: the workspaces' journal its changes go to (see JournalAdapterOptions.workspace). */
+  readonly #shared: { journal: WorkspacesJournal; name: string } | undefined;
+  /** The end of its newest entry in the workspaces' journal (what a snapshot of this moment holds up to). */
+  #lastEnd: JournalPosition | undefined;
+  /** The workspaces' journal asked it to fold its entries in: the next compaction (or write) does. */
+  #mustFold = false;
+  /** The store's data when every change is written, or undefined (Store.settledSnapshot). */
+  #settled: (() => unknown) | undefined;
+  readonly #seat: JournalSeat = { fold: () => this.#fold() };
 
   constructor(dir: string, options: JournalAdapterOptions = {}) {
     try {
@@ -103,6 +126,7 @@ export class JournalAdapter implements StoreAdapter, IdleClosable {
     this.#writer = options.writer ?? journalWriter;
     this.#compactBytes = options.compactBytes ?? 64 * 1024 * 1024;
     this.#lock = DataFolderLock.covering(dir)?.lock;
+    this.#shared = options.workspace;
     // A workspace's notes (a damaged journal, a failed compaction) name the workspace: the registry
     // gives a workspace's journal the workspace's logger, which marks every line with its name.
     this.#warn = options.warn ?? quietLogger.warn;
@@ -118,10 +142,12 @@ export class JournalAdapter implements StoreAdapter, IdleClosable {
   /** Streams db.json, then every journal from its generation on, into `sink`. */
   async load(sink: StoreSink): Promise<boolean> {
     let base: unknown = 0;
+    let folded: unknown;
     let entries = 0;
     const snapshotBytes = await loadSnapshotFile(this.location, {
       member: (name, value) => {
         if (name === 'generation') base = value;
+        if (name === FOLDED_MEMBER) folded = value;
         sink.member(name, value);
       },
       row: (table, row) => {
@@ -130,11 +156,13 @@ export class JournalAdapter implements StoreAdapter, IdleClosable {
       },
       document: (value) => {
         base = (typeof value === 'object' && value !== null && (value as Record<string, unknown>)['generation']) || 0;
+        folded = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[FOLDED_MEMBER] : undefined;
         entries = countRows(value);
         sink.document(value);
       },
       reset: () => {
         base = 0;
+        folded = undefined;
         entries = 0;
         sink.reset();
       },
@@ -145,30 +173,53 @@ export class JournalAdapter implements StoreAdapter, IdleClosable {
     this.#snapshotBytes = snapshotBytes ?? 0;
     this.#entries = entries;
 
-    const found = this.#listJournals();
+    const found = listGenerations(this.dir);
     const { live, older } = matchJournals(found, base, snapshotBytes !== null);
     this.#journals = new Set(found);
     this.#obsolete = [...older.map((generation) => join(this.dir, journalName(generation))), join(this.dir, '.db.json.tmp')];
     this.#generation = live.at(-1) ?? base;
-    if (live.length === 0) {
-      this.#checkWritable(snapshotBytes !== null);
-      return snapshotBytes !== null;
+    let records = 0;
+    if (live.length > 0) {
+      const replay = await replayJournals(
+        live.map((generation) => ({ generation, path: join(this.dir, journalName(generation)) })),
+        (change) => {
+          this.#entries++;
+          sink.change(change);
+        },
+      );
+      for (const note of replay.notes) this.#warn(note);
+      for (const generation of replay.damaged) this.#damaged.add(generation);
+      this.#size = replay.validBytes;
+      this.#fileBytes = replay.fileBytes;
+      records = replay.records;
     }
+    if (this.#shared) records += await this.#claim(sink, readPosition(folded));
+    this.#dirty = records > 0;
+    this.#checkWritable(snapshotBytes !== null);
+    return snapshotBytes !== null || records > 0;
+  }
 
-    const replay = await replayJournals(
-      live.map((generation) => ({ generation, path: join(this.dir, journalName(generation)) })),
-      (change) => {
+  /** A workspace's entries in the workspaces' journal after `folded` (what its snapshot holds), replayed into `sink`. */
+  async #claim(sink: StoreSink, folded: JournalPosition | undefined): Promise<number> {
+    const shared = this.#shared;
+    if (shared === undefined) return 0;
+    await shared.journal.ready();
+    const claimed = shared.journal.claim(shared.name, folded, this.#seat);
+    for (const { changes, bytes } of claimed) {
+      for (const change of changes) {
         this.#entries++;
         sink.change(change);
-      },
-    );
-    for (const note of replay.notes) this.#warn(note);
-    for (const generation of replay.damaged) this.#damaged.add(generation);
-    this.#size = replay.validBytes;
-    this.#fileBytes = replay.fileBytes;
-    this.#dirty = replay.records > 0;
-    this.#checkWritable(snapshotBytes !== null);
-    return snapshotBytes !== null || replay.records > 0;
+      }
+      this.#size += bytes;
+    }
+    this.#lastEnd = claimed.at(-1)?.end ?? folded;
+    return claimed.length;
+  }
+
+  /** The store's data when all of it is written (Store.open gives this; the workspaces' journal folds with it). */
+  attach(settled: () => unknown): void {
+    this.#settled = settled;
+    this.#shared?.journal.loaded(this.#shared.name);
   }
 
   /**
@@ -177,6 +228,7 @@ export class JournalAdapter implements StoreAdapter, IdleClosable {
    */
   write(changes: readonly Change[], snapshot: () => unknown, liveRows?: number): Promise<void> {
     if (changes.length === 0) return Promise.resolve();
+    if (this.#shared) return this.#writeShared(this.#shared, changes, snapshot, liveRows);
     let fd: number;
     try {
       // Nothing is written once another process took the folder over (data-folder-lock.ts).
@@ -199,6 +251,45 @@ export class JournalAdapter implements StoreAdapter, IdleClosable {
     });
   }
 
+  /** A workspace's write: its changes go to the workspaces' journal, in the record of this turn. */
+  #writeShared(shared: { journal: WorkspacesJournal; name: string }, changes: readonly Change[], snapshot: () => unknown, liveRows: number | undefined): Promise<void> {
+    try {
+      if (!this.#opened) this.#removeObsolete();
+    } catch (error) {
+      return Promise.reject(StorageError.from(error, this.dir, this.location));
+    }
+    const state = { snapshotBytes: this.#snapshotBytes, journalBytes: this.#size, entries: this.#entries + changes.length, liveRows };
+    const compact = this.#mustFold || shouldCompact(state, this.#compactBytes) || changes.some((change) => change.op === 'clear');
+    const data = compact && !this.#compacting && Date.now() >= this.#retryAfter ? snapshot() : undefined;
+    this.#busy++;
+    return shared.journal.append(shared.name, changes).then(
+      ({ end, bytes }) => {
+        this.#busy--;
+        this.#size += bytes;
+        this.#lastEnd = end;
+        this.#dirty = true;
+        this.#entries += changes.length;
+        if (data !== undefined) this.#compactInBackground(() => data);
+      },
+      (error: unknown) => {
+        this.#busy--;
+        throw error;
+      },
+    );
+  }
+
+  /**
+   * The workspaces' journal asks for this workspace's entries in its snapshot: now when every
+   * change of the store is written (the snapshot is then exactly what is on disk), else with
+   * the next write.
+   */
+  #fold(): void {
+    this.#mustFold = true;
+    if (this.#compacting || this.#busy > 0 || Date.now() < this.#retryAfter || this.#lock?.lost !== undefined) return;
+    const data = this.#settled?.();
+    if (data !== undefined) this.#compactInBackground(() => data);
+  }
+
   /** Resolves once no compaction is running (for tests and tools that read the files). */
   async settled(): Promise<void> {
     while (this.#compacting) await this.#compacting;
@@ -211,6 +302,7 @@ export class JournalAdapter implements StoreAdapter, IdleClosable {
     if (this.#fd !== undefined) closeSync(this.#fd);
     this.#fd = undefined;
     openJournals.closed(this);
+    this.#shared?.journal.leave(this.#shared.name, this.#seat);
   }
 
   /** Closes the journal while nothing is written to it (open-journals.ts); the next write reopens it. */
@@ -221,18 +313,9 @@ export class JournalAdapter implements StoreAdapter, IdleClosable {
     return true;
   }
 
-  #listJournals(): number[] {
-    return readdirSync(this.dir)
-      .map((name) => JOURNAL.exec(name)?.[1])
-      .filter((generation): generation is string => generation !== undefined)
-      .map(Number)
-      .sort((a, b) => a - b);
-  }
-
   /** First write: remove obsolete files, open the active journal, cut off a torn record. */
   #open(): number {
-    for (const path of this.#obsolete) rmSync(path, { force: true });
-    this.#obsolete = [];
+    this.#removeObsolete();
     // Never write into a damaged journal: it is kept byte for byte; changes go to the next one.
     const generation = this.#damaged.has(this.#generation) ? this.#generation + 1 : this.#generation;
     // Not O_APPEND: records go at #size with positional writes, over a cut-off record if any.
@@ -249,6 +332,13 @@ export class JournalAdapter implements StoreAdapter, IdleClosable {
     this.#fd = active;
     this.#opened = true;
     return active;
+  }
+
+  /** First write: the files the snapshot made obsolete (older journals, a temp file) are removed. */
+  #removeObsolete(): void {
+    for (const path of this.#obsolete) rmSync(path, { force: true });
+    this.#obsolete = [];
+    this.#opened = true;
   }
 
   /** The active journal again, after it was closed while idle: records still go at #size. */
@@ -304,6 +394,8 @@ export class JournalAdapter implements StoreAdapter, IdleClosable {
       })
       .finally(() => {
         this.#compacting = undefined;
+        // Asked to fold while this compaction ran (it may hold less than was asked for).
+        if (this.#mustFold) setImmediate(() => this.#fold());
       });
   }
 
@@ -315,25 +407,36 @@ export class JournalAdapter implements StoreAdapter, IdleClosable {
   async #compact(snapshot: () => unknown): Promise<void> {
     const { version, ...tables } = snapshot() as Record<string, unknown>;
     const next = this.#generation + 1;
-    // Synchronous switch: every change not yet written goes to the new journal.
-    if (this.#fd === undefined && !this.#opened) this.#open();
-    const fd = openSync(join(this.dir, journalName(next)), 'w+');
-    if (this.#fsync) syncFolderSync(this.dir);
-    if (this.#fd !== undefined) closeSync(this.#fd);
-    this.#fd = fd;
-    openJournals.used(this);
+    // A workspace's snapshot holds its entries of the workspaces' journal up to its newest one written.
+    const upTo = this.#lastEnd;
+    const asked = this.#mustFold;
+    this.#mustFold = false;
+    if (this.#shared) {
+      if (!this.#opened) this.#removeObsolete();
+    } else {
+      // Synchronous switch: every change not yet written goes to the new journal.
+      if (this.#fd === undefined && !this.#opened) this.#open();
+      const fd = openSync(join(this.dir, journalName(next)), 'w+');
+      if (this.#fsync) syncFolderSync(this.dir);
+      if (this.#fd !== undefined) closeSync(this.#fd);
+      this.#fd = fd;
+      openJournals.used(this);
+      this.#journals.add(next);
+    }
     this.#generation = next;
-    this.#journals.add(next);
     this.#size = 0;
     this.#fileBytes = 0;
     this.#entries = countRows(tables);
     this.#dirty = false;
     try {
-      this.#snapshotBytes = await writeSnapshotFile(this.location, { version, generation: next, ...tables }, { fsync: true });
+      const folded = this.#shared && upTo ? { [FOLDED_MEMBER]: upTo } : {};
+      this.#snapshotBytes = await writeSnapshotFile(this.location, { version, generation: next, ...folded, ...tables }, { fsync: true });
     } catch (error) {
       this.#dirty = true;
+      this.#mustFold ||= asked;
       throw error;
     }
+    if (this.#shared) this.#shared.journal.folded(this.#shared.name, upTo);
     for (const generation of [...this.#journals].filter((g) => g < next)) {
       const path = join(this.dir, journalName(generation));
       if (this.#damaged.has(generation)) {
@@ -366,4 +469,11 @@ function syncFolderSync(folder: string): void {
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+/** The place a workspace's db.json says it holds its entries up to, or undefined (none, or not a place). */
+function readPosition(value: unknown): JournalPosition | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { generation, offset } = value as Record<string, unknown>;
+  return Number.isSafeInteger(generation) && Number.isSafeInteger(offset) ? { generation: generation as number, offset: offset as number } : undefined;
 }

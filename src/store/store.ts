@@ -95,6 +95,7 @@ export class Store {
       throw new StoreError(`The store at ${adapter.location} cannot be loaded: ${(error as Error).message}. Move the file away to start empty; it is left untouched.`);
     }
     loader.finish();
+    adapter.attach?.(() => store.settledSnapshot());
     return store;
   }
 
@@ -106,6 +107,14 @@ export class Store {
       callbacks: [...this.callbacks.values()],
       meta: [...this.meta.values()],
     };
+  }
+
+  /**
+   * The whole data when every change made so far is written (none waiting, none being written),
+   * so it is exactly what is on disk; undefined otherwise.
+   */
+  settledSnapshot(): Snapshot | undefined {
+    return this.#pending.length === 0 && this.#writing === undefined && this.#queued === undefined ? this.snapshot() : undefined;
   }
 
   /** Whether writes are failing right now (the last write failed and none succeeded since). */

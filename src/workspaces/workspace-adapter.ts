@@ -40,6 +40,7 @@ export class WorkspaceAdapter implements StoreAdapter {
   /** Wall-clock time of the last write handed on (0 before any). */
   lastWrite = 0;
   readonly load?: (sink: StoreSink) => Promise<boolean>;
+  #settled: (() => unknown) | undefined;
 
   /**
    * `folder`: the workspace's folder, or undefined to keep it in memory. `onTrial`: a folder not
@@ -70,6 +71,18 @@ export class WorkspaceAdapter implements StoreAdapter {
     return this.lastWrite > 0;
   }
 
+  attach(settled: () => unknown): void {
+    this.#settled = settled;
+    this.#inner?.attach?.(settled);
+  }
+
+  /** The folder's adapter (or memory's), made now. */
+  #makeInner(): StoreAdapter {
+    const inner = this.#make();
+    if (this.#settled) inner.attach?.(this.#settled);
+    return inner;
+  }
+
   read(): Promise<unknown> {
     return this.#inner?.read() ?? Promise.resolve(null);
   }
@@ -79,7 +92,7 @@ export class WorkspaceAdapter implements StoreAdapter {
     if (changes.length === 0) return Promise.resolve();
     this.lastWrite = Date.now();
     try {
-      this.#inner ??= this.#make();
+      this.#inner ??= this.#makeInner();
     } catch (error) {
       return Promise.reject(error);
     }
@@ -94,7 +107,7 @@ export class WorkspaceAdapter implements StoreAdapter {
   keep(): void {
     if (this.#inner !== undefined || this.#removed || this.#closed) return;
     try {
-      this.#inner = this.#make();
+      this.#inner = this.#makeInner();
     } catch {
       // The first write makes it again, and answers with the storage error.
     }

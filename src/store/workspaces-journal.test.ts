@@ -1,0 +1,230 @@
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { sampleTrade } from '../../test/sample-trade.js';
+import { JournalAdapter } from './journal-adapter.js';
+import { encodeRecord } from './journal-record.js';
+import { JournalWriter } from './journal-writer.js';
+import { Store } from './store.js';
+import { WorkspacesJournal, type WorkspacesJournalOptions } from './workspaces-journal.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A data folder's workspaces folder. */
+function workspacesFolder(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'deposit-sandbox-wsj-'));
+  dirs.push(dir);
+  return join(dir, 'workspaces');
+}
+
+/** One server's view: the journal, and the stores of the workspaces it opened. */
+class Server {
+  readonly journal: WorkspacesJournal;
+  readonly notes: string[] = [];
+  readonly stores = new Map<string, Store>();
+  constructor(
+    readonly folder: string,
+    options: WorkspacesJournalOptions = {},
+  ) {
+    this.journal = new WorkspacesJournal(folder, { warn: (note) => this.notes.push(note), ...options });
+  }
+  async open(name: string): Promise<Store> {
+    const store = await Store.open(new JournalAdapter(join(this.folder, name), { workspace: { journal: this.journal, name }, warn: (note) => this.notes.push(note) }));
+    this.stores.set(name, store);
+    return store;
+  }
+  /** Every workspace opened, then the journal settled (as the registry does once start-up loading is done). */
+  async openAll(names: string[]): Promise<Store[]> {
+    const stores = [];
+    for (const name of names) stores.push(await this.open(name));
+    this.journal.settle(new Set(names));
+    return stores;
+  }
+  async close(): Promise<void> {
+    for (const store of this.stores.values()) await store.close();
+    await this.journal.close();
+  }
+}
+
+const journalFiles = (folder: string) =>
+  readdirSync(folder)
+    .filter((name) => name.startsWith('journal.'))
+    .sort();
+const lines = (folder: string, generation: number) =>
+  readFileSync(join(folder, `journal.${generation}.ndjson`), 'utf8')
+    .split('\n')
+    .filter(Boolean);
+const ids = (store: Store) => [...store.trades.values()].map((t) => t.id).sort();
+
+describe('WorkspacesJournal: one journal for the workspaces of a data folder', () => {
+  it('workspaces that commit in one turn share one record; after a restart without shutdown each has its own changes and no other', async () => {
+    const folder = workspacesFolder();
+    const server = new Server(folder);
+    const [a, b, c] = await server.openAll(['a', 'b', 'c']);
+    if (!a || !b || !c) throw new Error('not opened');
+    a.trades.put(sampleTrade(1));
+    b.trades.put(sampleTrade(2));
+    c.trades.put(sampleTrade(3));
+    c.trades.put(sampleTrade(4));
+    await Promise.all([a.commit(), b.commit(), c.commit()]);
+    // One line, three entries.
+    const [record, ...more] = lines(folder, 0);
+    expect(more).toEqual([]);
+    expect((JSON.parse(record ?? '') as { changes: Array<[string, unknown[]]> }).changes.map(([name, changes]) => [name, changes.length])).toEqual([
+      ['a', 1],
+      ['b', 1],
+      ['c', 2],
+    ]);
+    b.trades.delete(sampleTrade(2).id);
+    await b.commit();
+    // No close(): as after kill -9.
+    const again = new Server(folder);
+    const [a2, b2, c2] = await again.openAll(['a', 'b', 'c']);
+    expect(a2 && ids(a2)).toEqual([sampleTrade(1).id]);
+    expect(b2 && ids(b2)).toEqual([]);
+    expect(c2 && ids(c2)).toEqual([sampleTrade(3).id, sampleTrade(4).id].sort());
+    expect(again.notes).toEqual([]);
+  });
+
+  it('a clean stop folds every workspace into its db.json and leaves no journal; the data loads from the snapshots alone', async () => {
+    const folder = workspacesFolder();
+    const server = new Server(folder);
+    const [a, b] = await server.openAll(['a', 'b']);
+    a?.trades.put(sampleTrade(1));
+    b?.trades.put(sampleTrade(2));
+    await Promise.all([a?.commit(), b?.commit()]);
+    expect(journalFiles(folder)).toEqual(['journal.0.ndjson']);
+    await server.close();
+    expect(journalFiles(folder)).toEqual([]);
+    const snapshot = JSON.parse(readFileSync(join(folder, 'a', 'db.json'), 'utf8')) as Record<string, unknown>;
+    expect(snapshot['workspaces_journal']).toEqual({ generation: 0, offset: expect.any(Number) });
+    const again = new Server(folder);
+    const [a2, b2] = await again.openAll(['a', 'b']);
+    expect(a2 && ids(a2)).toEqual([sampleTrade(1).id]);
+    expect(b2 && ids(b2)).toEqual([sampleTrade(2).id]);
+  });
+
+  it("a removed workspace's entries no longer count: one made later under its name starts empty and keeps only its own", async () => {
+    const folder = workspacesFolder();
+    const server = new Server(folder);
+    const [a] = await server.openAll(['a']);
+    a?.trades.put(sampleTrade(1));
+    await a?.commit();
+    await a?.close();
+    // The registry's order: the journal first, then the folder.
+    await server.journal.remove('a');
+    rmSync(join(folder, 'a'), { recursive: true });
+    const a2 = await server.open('a');
+    expect(ids(a2)).toEqual([]);
+    a2.trades.put(sampleTrade(2));
+    await a2.commit();
+    // Restart without shutdown: the new "a" has its own trade only.
+    const again = new Server(folder);
+    const [a3] = await again.openAll(['a']);
+    expect(a3 && ids(a3)).toEqual([sampleTrade(2).id]);
+  });
+
+  it('a removal that stopped before the folder went (kill -9): the workspace is whole, from the snapshot its removal wrote', async () => {
+    const folder = workspacesFolder();
+    const server = new Server(folder);
+    const [a] = await server.openAll(['a']);
+    a?.trades.put(sampleTrade(1));
+    await a?.commit();
+    await a?.close();
+    await server.journal.remove('a');
+    const again = new Server(folder);
+    const [a2] = await again.openAll(['a']);
+    expect(a2 && ids(a2)).toEqual([sampleTrade(1).id]);
+  });
+
+  it('past its bound it starts a new generation; idle workspaces fold their entries in and the old generation is removed', async () => {
+    const folder = workspacesFolder();
+    const server = new Server(folder, { rotateBytes: 4096 });
+    const [busy, idle] = await server.openAll(['busy', 'idle']);
+    if (!busy || !idle) throw new Error('not opened');
+    idle.trades.put(sampleTrade(0));
+    await idle.commit();
+    for (let i = 1; i <= 12; i++) {
+      busy.trades.put(sampleTrade(i));
+      await busy.commit();
+    }
+    // Folding runs in the background: wait until generation 0 is gone.
+    for (let tries = 0; tries < 200 && journalFiles(folder).includes('journal.0.ndjson'); tries++) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(journalFiles(folder)).not.toContain('journal.0.ndjson');
+    expect((JSON.parse(readFileSync(join(folder, 'idle', 'db.json'), 'utf8')) as { trades: unknown[] }).trades).toHaveLength(1);
+    // Restart without shutdown: nothing lost on either side.
+    const again = new Server(folder);
+    const [busy2, idle2] = await again.openAll(['busy', 'idle']);
+    expect(busy2?.trades.size).toBe(12);
+    expect(idle2 && ids(idle2)).toEqual([sampleTrade(0).id]);
+  });
+
+  it('a record cut short at the end is dropped with a note and written over; a damaged one is skipped, named, and its file kept aside', async () => {
+    const folder = workspacesFolder();
+    const server = new Server(folder);
+    const [a] = await server.openAll(['a']);
+    a?.trades.put(sampleTrade(1));
+    await a?.commit();
+    const damaged = encodeRecord([['a', [{ op: 'put', table: 'trades', record: sampleTrade(9) }]]]);
+    // One byte of the JSON changed: the checksum no longer matches.
+    damaged.writeUInt8((damaged.readUInt8(damaged.length - 4) ^ 1) & 0x7f, damaged.length - 4);
+    appendFileSync(join(folder, 'journal.0.ndjson'), damaged);
+    appendFileSync(join(folder, 'journal.0.ndjson'), encodeRecord([['a', [{ op: 'put', table: 'trades', record: sampleTrade(2) }]]]).subarray(0, 30));
+
+    const again = new Server(folder);
+    const [a2] = await again.openAll(['a']);
+    expect(a2 && ids(a2)).toEqual([sampleTrade(1).id]);
+    expect(again.notes).toEqual([
+      expect.stringMatching(/^workspaces\/journal\.0\.ndjson: skipped 1 damaged record \(first at byte \d+: checksum mismatch \(it seems to hold changes of "a"\)\)/),
+      expect.stringMatching(/^workspaces\/journal\.0\.ndjson: dropped an incomplete last record/),
+    ]);
+    // Never written again: new records go to the next generation; a clean stop keeps the damaged file aside.
+    a2?.trades.put(sampleTrade(3));
+    await a2?.commit();
+    expect(journalFiles(folder)).toEqual(['journal.0.ndjson', 'journal.1.ndjson']);
+    await again.close();
+    expect(journalFiles(folder)).toEqual(['journal.0.damaged.ndjson']);
+  });
+
+  it('a failed write is refused for every workspace in its record, undone in memory, and leaves nothing in the file', async () => {
+    const folder = workspacesFolder();
+    const failing = new JournalWriter();
+    failing.append = () => Promise.reject(Object.assign(new Error('no space left on device'), { code: 'ENOSPC' }));
+    const server = new Server(folder, { writer: failing });
+    const [a, b] = await server.openAll(['a', 'b']);
+    a?.trades.put(sampleTrade(1));
+    b?.trades.put(sampleTrade(2));
+    const results = await Promise.allSettled([a?.commit(), b?.commit()]);
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
+    expect(String((results[0] as PromiseRejectedResult).reason)).toMatch(/ENOSPC|no space/);
+    expect(a?.trades.size).toBe(0);
+    expect(b?.trades.size).toBe(0);
+    expect(readFileSync(join(folder, 'journal.0.ndjson'), 'utf8')).toBe('');
+  });
+
+  it('a workspace folder with a journal of its own (an earlier version) loads as it is and folds it in at its first compaction', async () => {
+    const folder = workspacesFolder();
+    mkdirSync(join(folder, 'old'), { recursive: true });
+    writeFileSync(join(folder, 'old', 'journal.0.ndjson'), encodeRecord([{ op: 'put', table: 'trades', record: sampleTrade(1) }]));
+    const server = new Server(folder);
+    const [old] = await server.openAll(['old']);
+    expect(old && ids(old)).toEqual([sampleTrade(1).id]);
+    old?.trades.put(sampleTrade(2));
+    await old?.commit();
+    // The new change went to the workspaces' journal, not to the old one.
+    expect(
+      readFileSync(join(folder, 'old', 'journal.0.ndjson'), 'utf8')
+        .split('\n')
+        .filter(Boolean),
+    ).toHaveLength(1);
+    await server.close();
+    expect(readdirSync(join(folder, 'old'))).toEqual(['db.json']);
+    const again = new Server(folder);
+    const [old2] = await again.openAll(['old']);
+    expect(old2 && ids(old2)).toEqual([sampleTrade(1).id, sampleTrade(2).id].sort());
+  });
+});

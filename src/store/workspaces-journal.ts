@@ -1,0 +1,429 @@
+import { closeSync, constants, ftruncate, ftruncateSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { JOURNAL_GROWTH_LIMIT } from './compaction-policy.js';
+import { DataFolderLock } from './data-folder-lock.js';
+import { journalName, listGenerations } from './journal-generations.js';
+import { decodeFrame, isChange, isTornRecord } from './journal-record.js';
+import { type JournalWriter, journalWriter } from './journal-writer.js';
+import { readLines } from './read-lines.js';
+import { StorageError } from './storage-error.js';
+import type { Change } from './table.js';
+import { quietLogger } from '../log/logger.js';
+
+/** A place in the workspaces' journal: the end of a record (`offset` bytes into `journal.<generation>.ndjson`). */
+export interface JournalPosition {
+  generation: number;
+  offset: number;
+}
+
+/** Whether `a` comes before `b` in the journal. */
+export const isBefore = (a: JournalPosition, b: JournalPosition): boolean => a.generation < b.generation || (a.generation === b.generation && a.offset < b.offset);
+
+/** A workspace's record written: where it ends, and its share of the record's bytes (for its compaction policy). */
+export interface Appended {
+  end: JournalPosition;
+  bytes: number;
+}
+
+/** What a workspace's store adapter offers the journal: folding its records into its snapshot (soon, in the background). */
+export interface JournalSeat {
+  fold(): void;
+}
+
+/** The records of one workspace read at start-up, until its store claims them. */
+export interface Claimed {
+  changes: Change[];
+  end: JournalPosition;
+  bytes: number;
+}
+
+/** One entry of a record: a workspace's changes, or null when the workspace was removed (every earlier entry of that name no longer counts). */
+type Entry = [name: string, changes: readonly Change[] | null];
+
+interface Pending {
+  name: string;
+  changes: readonly Change[] | null;
+  resolve: (appended: Appended) => void;
+  reject: (error: unknown) => void;
+}
+
+export interface WorkspacesJournalOptions {
+  /** fdatasync after every record (as the server's own journal). */
+  fsync?: boolean;
+  /** Where notes go (a damaged or cut-off record at start-up). */
+  warn?: (message: string) => void;
+  /**
+   * Start a new generation once the active one holds this many bytes; its workspaces then fold
+   * their records in (each writes its whole snapshot, so this is a bound, not a routine: a
+   * workspace's own compaction policy folds it in when that pays). Default 256 MiB, the bound of
+   * a store's own journal of new rows (compaction-policy.ts).
+   */
+  rotateBytes?: number;
+  writer?: JournalWriter;
+}
+
+/**
+ * The workspaces' journal: one append-only journal for every workspace of a data folder
+ * (`<data>/workspaces/journal.<generation>.ndjson`), beside each workspace's snapshot
+ * (`<data>/workspaces/<name>/db.json`).
+ *
+ * Why one: the group commits of the workspaces that change in one turn of the event loop become
+ * ONE record, so busy workspaces cost one write(2) and one framing a turn, as one busy sandbox
+ * does, not one each (bench/workspaces.js, the create row over 64 workspaces).
+ *
+ * - A record is the usual frame (journal-record.ts) around a list of entries `[name, changes]`;
+ *   `[name, null]` says the workspace was removed: its earlier entries no longer count, so a
+ *   workspace created later under that name starts empty.
+ * - A workspace's snapshot says up to where in this journal it holds its changes
+ *   (`"workspaces_journal": {generation, offset}` in its db.json); at start-up it replays its
+ *   entries after that place.
+ * - Once the active generation reaches `rotateBytes` (256 MiB), new records go to the next one, and every
+ *   workspace with entries in an older one folds them into its snapshot; a generation is
+ *   removed once no workspace needs it (oldest first, so a removal entry outlives the entries
+ *   it cancels). A clean stop folds every workspace in and leaves no journal.
+ * - A torn last record is cut off; a damaged one is skipped (named in a note) and its file kept
+ *   aside as `journal.<generation>.damaged.ndjson`, never written again.
+ * Writes go through the journal writer (journal-writer.ts), off the event loop, one at a time;
+ * what is asked for meanwhile leaves together in the next record.
+ */
+export class WorkspacesJournal {
+  readonly folder: string;
+  readonly #fsync: boolean;
+  readonly #warn: (message: string) => void;
+  readonly #rotateBytes: number;
+  readonly #writer: JournalWriter;
+  readonly #lock: DataFolderLock | undefined;
+  #ready: Promise<void> | undefined;
+  /** Start-up: each workspace's entries, until its store claims them. */
+  #loaded = new Map<string, Claimed[]>();
+  /** Start-up: the time of the newest file holding each workspace's entries. */
+  readonly #lastWrite = new Map<string, number>();
+  /** The generation new records go to; the generations on disk; those holding damage. */
+  #generation = 0;
+  readonly #generations = new Set<number>();
+  readonly #damaged = new Set<number>();
+  #fd: number | undefined;
+  /** Valid bytes of the active generation (where the next record goes), and its bytes on disk when read. */
+  #size = 0;
+  #fileBytes = 0;
+  #next: Pending[] = [];
+  #scheduled = false;
+  #writing = false;
+  #idle: Array<() => void> = [];
+  /** Each workspace with entries not folded into its snapshot: the oldest generation holding them. */
+  readonly #owing = new Map<string, number>();
+  /** The end of each workspace's newest entry. */
+  readonly #lastEnd = new Map<string, JournalPosition>();
+  readonly #seats = new Map<string, JournalSeat>();
+  /** False until every stored workspace has claimed its entries (start-up): until then no generation is removed. */
+  #settled = false;
+  #closed = false;
+
+  constructor(folder: string, options: WorkspacesJournalOptions = {}) {
+    this.folder = folder;
+    this.#fsync = options.fsync ?? false;
+    this.#warn = options.warn ?? quietLogger.warn;
+    this.#rotateBytes = options.rotateBytes ?? JOURNAL_GROWTH_LIMIT * 64 * 1024 * 1024;
+    this.#writer = options.writer ?? journalWriter;
+    this.#lock = DataFolderLock.covering(dirname(folder))?.lock;
+  }
+
+  /** Reads the journal once (every caller waits for the same read). */
+  ready(): Promise<void> {
+    this.#ready ??= this.#read();
+    return this.#ready;
+  }
+
+  /** When workspace `name` last wrote an entry still in the journal (0 if none): its last use, for --workspace-ttl after a restart. */
+  lastWrite(name: string): number {
+    return this.#lastWrite.get(name) ?? 0;
+  }
+
+  /**
+   * Workspace `name`'s entries after `after` (the place its snapshot holds up to), from the
+   * start-up read; `seat` is asked to fold them in when their generation is to be removed. They
+   * stay until loaded() says its store holds them, so a load that fails can be tried again.
+   */
+  claim(name: string, after: JournalPosition | undefined, seat: JournalSeat): Claimed[] {
+    this.#seats.set(name, seat);
+    const entries = (this.#loaded.get(name) ?? []).filter((entry) => after === undefined || isBefore(after, entry.end));
+    const first = entries[0];
+    const last = entries.at(-1);
+    if (first && last) {
+      this.#owing.set(name, first.end.generation);
+      this.#lastEnd.set(name, last.end);
+    } else {
+      this.#owing.delete(name);
+    }
+    return entries;
+  }
+
+  /** Workspace `name`'s store is loaded, with the entries it claimed: the start-up copy is let go. */
+  loaded(name: string): void {
+    this.#loaded.delete(name);
+  }
+
+  /**
+   * Every stored workspace was loaded (`names`: the workspaces there are): entries of any other
+   * name are of folders removed by hand, and no longer keep their generation.
+   */
+  settle(names: ReadonlySet<string>): void {
+    for (const name of [...this.#loaded.keys()]) {
+      if (names.has(name)) continue;
+      this.#loaded.delete(name);
+      this.#owing.delete(name);
+    }
+    this.#settled = true;
+    this.#collect();
+  }
+
+  /** Appends workspace `name`'s changes (in the record of this turn); resolves once written. */
+  append(name: string, changes: readonly Change[]): Promise<Appended> {
+    return this.#enqueue(name, changes);
+  }
+
+  /** Records that workspace `name` was removed: its entries so far no longer count. Resolves once written. */
+  async remove(name: string): Promise<void> {
+    await this.#enqueue(name, null);
+    this.#loaded.delete(name);
+    this.#owing.delete(name);
+    this.#lastEnd.delete(name);
+    this.#seats.delete(name);
+    this.#collect();
+  }
+
+  /** Workspace `name`'s snapshot now holds its entries up to `upTo` (all of them when undefined). */
+  folded(name: string, upTo: JournalPosition | undefined): void {
+    const last = this.#lastEnd.get(name);
+    if (last === undefined || upTo === undefined || !isBefore(upTo, last)) this.#owing.delete(name);
+    else this.#owing.set(name, upTo.generation);
+    this.#collect();
+  }
+
+  /** Workspace `name`'s store closed: it is asked nothing more. */
+  leave(name: string, seat: JournalSeat): void {
+    if (this.#seats.get(name) === seat) this.#seats.delete(name);
+  }
+
+  /** Waits for the writes under way; removes every generation when no workspace needs one (a clean stop), and closes the file. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    while (this.#writing || this.#next.length > 0) await new Promise<void>((resolve) => this.#idle.push(resolve));
+    if (this.#fd !== undefined) closeSync(this.#fd);
+    this.#fd = undefined;
+    if (this.#settled && this.#owing.size === 0 && this.#lock?.lost === undefined) {
+      for (const generation of [...this.#generations].sort((a, b) => a - b)) this.#removeGeneration(generation);
+    }
+  }
+
+  #enqueue(name: string, changes: readonly Change[] | null): Promise<Appended> {
+    return new Promise<Appended>((resolve, reject) => {
+      this.#next.push({ name, changes, resolve, reject });
+      if (!this.#scheduled) {
+        this.#scheduled = true;
+        // After the other workspaces that write in this turn have added theirs.
+        queueMicrotask(() => this.#send());
+      }
+    });
+  }
+
+  async #read(): Promise<void> {
+    const found = listGenerations(this.folder);
+    for (const [index, generation] of found.entries()) {
+      this.#generations.add(generation);
+      const path = join(this.folder, journalName(generation));
+      const last = index === found.length - 1;
+      let mtime = Date.now();
+      try {
+        mtime = statSync(path).mtimeMs;
+      } catch {
+        // Gone meanwhile: nothing to read.
+      }
+      let valid = 0;
+      let end = 0;
+      let records = 0;
+      let damaged = 0;
+      let firstBad: string | undefined;
+      let torn: string | undefined;
+      await readLines(path, (bytes, offset, complete) => {
+        end = offset + bytes.length + (complete ? 1 : 0);
+        if (!complete) {
+          if (last && isTornRecord(bytes)) torn = `${bytes.length} bytes with no line end, from byte ${offset}`;
+          else {
+            damaged++;
+            firstBad ??= `at byte ${offset}: ${bytes.length} bytes at the end of the file with no line end that do not start a record`;
+          }
+          return;
+        }
+        const entries = decodeEntries(bytes);
+        if (typeof entries === 'string') {
+          damaged++;
+          firstBad ??= `at byte ${offset}: ${entries}${namesIn(bytes)}`;
+          return;
+        }
+        const position = { generation, offset: end };
+        const total = entries.reduce((sum, [, changes]) => sum + (changes?.length ?? 1), 0);
+        for (const [name, changes] of entries) {
+          if (changes === null) {
+            this.#loaded.delete(name);
+            this.#lastWrite.delete(name);
+            continue;
+          }
+          const list = this.#loaded.get(name) ?? [];
+          if (list.length === 0) this.#loaded.set(name, list);
+          list.push({ changes: changes as Change[], end: position, bytes: Math.round((bytes.length * changes.length) / total) });
+          this.#lastWrite.set(name, mtime);
+        }
+        records++;
+        valid = end;
+      });
+      const name = `workspaces/${journalName(generation)}`;
+      if (firstBad !== undefined) {
+        this.#damaged.add(generation);
+        this.#warn(
+          `${name}: skipped ${damaged === 1 ? '1 damaged record' : `${damaged} damaged records`} (first ${firstBad}); ${records} valid records loaded. ` +
+            `The changes in a damaged record are lost for the workspaces that wrote them. The file is left byte for byte as it is, new changes go to a new journal, ` +
+            `and it is kept as journal.${generation}.damaged.ndjson once every workspace has folded the rest in.`,
+        );
+      }
+      if (torn !== undefined) this.#warn(`${name}: dropped an incomplete last record (${torn}), a write cut short as the sandbox stopped. Everything before it is loaded.`);
+      if (last) {
+        this.#generation = generation;
+        this.#size = valid;
+        this.#fileBytes = end;
+      }
+    }
+    // Never write into a damaged journal: changes go to the next one.
+    if (this.#damaged.has(this.#generation)) {
+      this.#generation++;
+      this.#size = 0;
+      this.#fileBytes = 0;
+    }
+    for (const [name, entries] of this.#loaded) {
+      const first = entries[0];
+      if (first) this.#owing.set(name, first.end.generation);
+    }
+  }
+
+  #send(): void {
+    this.#scheduled = false;
+    if (this.#writing || this.#next.length === 0) return;
+    const batch = this.#next;
+    this.#next = [];
+    const path = join(this.folder, journalName(this.#generation));
+    let fd: number;
+    try {
+      this.#lock?.assertHeld();
+      fd = this.#fd ?? this.#open();
+    } catch (error) {
+      const failure = StorageError.from(error, this.folder, path);
+      for (const pending of batch) pending.reject(failure);
+      this.#drained();
+      return;
+    }
+    const entries: Entry[] = batch.map(({ name, changes }) => [name, changes]);
+    const position = this.#size;
+    const generation = this.#generation;
+    this.#writing = true;
+    this.#writer.append(fd, entries, position, this.#fsync).then(
+      (bytes) => {
+        this.#size = position + bytes;
+        const end = { generation, offset: this.#size };
+        const total = batch.reduce((sum, { changes }) => sum + (changes?.length ?? 1), 0);
+        for (const { name, changes, resolve } of batch) {
+          if (changes !== null) {
+            this.#lastEnd.set(name, end);
+            if (!this.#owing.has(name)) this.#owing.set(name, generation);
+          }
+          resolve({ end, bytes: Math.round((bytes * (changes?.length ?? 1)) / total) });
+        }
+        this.#written();
+      },
+      (error: NodeJS.ErrnoException) => {
+        // What a failed write left behind is cut off: the next record goes there.
+        ftruncate(fd, position, () => {
+          const failure = StorageError.from(error, this.folder, path);
+          for (const pending of batch) pending.reject(failure);
+          this.#written();
+        });
+      },
+    );
+  }
+
+  #written(): void {
+    this.#writing = false;
+    if (this.#size >= this.#rotateBytes && !this.#closed) this.#rotate();
+    if (this.#next.length > 0) this.#send();
+    else this.#drained();
+  }
+
+  #drained(): void {
+    if (this.#writing || this.#next.length > 0) return;
+    for (const resolve of this.#idle.splice(0)) resolve();
+  }
+
+  /** First write: the active generation, opened; a record cut short at its end is cut off. */
+  #open(): number {
+    // Not O_APPEND: records go at #size with positional writes, over a cut-off record if any.
+    const fd = openSync(join(this.folder, journalName(this.#generation)), constants.O_RDWR | constants.O_CREAT);
+    this.#fd = fd;
+    this.#generations.add(this.#generation);
+    if (this.#fileBytes > this.#size) ftruncateSync(fd, this.#size);
+    this.#fileBytes = this.#size;
+    return fd;
+  }
+
+  /** New records go to the next generation; every workspace with entries in an older one is asked to fold them in. */
+  #rotate(): void {
+    try {
+      if (this.#fd !== undefined) closeSync(this.#fd);
+    } finally {
+      this.#fd = undefined;
+    }
+    this.#generation++;
+    this.#size = 0;
+    this.#fileBytes = 0;
+    for (const [name, oldest] of this.#owing) if (oldest < this.#generation) this.#seats.get(name)?.fold();
+  }
+
+  /** Removes the generations no workspace needs, oldest first. */
+  #collect(): void {
+    if (!this.#settled || this.#lock?.lost !== undefined) return;
+    let needed = this.#generation;
+    for (const oldest of this.#owing.values()) needed = Math.min(needed, oldest);
+    for (const generation of [...this.#generations].sort((a, b) => a - b)) {
+      if (generation >= needed) return;
+      this.#removeGeneration(generation);
+    }
+  }
+
+  #removeGeneration(generation: number): void {
+    const path = join(this.folder, journalName(generation));
+    try {
+      if (this.#damaged.has(generation)) renameSync(path, join(this.folder, `journal.${generation}.damaged.ndjson`));
+      else rmSync(path, { force: true });
+      this.#generations.delete(generation);
+      this.#damaged.delete(generation);
+    } catch (error) {
+      this.#warn(`could not remove ${path} (no data is lost; it is tried again later): ${(error as Error).message}`);
+    }
+  }
+}
+
+/** The entries of one line of the workspaces' journal, or why it is not one. */
+function decodeEntries(line: Buffer): Entry[] | string {
+  const frame = decodeFrame(line);
+  if (!frame.ok) return frame.reason;
+  const entries = frame.payload;
+  const valid =
+    Array.isArray(entries) &&
+    entries.every((entry) => Array.isArray(entry) && entry.length === 2 && typeof entry[0] === 'string' && (entry[1] === null || (Array.isArray(entry[1]) && (entry[1] as unknown[]).every(isChange))));
+  return valid ? (entries as Entry[]) : 'not a list of workspace changes';
+}
+
+/** The workspace names a damaged line seems to hold, for the note ("" when none can be read). */
+function namesIn(line: Buffer): string {
+  const names = new Set<string>();
+  for (const match of line.toString('utf8').matchAll(/\["([A-Za-z0-9_.-]{1,64})",[[n]/g)) if (match[1]) names.add(match[1]);
+  return names.size === 0 ? '' : ` (it seems to hold changes of ${[...names].map((name) => `"${name}"`).join(', ')})`;
+}
