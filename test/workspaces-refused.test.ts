@@ -28,7 +28,10 @@ async function start(maxWorkspaces: number) {
   const listed = async () => ((await (await app.request('/_sandbox/workspaces')).json()) as { workspaces: Array<{ name: string; trades: number }> }).workspaces;
   const folders = () => {
     try {
-      return readdirSync(join(data, 'workspaces')).sort();
+      // The workspaces' folders (beside them, the workspaces' journal).
+      return readdirSync(join(data, 'workspaces'), { withFileTypes: true })
+        .flatMap((entry) => (entry.isDirectory() ? [entry.name] : []))
+        .sort();
     } catch {
       return [];
     }

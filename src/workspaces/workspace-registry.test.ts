@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -72,6 +72,23 @@ describe('WorkspaceRegistry', () => {
     expect((await open(second, 'b')).merchants.get(merchant.merchant.id)).toBeUndefined();
   });
 
+  it("after a kill -9, a workspace's last write counts from the workspaces' journal, not from its folder's files", async () => {
+    const data = tempData();
+    const first = await createSandbox({ data });
+    const w = await open(first, 'w');
+    trade(w, 'x');
+    await w.store.commit();
+    // As after kill -9: nothing folded in (the lock released by hand). The folder's files look two hours old.
+    first.dataFolder?.releaseSync();
+    const hoursAgo = new Date(Date.now() - 2 * 3_600_000);
+    utimesSync(join(data, 'workspaces', 'w'), hoursAgo, hoursAgo);
+    const second = await createSandbox({ data, workspaceTtl: '1h' });
+    cleanup.push(() => second.close());
+    await second.workspaces!.loaded();
+    expect(await second.workspaces!.sweep()).toEqual([]);
+    expect((await open(second, 'w')).store.trades.size).toBe(1);
+  });
+
   it('expires workspaces unused for --workspace-ttl, with a log line, and removes their folder', async () => {
     const data = tempData();
     const logger = capturingLogger();
@@ -91,7 +108,8 @@ describe('WorkspaceRegistry', () => {
     const expired = await root.workspaces!.sweep(start + 61 * 60_000);
     expect(expired).toEqual(['old']);
     expect(lines.join('')).toMatch(/workspace "old" expired: unused for 1h \(--workspace-ttl 1h, last used .*\); its data was removed/);
-    expect(readdirSync(join(data, 'workspaces'))).toEqual(['fresh']);
+    // Its folder is gone (beside the workspaces' folders, the workspaces' journal).
+    expect(readdirSync(join(data, 'workspaces'), { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? [entry.name] : []))).toEqual(['fresh']);
     // The name is free again: a new, empty workspace.
     expect((await open(root, 'old')).store.trades.size).toBe(0);
   });

@@ -5,6 +5,8 @@ import type { EnterResult, OpenResult, RequestOutcome, Sandbox, SandboxServices,
 import { type Logger, workspaceLogger } from '../log/logger.js';
 import type { StoreAdapter } from '../store/adapter.js';
 import { JournalAdapter } from '../store/journal-adapter.js';
+import { JOURNAL_GROWTH_LIMIT } from '../store/compaction-policy.js';
+import { WorkspacesJournal } from '../store/workspaces-journal.js';
 import { WorkspaceAdapter } from './workspace-adapter.js';
 import { keepsNewWorkspace } from './keeps-new-workspace.js';
 import { removeFolder, storedWorkspaces } from './workspace-folder.js';
@@ -34,6 +36,9 @@ export type { EnterResult, OpenResult, RequestOutcome } from '../sandbox-types.j
 /** How many stored workspaces are loaded at once at start-up. */
 const LOADERS = 4;
 
+/** How many workspaces are closed (folded into their db.json) at once when the server stops. */
+const CLOSERS = 16;
+
 /** The sub-folder of the data folder that holds one folder per workspace. */
 export const WORKSPACES_FOLDER = 'workspaces';
 
@@ -60,6 +65,8 @@ export class WorkspaceRegistry implements Workspaces {
   /** The server's public URL as last seen, and without its trailing slashes. */
   #rootSeen = '';
   #rootBase = '';
+  /** The journal every stored workspace writes to (workspaces-journal.ts); undefined when nothing is kept on disk. */
+  #journal: WorkspacesJournal | undefined;
 
   constructor(root: Sandbox, create: CreateSandbox, logger: Logger | undefined) {
     this.#root = root;
@@ -81,21 +88,42 @@ export class WorkspaceRegistry implements Workspaces {
     return size;
   }
 
+  /** The workspaces' journal of the data folder (made on first use), or undefined when nothing is kept on disk. */
+  #sharedJournal(): WorkspacesJournal | undefined {
+    const folder = this.folder;
+    const rootAdapter = this.#root.store.adapter;
+    if (folder === undefined || !(rootAdapter instanceof JournalAdapter)) return undefined;
+    // Its records are fdatasynced when the server's are (startSandbox({ fsync })); it grows as far
+    // as a store's journal of new rows may (compaction-policy.ts) before its workspaces fold it in.
+    this.#journal ??= new WorkspacesJournal(folder, { fsync: rootAdapter.fsync, warn: this.#warn, rotateBytes: JOURNAL_GROWTH_LIMIT * rootAdapter.compactBytes });
+    return this.#journal;
+  }
+
   /** Finds the stored workspaces, starts loading them, and starts the expiry sweep. */
   start(): void {
     const folder = this.folder;
-    if (folder !== undefined) {
-      for (const { name, lastChange } of storedWorkspaces(folder)) this.#entries.set(name, { name, lastUsed: lastChange });
-      const order = [...this.#entries.values()].sort((a, b) => b.lastUsed - a.lastUsed);
-      // A few at a time: one workspace's file reads overlap another's parsing.
-      const loader = async () => {
-        for (let entry = order.shift(); entry !== undefined && !this.#closed; entry = order.shift()) {
-          if (this.#entries.get(entry.name) !== entry) continue;
-          await this.#load(entry).catch((error: unknown) => this.#warn(`workspace "${entry.name}" could not be loaded: ${(error as Error).message}`));
-          await new Promise((resolve) => setImmediate(resolve));
-        }
+    const journal = this.#sharedJournal();
+    if (folder !== undefined && journal !== undefined) {
+      const stored = storedWorkspaces(folder);
+      for (const { name, lastChange } of stored) this.#entries.set(name, { name, lastUsed: lastChange });
+      const loaders = async () => {
+        await journal.ready();
+        // A workspace's last write may be in the journal only: it counts as its last use.
+        for (const entry of this.#entries.values()) entry.lastUsed = Math.max(entry.lastUsed, journal.lastWrite(entry.name));
+        const order = [...this.#entries.values()].sort((a, b) => b.lastUsed - a.lastUsed);
+        // A few at a time: one workspace's file reads overlap another's parsing.
+        const loader = async () => {
+          for (let entry = order.shift(); entry !== undefined && !this.#closed; entry = order.shift()) {
+            if (this.#entries.get(entry.name) !== entry) continue;
+            await this.#load(entry).catch((error: unknown) => this.#warn(`workspace "${entry.name}" could not be loaded: ${(error as Error).message}`));
+            await new Promise((resolve) => setImmediate(resolve));
+          }
+        };
+        await Promise.all(Array.from({ length: LOADERS }, loader));
+        // Every stored workspace has its entries of the journal; those of no workspace's are let go.
+        journal.settle(new Set(stored.map(({ name }) => name)));
       };
-      this.#background = Promise.all(Array.from({ length: LOADERS }, loader)).then(() => undefined);
+      this.#background = loaders().catch((error: unknown) => this.#warn(`the workspaces' journal could not be read: ${(error as Error).message}`));
     }
     const ttl = this.#root.options.workspaceTtl;
     if (ttl > 0) {
@@ -282,7 +310,12 @@ export class WorkspaceRegistry implements Workspaces {
       }
       const folder = this.folder;
       // A lock taken over by another process: the folder is that one's now; leave its files alone.
-      if (folder !== undefined && this.#root.dataFolder?.lost === undefined) removeFolder(folder, name);
+      if (folder !== undefined && this.#root.dataFolder?.lost === undefined) {
+        // First the journal says its entries no longer count (a workspace made later under this
+        // name starts empty); a crash before the folder goes leaves it whole, from its snapshot.
+        await this.#journal?.remove(name);
+        removeFolder(folder, name);
+      }
     })();
     this.#deleting.set(name, done);
     try {
@@ -306,6 +339,8 @@ export class WorkspaceRegistry implements Workspaces {
     if (ttl <= 0 || this.#closed || this.#sweeping) return [];
     this.#sweeping = true;
     try {
+      // Last use after a restart includes the writes the workspaces' journal holds.
+      await this.#journal?.ready();
       const began = Date.now();
       const candidates = [...this.#entries.values()].filter((entry) => entry.trial === undefined && now - lastUse(entry) >= ttl);
       const removed: string[] = [];
@@ -335,12 +370,17 @@ export class WorkspaceRegistry implements Workspaces {
     clearInterval(this.#sweeper);
     await this.#background;
     await Promise.all([...this.#deleting.values()]);
-    await Promise.all(
-      [...this.#entries.values()].map(async (entry) => {
+    // A few at a time: each folds its entries into its db.json, and a thousand snapshot files
+    // written at once would run past a low `ulimit -n` (the journal then stays, and nothing is lost).
+    const entries = [...this.#entries.values()];
+    const closer = async () => {
+      for (let entry = entries.shift(); entry !== undefined; entry = entries.shift()) {
         const sandbox = await (entry.opening ?? Promise.resolve(entry.sandbox)).catch(() => undefined);
         await sandbox?.close();
-      }),
-    );
+      }
+    };
+    await Promise.all(Array.from({ length: CLOSERS }, closer));
+    await this.#journal?.close();
   }
 
   #load(entry: Entry): Promise<Sandbox> {
@@ -358,7 +398,9 @@ export class WorkspaceRegistry implements Workspaces {
       // A workspace's journal is fdatasynced when the server's is (startSandbox({ fsync })).
       const rootAdapter = root.store.adapter;
       const fsync = rootAdapter instanceof JournalAdapter && rootAdapter.fsync;
-      const adapter = new WorkspaceAdapter(entry.name, folder === undefined ? undefined : join(folder, entry.name), { ...warn, fsync }, entry.trial !== undefined);
+      const journal = this.#sharedJournal();
+      const shared = journal ? { workspace: { journal, name: entry.name } } : {};
+      const adapter = new WorkspaceAdapter(entry.name, folder === undefined ? undefined : join(folder, entry.name), { ...warn, fsync, ...shared }, entry.trial !== undefined);
       entry.adapter = adapter;
       const seat: WorkspaceSeat = { name: entry.name, shared: root.shared, rootUrl: () => root.publicUrl };
       const sandbox = await this.#create(root.options, adapter, { seat, services });
