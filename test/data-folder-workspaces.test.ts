@@ -1,6 +1,7 @@
 /**
  * The data folder's workspaces at start-up: a file named `workspaces` stops start-up with what to
- * do; the notes about a workspace's damaged journal name the workspace.
+ * do; the notes about a workspace's damaged journal name the workspace; a workspace folder opened
+ * alone while the workspaces' journal may hold its latest changes is refused.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -51,5 +52,28 @@ describe('the workspaces of a data folder at start-up', () => {
     expect(opened?.ok).toBe(true);
     await sandbox.close();
     expect(logger.warnings).toEqual([expect.stringMatching(/^workspace "worker-3": journal\.0\.ndjson: skipped 1 damaged record/)]);
+  });
+
+  it("a workspace's trades written before a kill -9 are in the workspaces' journal: its folder opened alone is refused until the server folds them in", async () => {
+    const data = folder();
+    const server = await createSandbox({ data });
+    const opened = await server.workspaces?.open('worker-4');
+    if (!opened?.ok) throw new Error('not opened');
+    opened.sandbox.store.meta.put({ id: 'note', text: 'saved' });
+    await opened.sandbox.store.commit();
+    // As after kill -9: the server is gone without folding anything in (its lock released by hand).
+    server.dataFolder?.releaseSync();
+    const workspace = join(data, 'workspaces', 'worker-4');
+    await expect(createSandbox({ data: workspace })).rejects.toThrow(
+      `The data folder ${workspace} is the workspace "worker-4" of the data folder ${data}, whose workspaces' journal (${join(data, 'workspaces', 'journal.0.ndjson')}) may hold changes of it not yet in ${join(workspace, 'db.json')}`,
+    );
+    // Started and stopped once on the data folder: the change is in the workspace's db.json, and the folder opens alone.
+    const again = await createSandbox({ data });
+    const reopened = await again.workspaces?.open('worker-4');
+    expect(reopened?.ok && reopened.sandbox.store.meta.get('note')).toEqual({ id: 'note', text: 'saved' });
+    await again.close();
+    const alone = await createSandbox({ data: workspace });
+    expect(alone.store.meta.get('note')).toEqual({ id: 'note', text: 'saved' });
+    await alone.close();
   });
 });

@@ -7,7 +7,7 @@ import { folderUsers } from './folder-users.js';
 import { describeHolder, HOLDER_NAME, type Holder, holderGone, processStart, readHolder, STALE_MS, stopHolder } from './lock-holder.js';
 import { notWritable, StorageError } from './storage-error.js';
 import { StoreError } from './store-loader.js';
-import { refuseWorkspaceHeldDirectly, refuseWorkspaceOfHeldFolder, refuseWorkspacesFile, WORKSPACES_NAME } from './workspace-folders.js';
+import { refuseWorkspaceHeldDirectly, refuseWorkspaceOfHeldFolder, refuseWorkspacesFile, refuseWorkspaceWithJournal, WORKSPACES_NAME } from './workspace-folders.js';
 
 export { HOLDER_NAME } from './lock-holder.js';
 
@@ -79,6 +79,7 @@ export class DataFolderLock {
     const folder = resolve(dir);
     const heldHere = (path: string) => held.has(path);
     refuseWorkspaceOfHeldFolder(folder, heldHere);
+    refuseWorkspaceWithJournal(folder);
     try {
       mkdirSync(folder, { recursive: true });
     } catch (error) {

@@ -2,6 +2,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { describeHolder, holderGone, readHolder, stopHolder } from './lock-holder.js';
 import { StoreError } from './store-loader.js';
+import { journalName, listGenerations } from './journal-generations.js';
 
 /** The sub-folder of a data folder that holds its workspaces (src/workspaces/ keeps them there). */
 export const WORKSPACES_NAME = 'workspaces';
@@ -32,6 +33,27 @@ export function refuseWorkspaceOfHeldFolder(folder: string, heldHere: HeldHere):
     `The data folder ${folder} is the workspace "${name}" of the data folder ${root}, which is in use by another deposit-sandbox (${describeHolder(holder)}). ` +
       `A second process on it would overwrite that workspace's trades. Use the workspace on the running server instead: ${url}. ` +
       'Or start this one with --data <another folder> or --in-memory (startSandbox(): data or inMemory).',
+  );
+}
+
+/**
+ * `--data <data>/workspaces/<name>` while `<data>` is not held, but its workspaces' journal
+ * (workspaces-journal.ts) is there: the workspace's latest changes may be in it rather than in its
+ * db.json, and a process that opens the folder alone would miss them. Refused, saying how to fold
+ * them in. (A clean stop of the server leaves no workspaces' journal.)
+ */
+export function refuseWorkspaceWithJournal(folder: string): void {
+  const parent = dirname(folder);
+  if (basename(parent) !== WORKSPACES_NAME) return;
+  const generations = listGenerations(parent);
+  const newest = generations.at(-1);
+  if (newest === undefined) return;
+  const root = dirname(parent);
+  const name = basename(folder);
+  throw new StoreError(
+    `The data folder ${folder} is the workspace "${name}" of the data folder ${root}, whose workspaces' journal (${join(parent, journalName(newest))}) may hold changes of it not yet in ${join(folder, 'db.json')}: ` +
+      `opened on its own, it would miss them. Nothing was changed. Start deposit-sandbox once with --data ${root} and stop it (a clean stop folds every workspace into its db.json and removes the journal), ` +
+      `then start this one; or use /w/${name} on that server.`,
   );
 }
 
