@@ -1,13 +1,14 @@
 // What a journal record costs, apart from HTTP: the same changes written as one record of 64
-// (one busy sandbox: its group commit takes every create of a turn) and as 64 records of one
-// (64 busy workspaces, each with its own journal, one create each per turn), measured in the
-// same run.
+// (one busy sandbox: its group commit takes every create of a turn), by 64 workspace stores of
+// one change each through the workspaces' journal (what a server does now: one record a turn for
+// all of them), and by 64 stores with a journal each (what it did before: 64 records a turn),
+// measured in the same run.
 //
 //   node bench/journal-writes.js [rounds, default 5]      (needs the build in dist/: npm run build)
 //
-// Real stores and journal files in a temp folder (src/store: Store, JournalAdapter, the journal
-// writer). Each turn puts 64 trade rows and waits until they are saved; slices of each layout
-// alternate, and the medians per change are compared. Two figures: the event loop's CPU (the
+// Real stores and journal files in a temp folder (src/store: Store, JournalAdapter,
+// WorkspacesJournal, the journal writer). Each turn puts 64 trade rows and waits until they are
+// saved; slices of the layouts take turns, and the medians per change are compared. Two figures: the event loop's CPU (the
 // main thread's, read from /proc/self/task/<pid>/stat; it serves every request) and the whole
 // process's (the writer thread's framing and write(2) calls too). The create row of
 // bench/workspaces.js shows what the difference costs under HTTP load.
@@ -17,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { JournalAdapter } from '../dist/store/journal-adapter.js';
 import { Store } from '../dist/store/store.js';
+import { WorkspacesJournal } from '../dist/store/workspaces-journal.js';
 import { cpuMs } from './lib/processes.js';
 import { fixed, formatTable, int, median } from './lib/table.js';
 
@@ -85,16 +87,24 @@ async function slice(stores) {
 
 async function main() {
   const open = (name) => Store.open(new JournalAdapter(join(root, name)));
+  // Never past its bound here: the bench measures writes, not the folding a new generation asks for.
+  const journal = new WorkspacesJournal(join(root, 'workspaces'), { rotateBytes: 2 ** 40 });
+  const openWorkspace = (name) => Store.open(new JournalAdapter(join(root, 'workspaces', name), { workspace: { journal, name } }));
   const one = [await open('one')];
+  const shared = await Promise.all(Array.from({ length: JOURNALS }, (_, i) => openWorkspace(`ws-${i}`)));
   const many = await Promise.all(Array.from({ length: JOURNALS }, (_, i) => open(`many-${i}`)));
   const layouts = [
     { name: `1 journal, ${JOURNALS} changes a record`, stores: one, slices: [] },
+    { name: `${JOURNALS} workspaces, 1 shared record`, stores: shared, slices: [] },
     { name: `${JOURNALS} journals, 1 change a record`, stores: many, slices: [] },
   ];
   // Warm both (JIT, the writer thread, the files).
   for (const layout of layouts) await slice(layout.stores);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const layout of round % 2 === 0 ? layouts : [...layouts].reverse()) layout.slices.push(await slice(layout.stores));
+    for (let k = 0; k < layouts.length; k++) {
+      const layout = layouts[(k + round) % layouts.length];
+      layout.slices.push(await slice(layout.stores));
+    }
   }
   const figures = layouts.map((layout) => ({
     name: layout.name,
@@ -103,7 +113,8 @@ async function main() {
     processUs: median(layout.slices.map((s) => s.processUs)),
   }));
   for (const layout of layouts) for (const store of layout.stores) await store.close();
-  const [base, spread] = figures;
+  await journal.close();
+  const [base, shares, spread] = figures;
   const rows = figures.map((f, i) => [
     f.name,
     int(f.perSecond),
@@ -115,7 +126,8 @@ async function main() {
     [
       `  medians of ${ROUNDS} slices of ${SLICE_MS / 1000} s each, alternating; ${JOURNALS} rows put and saved per turn, trades of ${Buffer.byteLength(JSON.stringify(TEMPLATE))} bytes`,
       formatTable(['layout', 'changes/s', 'event-loop CPU us/change', 'process CPU us/change', 'against 1 journal (event loop / process)'], rows),
-      `  the difference is the cost of a record: ${fixed(spread.loopUs - base.loopUs, 1)} us of the event loop and ${fixed(spread.processUs - base.processUs, 1)} us of the process per change written alone`,
+      `  a record per store costs ${fixed(spread.loopUs - base.loopUs, 1)} us of the event loop and ${fixed(spread.processUs - base.processUs, 1)} us of the process per change written alone;`,
+      `  64 workspaces through one record cost ${fixed(shares.loopUs - base.loopUs, 1)} us and ${fixed(shares.processUs - base.processUs, 1)} us more per change than one store`,
       '',
     ].join('\n'),
   );
