@@ -254,7 +254,7 @@ export class JournalAdapter implements StoreAdapter, IdleClosable {
   /** A workspace's write: its changes go to the workspaces' journal, in the record of this turn. */
   #writeShared(shared: { journal: WorkspacesJournal; name: string }, changes: readonly Change[], snapshot: () => unknown, liveRows: number | undefined): Promise<void> {
     try {
-      if (!this.#opened) this.#removeObsolete();
+      this.#removeObsolete();
     } catch (error) {
       return Promise.reject(StorageError.from(error, this.dir, this.location));
     }
@@ -338,7 +338,6 @@ export class JournalAdapter implements StoreAdapter, IdleClosable {
   #removeObsolete(): void {
     for (const path of this.#obsolete) rmSync(path, { force: true });
     this.#obsolete = [];
-    this.#opened = true;
   }
 
   /** The active journal again, after it was closed while idle: records still go at #size. */
@@ -412,7 +411,7 @@ export class JournalAdapter implements StoreAdapter, IdleClosable {
     const asked = this.#mustFold;
     this.#mustFold = false;
     if (this.#shared) {
-      if (!this.#opened) this.#removeObsolete();
+      this.#removeObsolete();
     } else {
       // Synchronous switch: every change not yet written goes to the new journal.
       if (this.#fd === undefined && !this.#opened) this.#open();

@@ -37,7 +37,7 @@ class Server {
     this.stores.set(name, store);
     return store;
   }
-  /** Every workspace opened, then the journal settled (as the registry does once start-up loading is done). */
+  /** Every workspace opened, and the journal told which workspaces there are (the registry does that as it starts loading). */
   async openAll(names: string[]): Promise<Store[]> {
     const stores = [];
     for (const name of names) stores.push(await this.open(name));
@@ -226,5 +226,20 @@ describe('WorkspacesJournal: one journal for the workspaces of a data folder', (
     const again = new Server(folder);
     const [old2] = await again.openAll(['old']);
     expect(old2 && ids(old2)).toEqual([sampleTrade(1).id, sampleTrade(2).id].sort());
+  });
+
+  it("a workspace folder removed by hand while the server was stopped: its entries are let go, and a workspace made under its name starts empty", async () => {
+    const folder = workspacesFolder();
+    const server = new Server(folder);
+    const [gone] = await server.openAll(['gone']);
+    gone?.trades.put(sampleTrade(1));
+    await gone?.commit();
+    // kill -9, then the folder is removed by hand.
+    rmSync(join(folder, 'gone'), { recursive: true });
+    const again = new Server(folder);
+    await again.journal.ready();
+    again.journal.settle(new Set());
+    const made = await again.open('gone');
+    expect(made.trades.size).toBe(0);
   });
 });

@@ -115,7 +115,7 @@ export class WorkspacesJournal {
   /** The end of each workspace's newest entry. */
   readonly #lastEnd = new Map<string, JournalPosition>();
   readonly #seats = new Map<string, JournalSeat>();
-  /** False until every stored workspace has claimed its entries (start-up): until then no generation is removed. */
+  /** False until the workspaces there are are known (settle): until then no generation is removed. */
   #settled = false;
   #closed = false;
 
@@ -164,8 +164,9 @@ export class WorkspacesJournal {
   }
 
   /**
-   * Every stored workspace was loaded (`names`: the workspaces there are): entries of any other
-   * name are of folders removed by hand, and no longer keep their generation.
+   * `names` are the workspaces there are (their folders, at start-up): entries of any other name
+   * are of folders removed by hand, and are let go. From then on a generation no workspace needs
+   * is removed (those of workspaces not loaded yet are kept until they are).
    */
   settle(names: ReadonlySet<string>): void {
     for (const name of [...this.#loaded.keys()]) {

@@ -108,6 +108,9 @@ export class WorkspaceRegistry implements Workspaces {
       for (const { name, lastChange } of stored) this.#entries.set(name, { name, lastUsed: lastChange });
       const loaders = async () => {
         await journal.ready();
+        // Entries of a name with no folder (removed by hand while the server was stopped) are let
+        // go before any workspace loads, so a workspace made under that name starts empty.
+        journal.settle(new Set(stored.map(({ name }) => name)));
         // A workspace's last write may be in the journal only: it counts as its last use.
         for (const entry of this.#entries.values()) entry.lastUsed = Math.max(entry.lastUsed, journal.lastWrite(entry.name));
         const order = [...this.#entries.values()].sort((a, b) => b.lastUsed - a.lastUsed);
@@ -120,8 +123,6 @@ export class WorkspaceRegistry implements Workspaces {
           }
         };
         await Promise.all(Array.from({ length: LOADERS }, loader));
-        // Every stored workspace has its entries of the journal; those of no workspace's are let go.
-        journal.settle(new Set(stored.map(({ name }) => name)));
       };
       this.#background = loaders().catch((error: unknown) => this.#warn(`the workspaces' journal could not be read: ${(error as Error).message}`));
     }
