@@ -50,6 +50,18 @@ class Server {
   }
 }
 
+/**
+ * Workspace "a" saves a trade, is closed (its db.json written) and its entries cancelled: what a
+ * DELETE does up to removing the folder (the registry's order: the journal first, then the folder).
+ */
+async function removeAfterOneTrade(server: Server): Promise<void> {
+  const [a] = await server.openAll(['a']);
+  a?.trades.put(sampleTrade(1));
+  await a?.commit();
+  await a?.close();
+  await server.journal.remove('a');
+}
+
 const journalFiles = (folder: string) =>
   readdirSync(folder)
     .filter((name) => name.startsWith('journal.'))
@@ -111,12 +123,7 @@ describe('WorkspacesJournal: one journal for the workspaces of a data folder', (
   it("a removed workspace's entries no longer count: one made later under its name starts empty and keeps only its own", async () => {
     const folder = workspacesFolder();
     const server = new Server(folder);
-    const [a] = await server.openAll(['a']);
-    a?.trades.put(sampleTrade(1));
-    await a?.commit();
-    await a?.close();
-    // The registry's order: the journal first, then the folder.
-    await server.journal.remove('a');
+    await removeAfterOneTrade(server);
     rmSync(join(folder, 'a'), { recursive: true });
     const a2 = await server.open('a');
     expect(ids(a2)).toEqual([]);
@@ -130,12 +137,7 @@ describe('WorkspacesJournal: one journal for the workspaces of a data folder', (
 
   it('a removal that stopped before the folder went (kill -9): the workspace is whole, from the snapshot its removal wrote', async () => {
     const folder = workspacesFolder();
-    const server = new Server(folder);
-    const [a] = await server.openAll(['a']);
-    a?.trades.put(sampleTrade(1));
-    await a?.commit();
-    await a?.close();
-    await server.journal.remove('a');
+    await removeAfterOneTrade(new Server(folder));
     const again = new Server(folder);
     const [a2] = await again.openAll(['a']);
     expect(a2 && ids(a2)).toEqual([sampleTrade(1).id]);
