@@ -230,7 +230,7 @@ describe('WorkspacesJournal: one journal for the workspaces of a data folder', (
     expect(old2 && ids(old2)).toEqual([sampleTrade(1).id, sampleTrade(2).id].sort());
   });
 
-  it("a workspace folder removed by hand while the server was stopped: its entries are let go, and a workspace made under its name starts empty", async () => {
+  it('a workspace folder removed by hand while the server was stopped: its entries are let go, and a workspace made under its name starts empty', async () => {
     const folder = workspacesFolder();
     const server = new Server(folder);
     const [gone] = await server.openAll(['gone']);
