@@ -1,9 +1,9 @@
-import { closeSync, constants, fsyncSync, ftruncate, ftruncateSync, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
+import { closeSync, constants, ftruncate, ftruncateSync, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StoreAdapter, StoreSink } from './adapter.js';
 import { DocumentSink } from './document-sink.js';
 import { replayJournals } from './journal-replay.js';
-import { loadSnapshotFile, writeSnapshotFile } from './snapshot-file.js';
+import { loadSnapshotFile, syncFolderSync, writeSnapshotFile } from './snapshot-file.js';
 import { assertWritable, notWritable, StorageError } from './storage-error.js';
 import { shouldCompact } from './compaction-policy.js';
 import { journalName, listGenerations, matchJournals } from './journal-generations.js';
@@ -219,7 +219,7 @@ export class JournalAdapter implements StoreAdapter, IdleClosable {
   /** The store's data when all of it is written (Store.open gives this; the workspaces' journal folds with it). */
   attach(settled: () => unknown): void {
     this.#settled = settled;
-    this.#shared?.journal.loaded(this.#shared.name);
+    this.#shared?.journal.loaded(this.#shared.name, this.#seat);
   }
 
   /**
@@ -455,19 +455,6 @@ function countRows(document: unknown): number {
   let rows = 0;
   for (const value of Object.values(document)) if (Array.isArray(value)) rows += value.length;
   return rows;
-}
-
-/** Makes a file's creation in `folder` durable (where folders can be opened; not on Windows). */
-function syncFolderSync(folder: string): void {
-  let fd: number | undefined;
-  try {
-    fd = openSync(folder, 'r');
-    fsyncSync(fd);
-  } catch {
-    // Not supported here: the file exists; only its durability across a power cut is the OS's.
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
 }
 
 /** The place a workspace's db.json says it holds its entries up to, or undefined (none, or not a place). */

@@ -1,4 +1,4 @@
-import { createReadStream } from 'node:fs';
+import { closeSync, createReadStream, fsyncSync, openSync } from 'node:fs';
 import { type FileHandle, open, rename, rm } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
 import { basename, dirname, join } from 'node:path';
@@ -294,5 +294,18 @@ export async function syncFolder(folder: string): Promise<void> {
     // Not supported on this platform: the rename is still atomic, only its durability is the OS's.
   } finally {
     await handle?.close();
+  }
+}
+
+/** Makes a file's creation in `folder` durable, synchronously (where folders can be opened; not on Windows). */
+export function syncFolderSync(folder: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(folder, 'r');
+    fsyncSync(fd);
+  } catch {
+    // Not supported here: the file exists; only its durability across a power cut is the OS's.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }

@@ -6,6 +6,7 @@ import { journalName, listGenerations } from './journal-generations.js';
 import { decodeFrame, isChange, isTornRecord } from './journal-record.js';
 import { type JournalWriter, journalWriter } from './journal-writer.js';
 import { readLines } from './read-lines.js';
+import { syncFolderSync } from './snapshot-file.js';
 import { StorageError } from './storage-error.js';
 import type { Change } from './table.js';
 import { quietLogger } from '../log/logger.js';
@@ -158,9 +159,13 @@ export class WorkspacesJournal {
     return entries;
   }
 
-  /** Workspace `name`'s store is loaded, with the entries it claimed: the start-up copy is let go. */
-  loaded(name: string): void {
+  /**
+   * Workspace `name`'s store is loaded, with the entries it claimed (or was made new): the
+   * start-up copy is let go, and `seat` is asked to fold in when a generation is to be removed.
+   */
+  loaded(name: string, seat: JournalSeat): void {
     this.#loaded.delete(name);
+    this.#seats.set(name, seat);
   }
 
   /**
@@ -367,6 +372,7 @@ export class WorkspacesJournal {
   #open(): number {
     // Not O_APPEND: records go at #size with positional writes, over a cut-off record if any.
     const fd = openSync(join(this.folder, journalName(this.#generation)), constants.O_RDWR | constants.O_CREAT);
+    if (this.#fsync) syncFolderSync(this.folder);
     this.#fd = fd;
     this.#generations.add(this.#generation);
     if (this.#fileBytes > this.#size) ftruncateSync(fd, this.#size);
