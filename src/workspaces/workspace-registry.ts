@@ -340,9 +340,9 @@ export class WorkspaceRegistry implements Workspaces {
     if (ttl <= 0 || this.#closed || this.#sweeping) return [];
     this.#sweeping = true;
     try {
-      // Last use after a restart includes the writes the workspaces' journal holds (a journal that
-      // cannot be read was said at start-up; its workspaces are not loaded, so none is used).
-      await this.#journal?.ready().catch(() => undefined);
+      // Last use after a restart includes the writes the workspaces' journal holds. A journal that
+      // cannot be read (said at start-up) may hold any workspace's last use: nothing expires then.
+      if (this.#journal && !(await this.#journal.ready().then(() => true, () => false))) return [];
       const began = Date.now();
       const candidates = [...this.#entries.values()].filter((entry) => entry.trial === undefined && now - lastUse(entry) >= ttl);
       const removed: string[] = [];
