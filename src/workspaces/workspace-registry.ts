@@ -342,7 +342,14 @@ export class WorkspaceRegistry implements Workspaces {
     try {
       // Last use after a restart includes the writes the workspaces' journal holds. A journal that
       // cannot be read (said at start-up) may hold any workspace's last use: nothing expires then.
-      if (this.#journal && !(await this.#journal.ready().then(() => true, () => false))) return [];
+      if (
+        this.#journal &&
+        !(await this.#journal.ready().then(
+          () => true,
+          () => false,
+        ))
+      )
+        return [];
       const began = Date.now();
       const candidates = [...this.#entries.values()].filter((entry) => entry.trial === undefined && now - lastUse(entry) >= ttl);
       const removed: string[] = [];
