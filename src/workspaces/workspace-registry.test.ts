@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, utimesSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -87,6 +87,22 @@ describe('WorkspaceRegistry', () => {
     await second.workspaces!.loaded();
     expect(await second.workspaces!.sweep()).toEqual([]);
     expect((await open(second, 'w')).store.trades.size).toBe(1);
+  });
+
+  it("while the workspaces' journal cannot be read, start-up says so and no workspace expires (its last use may be in there)", async () => {
+    const data = tempData();
+    mkdirSync(join(data, 'workspaces', 'w'), { recursive: true });
+    const hoursAgo = new Date(Date.now() - 2 * 3_600_000);
+    utimesSync(join(data, 'workspaces', 'w'), hoursAgo, hoursAgo);
+    // Not a file: reading it fails.
+    mkdirSync(join(data, 'workspaces', 'journal.0.ndjson'));
+    const logger = capturingLogger();
+    const root = await createSandbox({ data, workspaceTtl: '1h' }, undefined, { services: { logger } });
+    cleanup.push(() => root.close());
+    await root.workspaces!.loaded();
+    expect(await root.workspaces!.sweep()).toEqual([]);
+    expect(logger.warnings).toContainEqual(expect.stringMatching(/^the workspaces' journal could not be read: .*EISDIR/));
+    expect(readdirSync(join(data, 'workspaces'))).toContain('w');
   });
 
   it('expires workspaces unused for --workspace-ttl, with a log line, and removes their folder', async () => {

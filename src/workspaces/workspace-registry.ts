@@ -342,14 +342,8 @@ export class WorkspaceRegistry implements Workspaces {
     try {
       // Last use after a restart includes the writes the workspaces' journal holds. A journal that
       // cannot be read (said at start-up) may hold any workspace's last use: nothing expires then.
-      if (
-        this.#journal &&
-        !(await this.#journal.ready().then(
-          () => true,
-          () => false,
-        ))
-      )
-        return [];
+      const readable = this.#journal ? await this.#journal.ready().then(readOk, readFailed) : true;
+      if (!readable) return [];
       const began = Date.now();
       const candidates = [...this.#entries.values()].filter((entry) => entry.trial === undefined && now - lastUse(entry) >= ttl);
       const removed: string[] = [];
@@ -422,6 +416,9 @@ export class WorkspaceRegistry implements Workspaces {
     return entry.opening;
   }
 }
+
+const readOk = (): boolean => true;
+const readFailed = (): boolean => false;
 
 /** When a workspace was last used: its last request or its last write, whichever is later. */
 function lastUse(entry: Entry): number {
