@@ -270,6 +270,9 @@ export class JournalAdapter implements StoreAdapter, IdleClosable {
         this.#dirty = true;
         this.#entries += changes.length;
         if (data !== undefined) this.#compactInBackground(() => data);
+        // Asked to fold while this write was under way: on the next turn, once the store has
+        // taken this write's answer (a store that writes again folds with that write instead).
+        else if (this.#mustFold) setImmediate(() => this.#fold());
       },
       (error: unknown) => {
         this.#busy--;

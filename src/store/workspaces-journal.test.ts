@@ -165,6 +165,19 @@ describe('WorkspacesJournal: one journal for the workspaces of a data folder', (
     expect(idle2 && ids(idle2)).toEqual([sampleTrade(0).id]);
   });
 
+  it('a workspace whose own write passes the bound and which then stays idle folds its entries in all the same', async () => {
+    const folder = workspacesFolder();
+    const server = new Server(folder, { rotateBytes: 4096 });
+    const [only] = await server.openAll(['only']);
+    if (!only) throw new Error('not opened');
+    // One record of 20 trades (about 8 KB): past the bound while it is being written.
+    for (let i = 1; i <= 20; i++) only.trades.put(sampleTrade(i));
+    await only.commit();
+    for (let tries = 0; tries < 200 && journalFiles(folder).includes('journal.0.ndjson'); tries++) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(journalFiles(folder)).toEqual([]);
+    expect((JSON.parse(readFileSync(join(folder, 'only', 'db.json'), 'utf8')) as { trades: unknown[] }).trades).toHaveLength(20);
+  });
+
   it('a record cut short at the end is dropped with a note and written over; a damaged one is skipped, named, and its file kept aside', async () => {
     const folder = workspacesFolder();
     const server = new Server(folder);
