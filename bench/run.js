@@ -448,7 +448,7 @@ async function main() {
     fuzzer,
     'Scenario regexes matched with RE2 (re2js), against RegExp (bench/scenario-matching.js):',
     matching,
-    'Journal records, apart from HTTP: one busy sandbox, 64 busy workspaces through the workspaces\' journal, and 64 stores with a journal each (bench/journal-writes.js):',
+    "Journal records, apart from HTTP: one busy sandbox, 64 busy workspaces through the workspaces' journal, and 64 stores with a journal each (bench/journal-writes.js):",
     journal,
     workspaces,
     '',
