@@ -301,7 +301,10 @@ async function main() {
 
   const matching = await phase('scenario matching, RE2 against RegExp (bench/scenario-matching.js)', SCENARIO_MATCHING, [String(config.rounds)], { timeoutMs: 150_000, indent: '  ' });
 
-  const journal = await phase('journal records: one store, 64 workspaces through one record, 64 journals (bench/journal-writes.js)', JOURNAL_WRITES, [String(config.rounds)], { timeoutMs: 150_000, indent: '  ' });
+  const journal = await phase('journal records: one store, 64 workspaces through one record, 64 journals (bench/journal-writes.js)', JOURNAL_WRITES, [String(config.rounds)], {
+    timeoutMs: 150_000,
+    indent: '  ',
+  });
 
   log('workspaces (bench/workspaces.js)');
   let workspaces;
