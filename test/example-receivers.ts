@@ -30,6 +30,20 @@ export function run(command: string, args: string[], options: { cwd: string; env
   });
 }
 
+/**
+ * Kills a process started with `detached: true` and every process it started (its process group):
+ * `php -S` with PHP_CLI_SERVER_WORKERS forks workers, and `go run` runs the program it built, which
+ * outlive a kill of the parent alone and keep their ports.
+ */
+export function killGroup(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    child.kill('SIGKILL');
+  }
+}
+
 /** A language's name, its toolchain command, and a start that resolves with the receiver's port. */
 export type Language = [string, string, () => Promise<number>];
 
@@ -39,7 +53,8 @@ export function exampleReceivers(label: string) {
 
   /** Starts a receiver process and resolves with its port once `ready` matches its output. */
   function start(command: string, args: string[], options: { cwd: string; env: Record<string, string> }, ready: RegExp): Promise<number> {
-    const child = spawn(command, args, { cwd: options.cwd, env: { ...env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // A process group of its own: stop() kills what it started too (PHP's server workers).
+    const child = spawn(command, args, { cwd: options.cwd, env: { ...env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     children.push(child);
     return new Promise((resolve, reject) => {
       let out = '';
@@ -91,7 +106,7 @@ export function exampleReceivers(label: string) {
     languages,
     start,
     stop: () => {
-      for (const child of children.splice(0)) child.kill('SIGKILL');
+      for (const child of children.splice(0)) killGroup(child);
     },
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };

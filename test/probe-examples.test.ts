@@ -7,6 +7,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { freePort } from './callbacks-receiver.js';
+import { killGroup } from './example-receivers.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +20,7 @@ const CI = process.env['CI'] === 'true';
 const goCache = mkdtempSync(join(tmpdir(), 'deposit-sandbox-gocache-'));
 const children: ChildProcess[] = [];
 afterEach(() => {
-  for (const child of children.splice(0)) child.kill('SIGKILL');
+  for (const child of children.splice(0)) killGroup(child);
 });
 afterAll(() => rmSync(goCache, { recursive: true, force: true }));
 
@@ -27,7 +28,8 @@ const has = (command: string) => spawnSync(command, ['--version'], { stdio: 'ign
 
 /** Starts a probe and resolves with its URL once it prints "probe on <url>" (or, for PHP, once its server has started). */
 function start(command: string, args: string[], env: Record<string, string>, url?: string): Promise<string> {
-  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // A process group of its own: afterEach kills the program `go run` built too.
+  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   children.push(child);
   return new Promise((resolve, reject) => {
     let out = '';
