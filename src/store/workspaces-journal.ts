@@ -268,7 +268,7 @@ export class WorkspacesJournal {
           return;
         }
         const position = { generation, offset: end };
-        const total = entries.reduce((sum, [, changes]) => sum + (changes?.length ?? 1), 0);
+        const share = shareOfBytes(bytes.length, entries);
         for (const [name, changes] of entries) {
           if (changes === null) {
             this.#loaded.delete(name);
@@ -277,7 +277,7 @@ export class WorkspacesJournal {
           }
           const list = this.#loaded.get(name) ?? [];
           if (list.length === 0) this.#loaded.set(name, list);
-          list.push({ changes: changes as Change[], end: position, bytes: Math.round((bytes.length * changes.length) / total) });
+          list.push({ changes: changes as Change[], end: position, bytes: share(changes) });
           this.#lastWrite.set(name, mtime);
         }
         records++;
@@ -335,13 +335,13 @@ export class WorkspacesJournal {
       (bytes) => {
         this.#size = position + bytes;
         const end = { generation, offset: this.#size };
-        const total = batch.reduce((sum, { changes }) => sum + (changes?.length ?? 1), 0);
+        const share = shareOfBytes(bytes, entries);
         for (const { name, changes, resolve } of batch) {
           if (changes !== null) {
             this.#lastEnd.set(name, end);
             if (!this.#owing.has(name)) this.#owing.set(name, generation);
           }
-          resolve({ end, bytes: Math.round((bytes * (changes?.length ?? 1)) / total) });
+          resolve({ end, bytes: share(changes) });
         }
         this.#written();
       },
@@ -415,6 +415,15 @@ export class WorkspacesJournal {
       this.#warn(`could not remove ${path} (no data is lost; it is tried again later): ${(error as Error).message}`);
     }
   }
+}
+
+/**
+ * A workspace's share of a record's `bytes`, by its count of changes among the record's `entries`
+ * (a removal counts one): what its compaction policy counts as its journal's growth.
+ */
+function shareOfBytes(bytes: number, entries: readonly Entry[]): (changes: readonly Change[] | null) => number {
+  const total = entries.reduce((sum, [, changes]) => sum + (changes?.length ?? 1), 0);
+  return (changes) => Math.round((bytes * (changes?.length ?? 1)) / total);
 }
 
 /** The entries of one line of the workspaces' journal, or why it is not one. */
