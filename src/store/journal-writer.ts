@@ -29,9 +29,11 @@ const META_FIELDS = 3;
  * which records failed (null when none did). A batch travels as one JSON text of every record's
  * changes and one typed array of the numbers that place them (`meta`): the event loop makes that
  * text with one `JSON.stringify` call, and the splitting and framing (UTF-8 encoding, CRC-32,
- * header) are the thread's. `bench/journal-writes.js` measures it: 64 journals of one change a
- * record cost the event loop 1.70 times what one journal of 64 changes did when each record was
- * framed here, 1.30 times now (see docs/data-folder.md). Started from this string, so the
+ * header) are the thread's. Measured when this was built (`bench/journal-writes.js`, 64 journals
+ * of one change a record against one journal of 64 changes), the event loop paid 1.70 times the
+ * single journal's cost per change when each record was framed here, 1.30 times after (see
+ * docs/data-folder.md). Workspaces now share one journal (workspaces-journal.ts), so a batch here
+ * is mostly the default sandbox's record and theirs. Started from this string, so the
  * bundle needs no second file; `import()` works whether Node runs it as CommonJS or
  * (`--input-type=module` in the inherited flags) as a module, and messages wait in the port until
  * it listens.

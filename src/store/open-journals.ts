@@ -5,9 +5,10 @@ export interface IdleClosable {
 }
 
 /**
- * Bounds the journal descriptors a process keeps open: every store (the default sandbox and each
- * workspace) keeps its journal open between writes, which for a server with a thousand workspaces
- * would be a thousand descriptors, past a usual `ulimit -n 1024`. Here the least recently written
+ * Bounds the journal descriptors a process keeps open: every store with a journal of its own (a
+ * sandbox's; the workspaces of a server share one, workspaces-journal.ts) keeps it open between
+ * writes, and a process that opens many stores (`startSandbox()` many times, tools) would run past
+ * a usual `ulimit -n 1024`. Here the least recently written
  * journals beyond `max` are closed (never one with a write under way) and reopened by their store
  * on its next write, which costs one open(2). The order is a Set's insertion order: a use moves
  * the store to the end.

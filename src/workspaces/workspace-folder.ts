@@ -42,7 +42,7 @@ export function storedWorkspaces(folder: string): Array<{ name: string; lastChan
     .map((entry) => ({ name: entry.name, lastChange: newestChange(join(folder, entry.name)) }));
 }
 
-/** The time of the newest change in a workspace folder (its journal grows on every write). */
+/** The time of the newest file in a workspace folder (the registry also counts its writes in the workspaces' journal). */
 function newestChange(folder: string): number {
   let newest = 0;
   try {
