@@ -1,7 +1,7 @@
 import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sampleTrade } from '../../test/sample-trade.js';
 import { JournalAdapter } from './journal-adapter.js';
 import { encodeRecord } from './journal-record.js';
@@ -155,7 +155,7 @@ describe('WorkspacesJournal: one journal for the workspaces of a data folder', (
       await busy.commit();
     }
     // Folding runs in the background: wait until generation 0 is gone.
-    for (let tries = 0; tries < 200 && journalFiles(folder).includes('journal.0.ndjson'); tries++) await new Promise((resolve) => setTimeout(resolve, 5));
+    await vi.waitFor(() => expect(journalFiles(folder)).not.toContain('journal.0.ndjson'), { timeout: 1000, interval: 5 });
     expect(journalFiles(folder)).not.toContain('journal.0.ndjson');
     expect((JSON.parse(readFileSync(join(folder, 'idle', 'db.json'), 'utf8')) as { trades: unknown[] }).trades).toHaveLength(1);
     // Restart without shutdown: nothing lost on either side.
@@ -173,7 +173,7 @@ describe('WorkspacesJournal: one journal for the workspaces of a data folder', (
     // One record of 20 trades (about 8 KB): past the bound while it is being written.
     for (let i = 1; i <= 20; i++) only.trades.put(sampleTrade(i));
     await only.commit();
-    for (let tries = 0; tries < 200 && journalFiles(folder).includes('journal.0.ndjson'); tries++) await new Promise((resolve) => setTimeout(resolve, 5));
+    await vi.waitFor(() => expect(journalFiles(folder)).not.toContain('journal.0.ndjson'), { timeout: 1000, interval: 5 });
     expect(journalFiles(folder)).toEqual([]);
     expect((JSON.parse(readFileSync(join(folder, 'only', 'db.json'), 'utf8')) as { trades: unknown[] }).trades).toHaveLength(20);
   });

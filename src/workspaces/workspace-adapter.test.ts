@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sampleTrade } from '../../test/sample-trade.js';
 import { Store } from '../store/store.js';
 import { WorkspacesJournal } from '../store/workspaces-journal.js';
@@ -31,7 +31,7 @@ describe('WorkspaceAdapter', () => {
       await busy.commit();
     }
     // Past the bound: "fresh", idle, folds its entry into its db.json and generation 0 goes.
-    for (let tries = 0; tries < 200 && readdirSync(folder).includes('journal.0.ndjson'); tries++) await new Promise((resolve) => setTimeout(resolve, 5));
+    await vi.waitFor(() => expect(readdirSync(folder)).not.toContain('journal.0.ndjson'), { timeout: 1000, interval: 5 });
     expect(readdirSync(folder)).not.toContain('journal.0.ndjson');
     expect(readdirSync(join(folder, 'fresh'))).toEqual(['db.json']);
   });
