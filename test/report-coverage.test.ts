@@ -115,6 +115,18 @@ describe('coverage rows of create', () => {
     expect((await report(t)).total).toBe(0);
   });
 
+  it('create.lost_answer through the app when the X-Sandbox-Scenario header picks lost-answer for an order of any name: seen, then handled by the retry', async () => {
+    const t = await sandbox();
+    const picked = { 'X-Sandbox-Scenario': 'lost-answer' };
+    expect((await t.post('/api/v1/trades/deposit/create', p2pBody({ order: 'plain-order-1' }), picked)).status).toBe(0);
+    const id = t.sandbox.store.trades.findUnique(DEMO.id, 'plain-order-1')?.id;
+    expect(id).toBeDefined();
+    expect(await row(t, 'create.lost_answer')).toMatchObject({ status: 'seen', trade: id });
+    expect((await t.post('/api/v1/trades/deposit/create', p2pBody({ order: 'plain-order-1' }))).status).toBe(422);
+    expect(await row(t, 'create.lost_answer')).toMatchObject({ status: 'handled', trade: id });
+    expect((await report(t)).total).toBe(0);
+  });
+
   it('create.lost_answer, fed to the counter as the lost-answer and late-answer scenarios will: seen, handled (201 or 422 on the retry), wrong (a new order with the same amount and customer within 5 minutes)', () => {
     const M = DEMO.id;
     const status = (counter: MistakeCounter) => counter.report(() => 'Demo Shop').coverage[0]?.rows.find((r) => r.id === 'create.lost_answer');

@@ -45,6 +45,7 @@ export function providerRoutes() {
       const sandbox = c.get('sandbox');
       const { trade, scenario, answer } = orRefuse(await createWithScenario(sandbox, c.req.valid('json'), c.req.header(SCENARIO_HEADER)));
       await sandbox.store.commit();
+      if (scenario) c.set('scenario', scenario.name);
       // Scenario faults after the save: no answer at all, or a late one (src/scenarios/scenario.ts, answer).
       if (answer?.lost) return loseAnswer(c);
       if (answer?.delay) await sandbox.scenarios.wait(answer.delay);

@@ -1,7 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { JSON_BODY } from './body.js';
 import { ANSWER_LOST } from './lose-answer.js';
-import { SCENARIO_HEADER } from '../scenarios/scenario.js';
 import type { SandboxEnv } from './sandbox-env.js';
 // Up into report/ on purpose: the counting is report's logic, HTTP-free; this hook is its HTTP side.
 import { CLIENT_HEADER, DASHBOARD_CLIENT } from '../report/dashboard-client.js';
@@ -11,8 +10,11 @@ import { isLostAnswer } from '../report/lost-answers.js';
  * Middleware for POST /api/v1/trades/deposit/create and /build: after the route answered 201,
  * tells the request's sandbox's counter (integration coverage: create.accepted,
  * create.lost_answer). A create of the dashboard's own New trade form is remembered as QA's
- * instead, and counts for nothing. The common case costs a status check, two header reads and
- * one map lookup; the trade is looked up only for a lost-answer scenario or the dashboard.
+ * instead, and counts for nothing. The common case costs a status check, one header read and
+ * one map lookup; the trade is looked up only for a lost-answer scenario or the dashboard. The
+ * scenario that took the create comes from the route (request variable `scenario`), not from
+ * the answer: a lost answer has no headers, and reading an answer's headers back costs
+ * @hono/node-server building a Headers object for every create.
  */
 export const countCreates: MiddlewareHandler<SandboxEnv> = async (c, next) => {
   await next();
@@ -28,7 +30,7 @@ export const countCreates: MiddlewareHandler<SandboxEnv> = async (c, next) => {
     if (id !== undefined) sandbox.report.qaTrade(id);
     return;
   }
-  const scenario = c.res.headers.get(SCENARIO_HEADER) ?? undefined;
+  const scenario = c.get('scenario');
   // The details only when a lost answer is concerned (rare): the common case stops here.
   if (!sandbox.report.created(merchant, order, scenario)) return;
   sandbox.report.createdDetails(merchant, {

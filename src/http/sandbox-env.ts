@@ -13,6 +13,12 @@ export interface SandboxEnv {
     sandbox: Sandbox;
     /** The path prefix the request came with: '' or '/w/<name>'. */
     base: string;
+    /**
+     * The name of the scenario that took a create or build, set by its route once the trade is
+     * saved, whether the answer is then sent, late or lost; read by what counts creates
+     * (count-creates.ts) without reading the answer's headers back.
+     */
+    scenario: string | undefined;
   };
 }
 
