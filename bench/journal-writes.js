@@ -10,7 +10,7 @@
 // WorkspacesJournal, the journal writer). Each turn puts 64 trade rows and waits until they are
 // saved; slices of the layouts take turns, and the medians per change are compared. Two figures: the event loop's CPU (the
 // main thread's, read from /proc/self/task/<pid>/stat; it serves every request) and the whole
-// process's (the writer thread's framing and write(2) calls too). The create row of
+// process's (the thread pool's write(2) calls too). The create row of
 // bench/workspaces.js shows what the difference costs under HTTP load.
 // Bounded (a watchdog ends it after 120 s), self-stopping, removes its temp folder.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -98,7 +98,7 @@ async function main() {
     { name: `${JOURNALS} workspaces, 1 shared record`, stores: shared, slices: [] },
     { name: `${JOURNALS} journals, 1 change a record`, stores: many, slices: [] },
   ];
-  // Warm both (JIT, the writer thread, the files).
+  // Warm every layout (JIT, the files).
   for (const layout of layouts) await slice(layout.stores);
   for (let round = 0; round < ROUNDS; round++) {
     for (let k = 0; k < layouts.length; k++) {

@@ -351,7 +351,7 @@ export class JournalAdapter implements StoreAdapter, IdleClosable {
 
   /**
    * Writes the record of `changes` at the end of the valid part of the journal, off the event
-   * loop (the journal writer's thread, journal-writer.ts), so a slow or frozen disk never stalls
+   * loop (the journal writer, journal-writer.ts: Node's thread pool), so a slow or frozen disk never stalls
    * reads; with fsync, fdatasync follows. The store sends one write at a time (group commit). A failed
    * write leaves #size where it was and cuts off what it left behind: the next record goes there.
    */

@@ -13,43 +13,7 @@ const CLOSE = 0x7d; // }
  * written. Every line is also plain JSON, so `jq` reads a journal as it is.
  */
 export function encodeRecord(changes: readonly unknown[]): Buffer {
-  return frameRecord(JSON.stringify(changes), crc32);
-}
-
-/**
- * The JSON texts of the elements of `json`, the JSON text of an array of arrays as
- * `JSON.stringify` writes it (no white space): `splitRecords(JSON.stringify(lists))` is
- * `lists.map((list) => JSON.stringify(list))`. The journal writer turns the group commits of many
- * journals into JSON with one call (one call for a batch costs the event loop less than one per
- * journal) and its thread takes them apart again here, off the event loop. Self-contained on
- * purpose, like frameRecord: the thread runs its source text.
- */
-export function splitRecords(json: string): string[] {
-  const texts: string[] = [];
-  let depth = 0;
-  let start = 0;
-  let inString = false;
-  for (let i = 0; i < json.length; i++) {
-    const c = json.charCodeAt(i);
-    if (inString) {
-      // A backslash escapes the next character (\", \\, \uXXXX); a quote ends the string.
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) {
-      if (depth++ === 1) start = i;
-    } else if ((c === 0x5d || c === 0x7d) && --depth === 1) texts.push(json.slice(start, i + 1));
-  }
-  return texts;
-}
-
-/**
- * The journal line of `json`, the JSON text of a group commit's changes (see encodeRecord), with
- * `crc` as the CRC-32. Self-contained on purpose (no import, no name from outside; the CRC comes
- * as an argument): the journal writer's thread runs this function's own source text
- * (journal-writer.ts), so a record framed there is the same, byte for byte, as one framed here.
- */
-export function frameRecord(json: string, crc: (data: Uint8Array) => number): Buffer {
+  const json = JSON.stringify(changes);
   const length = Buffer.byteLength(json);
   // The header's length is known before the CRC (always 8 hex digits), so the JSON is encoded
   // once, straight into the line, and the CRC is taken over it there.
@@ -59,11 +23,11 @@ export function frameRecord(json: string, crc: (data: Uint8Array) => number): Bu
   const line = Buffer.allocUnsafe(start + length + 2);
   line.write(before, 0, 'latin1');
   line.write(json, start, 'utf8');
-  const sum = crc(line.subarray(start, start + length))
+  const sum = crc32(line.subarray(start, start + length))
     .toString(16)
     .padStart(8, '0');
   line.write(sum + after, before.length, 'latin1');
-  line[line.length - 2] = 0x7d; // }
+  line[line.length - 2] = CLOSE;
   line[line.length - 1] = 0x0a; // \n
   return line;
 }

@@ -42,7 +42,7 @@ describe('JournalWriter', () => {
     for (const [i, { path }] of files.entries()) expect(readFileSync(path, 'utf8')).toBe(framed(first(i)) + framed(second(i)));
   });
 
-  it('frames records at the writer thread exactly as encodeRecord does on the event loop (non-ASCII, escapes, a lone surrogate), and answers their lengths', async () => {
+  it('writes each record exactly as encodeRecord frames it (non-ASCII, escapes, a lone surrogate), and answers their lengths', async () => {
     const writer = new JournalWriter();
     const changes: Change[][] = [
       [{ op: 'put', table: 'trades', record: { id: 'a', requisites: { name: 'Анна С.', bank_name: 'Райффайзенбанк' } } as never }],
@@ -50,7 +50,7 @@ describe('JournalWriter', () => {
       [{ op: 'delete', table: 'jobs', id: 'c' }, { op: 'clear' }],
     ];
     const files = changes.map((_, i) => tempFile(`framed-${i}.ndjson`));
-    // Asked for in one turn: one batch at the writer thread.
+    // Asked for in one turn: written one after another.
     const lengths = await Promise.all(files.map(({ fd }, i) => writer.append(fd, changes[i]!, 0, false)));
     for (const [i, { path }] of files.entries()) {
       const bytes = readFileSync(path);
@@ -59,7 +59,7 @@ describe('JournalWriter', () => {
     }
   });
 
-  it('refuses only the record whose write failed, with the system error code; the others of its batch are written', async () => {
+  it('refuses only the record whose write failed, with the system error code; the others asked for with it are written', async () => {
     const writer = new JournalWriter();
     const good = tempFile('good.ndjson');
     const closed = tempFile('closed.ndjson');
@@ -93,6 +93,15 @@ describe('JournalWriter', () => {
     expect(readFileSync(good.path, 'utf8')).toBe(framed(rec('kept')));
   });
 
+  it('refuses a record whose changes JSON cannot hold (a BigInt) and goes on with the records asked for after it', async () => {
+    const writer = new JournalWriter();
+    const { path, fd } = tempFile('unwritable.ndjson');
+    const [refused, kept] = await Promise.allSettled([writer.append(fd, [{ op: 'put', table: 'trades', record: { id: 'x', amount: 1n } }], 0, false), writer.append(fd, rec('kept'), 0, false)]);
+    expect(refused).toMatchObject({ status: 'rejected', reason: expect.any(TypeError) });
+    expect(kept.status).toBe('fulfilled');
+    expect(readFileSync(path, 'utf8')).toBe(framed(rec('kept')));
+  });
+
   it('writes lone records of two journals asked for in two turns, the first perhaps still under way, each at its position', async () => {
     const writer = new JournalWriter();
     const a = tempFile('a.ndjson');
@@ -107,17 +116,6 @@ describe('JournalWriter', () => {
     expect(readFileSync(b.path, 'utf8')).toBe(framed(rec('b1')));
   });
 
-  it('writes the records asked for while a batch is at the writer thread once it answers, with nothing more asked for', async () => {
-    const writer = new JournalWriter();
-    const [a, b, c, d] = [tempFile('a.ndjson'), tempFile('b.ndjson'), tempFile('c.ndjson'), tempFile('d.ndjson')];
-    const first = [writer.append(a.fd, rec('a'), 0, false), writer.append(b.fd, rec('b'), 0, false)];
-    // The microtask that sent the first two as one batch has run; the thread has not answered (that takes a turn).
-    await Promise.resolve();
-    const waiting = [writer.append(c.fd, rec('c'), 0, false), writer.append(d.fd, rec('d'), 0, false)];
-    await Promise.all([...first, ...waiting]);
-    expect([a, b, c, d].map(({ path }) => readFileSync(path, 'utf8'))).toEqual([rec('a'), rec('b'), rec('c'), rec('d')].map(framed));
-  });
-
   it('writes a lone record asked for while another is in the pool once that write is done, with nothing more asked for', async () => {
     const writer = new JournalWriter();
     const a = tempFile('pool-a.ndjson');
@@ -130,12 +128,12 @@ describe('JournalWriter', () => {
     expect([a, b].map(({ path }) => readFileSync(path, 'utf8'))).toEqual([rec('a'), rec('b')].map(framed));
   });
 
-  it('writes every record of many journals asked for turn after turn while a batch is at the writer thread, each journal in order', async () => {
+  it('writes every record of many journals asked for turn after turn while other writes are under way, each journal in order', async () => {
     const writer = new JournalWriter();
     const files = Array.from({ length: 8 }, (_, i) => tempFile(`busy-${i}.ndjson`));
     const text = (i: number, k: number) => rec(`${i}:${k}`);
     // Like busy workspaces: each journal sends its next record once the last one is written,
-    // and the journals start in different turns, so records keep arriving while a batch is away.
+    // and the journals start in different turns, so records keep arriving while one is being written.
     await Promise.all(
       files.map(async ({ fd }, i) => {
         for (let k = 0; k < i; k++) await new Promise((resolve) => setImmediate(resolve));
@@ -158,7 +156,7 @@ describe('JournalWriter', () => {
       const writer = new JournalWriter();
       const fd = openSync(${JSON.stringify(path)}, 'r+');
       await writer.append(fd, rec('alone'), 0, false);
-      // Two journals' records in one turn: a batch for the writer thread, which then must not hold the process.
+      // Two journals' records in one turn, written one after the other: nothing may hold the process after them.
       await Promise.all([writer.append(fd, rec('one'), ${JSON.stringify(size(rec('alone')))}, false), writer.append(openSync(${JSON.stringify(`${path}.2`)}, 'w+'), rec('two'), 0, false)]);
     `;
     // The built module (npm test builds first), as the CLI runs it.
