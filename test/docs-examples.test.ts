@@ -110,7 +110,8 @@ trap 'jobs -p | xargs -r kill 2>/dev/null; wait 2>/dev/null' EXIT
  */
 function bash(script: string, cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn('bash', ['--noprofile', '--norc', '-c', script], { cwd, env: shellEnv(), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    // TMPDIR: what a block makes with mktemp goes into its folder, which is removed after it.
+    const child = spawn('bash', ['--noprofile', '--norc', '-c', script], { cwd, env: shellEnv({ TMPDIR: cwd }), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { tempDir } from './sandbox-process.js';
+import { killAll, tempDir } from './sandbox-process.js';
 import { DEMO, nextOrder } from './support.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -18,6 +18,8 @@ const LIMIT = 256;
 const stops: Array<() => void> = [];
 afterAll(() => {
   for (const stop of stops) stop();
+  // Removes the data folder tempDir() made.
+  killAll();
 });
 
 async function create(url: string, prefix: string): Promise<number> {

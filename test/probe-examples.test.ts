@@ -60,7 +60,8 @@ const LANGUAGES: Array<[string, string, string, () => Promise<string>]> = [
       return start('php', ['-S', `127.0.0.1:${port}`, file('probe.php')], {}, `http://127.0.0.1:${port}/probe`);
     },
   ],
-  ['Go', 'go', 'probe.go', () => start('go', ['run', file('probe.go')], { PORT: '0', GOCACHE: goCache, GOFLAGS: '-mod=mod' })],
+  // GOTMPDIR: `go run` builds the program in a folder it removes only when it ends by itself; killed, it leaves it here.
+  ['Go', 'go', 'probe.go', () => start('go', ['run', file('probe.go')], { PORT: '0', GOCACHE: goCache, GOTMPDIR: goCache, GOFLAGS: '-mod=mod' })],
 ];
 
 describe('balance probe examples', () => {

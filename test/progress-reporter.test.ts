@@ -25,7 +25,8 @@ it('a stopped vitest run lists every finished test, and each unfinished file as 
   writeFileSync(join(dir, 'hangs.test.js'), "it('never ends', () => new Promise(() => {}));\n");
   const progress = join(dir, 'progress.ndjson');
   const args = [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', join(dir, 'vitest.config.mjs'), `--reporter=${join(ROOT, 'scripts/lib/progress-reporter.js')}`];
-  const child = spawn(process.execPath, args, { cwd: dir, env: { ...process.env, TEST_PROGRESS_FILE: progress }, stdio: 'ignore' });
+  // TMPDIR: the stopped vitest's own temporary files go into `dir`, which is removed after.
+  const child = spawn(process.execPath, args, { cwd: dir, env: { ...process.env, TEST_PROGRESS_FILE: progress, TMPDIR: dir }, stdio: 'ignore' });
   const exited = new Promise((resolve) => child.once('close', resolve));
   // Stopped, as the bound stops it, once done.test.js has ended (its two results are written by then).
   const ended = () => existsSync(progress) && readFileSync(progress, 'utf8').includes('"file":"done.test.js","done":true');

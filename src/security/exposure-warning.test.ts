@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -31,10 +31,15 @@ describe('exposureWarning', () => {
 
 describe('runningInContainer', () => {
   it("sees Docker's /.dockerenv, podman's /run/.containerenv or the container variable", () => {
-    const marker = join(mkdtempSync(join(tmpdir(), 'deposit-sandbox-container-')), '.dockerenv');
-    expect(runningInContainer([marker], {})).toBe(false);
-    writeFileSync(marker, '');
-    expect(runningInContainer([marker], {})).toBe(true);
+    const dir = mkdtempSync(join(tmpdir(), 'deposit-sandbox-container-'));
+    const marker = join(dir, '.dockerenv');
+    try {
+      expect(runningInContainer([marker], {})).toBe(false);
+      writeFileSync(marker, '');
+      expect(runningInContainer([marker], {})).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
     expect(runningInContainer([], { container: 'podman' })).toBe(true);
     expect(runningInContainer([], { container: '' })).toBe(false);
   });
