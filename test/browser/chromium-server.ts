@@ -3,7 +3,9 @@
  * once per run instead of once per file. Each file connects to it (launchBrowser() in browser.ts)
  * and works in its own contexts; closing its connection leaves the server to the next file.
  */
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
 // @ts-expect-error: a plain JavaScript module of the scripts, without types
@@ -22,7 +24,10 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     project.provide('chromiumEndpoint', undefined);
     return undefined;
   }
-  const server = await chromium.launchServer(LAUNCH);
+  // Chromium keeps its single-instance socket in a folder of TMPDIR, which a killed browser
+  // leaves behind: it gets a folder of its own, removed after the kill.
+  const temp = mkdtempSync(join(tmpdir(), 'deposit-sandbox-chromium-'));
+  const server = await chromium.launchServer({ ...LAUNCH, env: { ...process.env, TMPDIR: temp } });
   project.provide('chromiumEndpoint', server.wsEndpoint());
   return async () => {
     // npm test's stage table counts the CPU of the processes it waits for. Chromium's zygotes and
@@ -34,5 +39,6 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     const file = process.env['TEST_DETACHED_CPU_FILE'];
     if (file && pid !== undefined) appendFileSync(file, `${sessionCpu(pid).toFixed(2)} Chromium's zygotes and renderers\n`);
     await server.kill();
+    rmSync(temp, { recursive: true, force: true });
   };
 }
