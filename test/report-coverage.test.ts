@@ -103,26 +103,17 @@ describe('coverage rows of create', () => {
     expect((await report(t)).total).toBe(0);
   });
 
-  it('create.lost_answer through the app: an sbx-lost- create is seen; its retry with the same order is handled, and no duplicate-order mistake', async () => {
+  it.each<{ how: string; order: string; headers: Record<string, string> }>([
+    { how: 'an sbx-lost- order', order: 'sbx-lost-cov-1', headers: {} },
+    { how: 'the X-Sandbox-Scenario header picking lost-answer for an order of any name', order: 'plain-order-1', headers: { 'X-Sandbox-Scenario': 'lost-answer' } },
+  ])('create.lost_answer through the app, by $how: the create is seen; its retry with the same order is handled, and no duplicate-order mistake', async ({ order, headers }) => {
     const t = await sandbox();
     // Saved, and no answer at all (under app.request(), a network error: status 0).
-    expect((await t.post('/api/v1/trades/deposit/create', p2pBody({ order: 'sbx-lost-cov-1' }))).status).toBe(0);
-    const id = t.sandbox.store.trades.findUnique(DEMO.id, 'sbx-lost-cov-1')?.id;
+    expect((await t.post('/api/v1/trades/deposit/create', p2pBody({ order }), headers)).status).toBe(0);
+    const id = t.sandbox.store.trades.findUnique(DEMO.id, order)?.id;
     expect(id).toBeDefined();
     expect(await row(t, 'create.lost_answer')).toMatchObject({ status: 'seen', trade: id });
-    expect((await t.post('/api/v1/trades/deposit/create', p2pBody({ order: 'sbx-lost-cov-1' }))).status).toBe(422);
-    expect(await row(t, 'create.lost_answer')).toMatchObject({ status: 'handled', trade: id });
-    expect((await report(t)).total).toBe(0);
-  });
-
-  it('create.lost_answer through the app when the X-Sandbox-Scenario header picks lost-answer for an order of any name: seen, then handled by the retry', async () => {
-    const t = await sandbox();
-    const picked = { 'X-Sandbox-Scenario': 'lost-answer' };
-    expect((await t.post('/api/v1/trades/deposit/create', p2pBody({ order: 'plain-order-1' }), picked)).status).toBe(0);
-    const id = t.sandbox.store.trades.findUnique(DEMO.id, 'plain-order-1')?.id;
-    expect(id).toBeDefined();
-    expect(await row(t, 'create.lost_answer')).toMatchObject({ status: 'seen', trade: id });
-    expect((await t.post('/api/v1/trades/deposit/create', p2pBody({ order: 'plain-order-1' }))).status).toBe(422);
+    expect((await t.post('/api/v1/trades/deposit/create', p2pBody({ order }))).status).toBe(422);
     expect(await row(t, 'create.lost_answer')).toMatchObject({ status: 'handled', trade: id });
     expect((await report(t)).total).toBe(0);
   });
