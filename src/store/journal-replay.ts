@@ -1,4 +1,5 @@
 import { readLines } from './read-lines.js';
+import { journalName } from './journal-generations.js';
 import { decodeRecord, isTornRecord } from './journal-record.js';
 import type { Change } from './table.js';
 
@@ -31,8 +32,45 @@ interface Bad {
 
 const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
 
+/** Where a record is: its file's generation, the offset just past its line, and its length in bytes. */
+export interface RecordPlace {
+  generation: number;
+  end: number;
+  bytes: number;
+}
+
+/** How readJournals takes records apart and names what it skips (the defaults are a store's own journal's). */
+export interface ReadJournalsOptions<T> {
+  /** What a line holds once its frame checks (journal-record.ts), or why it is not a record. */
+  decode: (line: Buffer) => { ok: true; value: T } | { ok: false; reason: string };
+  apply: (value: T, place: RecordPlace) => void;
+  /** The file's name in notes. Default `journal.<generation>.ndjson`. */
+  name?: (generation: number) => string;
+  /** Said after the reason a complete line is damaged (e.g. whose changes it seems to hold). */
+  describeDamage?: (line: Buffer) => string;
+  /** When a damaged file is put aside. Default: when the journal is next compacted. */
+  keptAside?: string;
+}
+
 /**
- * Reads journals, oldest first, and passes every change of every valid record to `apply`.
+ * Reads journals, oldest first, and passes every change of every valid record to `apply`
+ * (a store's own journal; readJournals says what happens to a torn or damaged record).
+ */
+export function replayJournals(journals: readonly JournalFileRef[], apply: (change: Change) => void): Promise<JournalReplay> {
+  return readJournals(journals, {
+    decode: (line) => {
+      const decoded = decodeRecord(line);
+      return decoded.ok ? { ok: true, value: decoded.changes } : decoded;
+    },
+    apply: (changes) => {
+      for (const change of changes) apply(change);
+    },
+  });
+}
+
+/**
+ * Reads journals, oldest first, and passes what every valid record holds to `options.apply`
+ * (a store's own journal: replayJournals; the workspaces' journal: workspaces-journal.ts).
  *
  * - A torn write: the last line of the last journal has no line end and is the start of a
  *   record cut short. It is dropped (the next record overwrites it).
@@ -40,10 +78,11 @@ const plural = (count: number, one: string, many = `${one}s`) => `${count} ${cou
  *   cannot end a line), anywhere in any journal, or bytes at a file's end that are not a
  *   record cut short. Skipped; the file is reported and kept byte for byte.
  */
-export async function replayJournals(journals: readonly JournalFileRef[], apply: (change: Change) => void): Promise<JournalReplay> {
+export async function readJournals<T>(journals: readonly JournalFileRef[], options: ReadJournalsOptions<T>): Promise<JournalReplay> {
+  const { decode, apply, name: nameOf = journalName, describeDamage = () => '', keptAside = 'when the journal is next compacted' } = options;
   const result: JournalReplay = { records: 0, validBytes: 0, fileBytes: 0, damaged: [], notes: [] };
   for (const [index, { generation, path }] of journals.entries()) {
-    const name = `journal.${generation}.ndjson`;
+    const name = nameOf(generation);
     const last = index === journals.length - 1;
     let validEnd = 0;
     let end = 0;
@@ -57,12 +96,12 @@ export async function replayJournals(journals: readonly JournalFileRef[], apply:
         else bad.push({ offset, reason: `${bytes.length} bytes at the end of the file with no line end that do not start a record` });
         return;
       }
-      const decoded = decodeRecord(bytes);
+      const decoded = decode(bytes);
       if (!decoded.ok) {
-        bad.push({ offset, reason: decoded.reason });
+        bad.push({ offset, reason: `${decoded.reason}${describeDamage(bytes)}` });
         return;
       }
-      for (const change of decoded.changes) apply(change);
+      apply(decoded.value, { generation, end, bytes: bytes.length });
       records++;
       validEnd = end;
     });
@@ -74,7 +113,7 @@ export async function replayJournals(journals: readonly JournalFileRef[], apply:
       result.notes.push(
         `${name}: skipped ${plural(bad.length, 'damaged record')} (first at byte ${first.offset}: ${first.reason}); ${plural(records, 'valid record')} loaded.${mostly} ` +
           `Damage is not a write cut short, so nothing is cut off: the file is left byte for byte as it is, new changes go to a new journal, ` +
-          `and it is kept as journal.${generation}.damaged.ndjson when the journal is next compacted.`,
+          `and it is kept as journal.${generation}.damaged.ndjson ${keptAside}.`,
       );
     }
     if (torn) {

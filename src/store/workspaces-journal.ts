@@ -3,10 +3,11 @@ import { dirname, join } from 'node:path';
 import { JOURNAL_GROWTH_LIMIT } from './compaction-policy.js';
 import { DataFolderLock } from './data-folder-lock.js';
 import { journalName, listGenerations } from './journal-generations.js';
-import { decodeFrame, isChange, isTornRecord } from './journal-record.js';
+import { decodeFrame, isChange } from './journal-record.js';
+import { readJournals } from './journal-replay.js';
 import { type JournalWriter, journalWriter } from './journal-writer.js';
-import { readLines } from './read-lines.js';
 import { syncFolderSync } from './snapshot-file.js';
+import { WORKSPACES_NAME } from './workspace-folders.js';
 import { StorageError } from './storage-error.js';
 import type { Change } from './table.js';
 import { quietLogger } from '../log/logger.js';
@@ -235,40 +236,17 @@ export class WorkspacesJournal {
 
   async #read(): Promise<void> {
     const found = listGenerations(this.folder);
-    for (const [index, generation] of found.entries()) {
-      this.#generations.add(generation);
-      const path = join(this.folder, journalName(generation));
-      const last = index === found.length - 1;
-      let mtime = Date.now();
-      try {
-        mtime = statSync(path).mtimeMs;
-      } catch {
-        // Gone meanwhile: nothing to read.
-      }
-      let valid = 0;
-      let end = 0;
-      let records = 0;
-      let damaged = 0;
-      let firstBad: string | undefined;
-      let torn: string | undefined;
-      await readLines(path, (bytes, offset, complete) => {
-        end = offset + bytes.length + (complete ? 1 : 0);
-        if (!complete) {
-          if (last && isTornRecord(bytes)) torn = `${bytes.length} bytes with no line end, from byte ${offset}`;
-          else {
-            damaged++;
-            firstBad ??= `at byte ${offset}: ${bytes.length} bytes at the end of the file with no line end that do not start a record`;
-          }
-          return;
-        }
-        const entries = decodeEntries(bytes);
-        if (typeof entries === 'string') {
-          damaged++;
-          firstBad ??= `at byte ${offset}: ${entries}${namesIn(bytes)}`;
-          return;
-        }
+    const files = found.map((generation) => ({ generation, path: join(this.folder, journalName(generation)) }));
+    // Each file's time: the last use of the workspaces whose newest entries it holds.
+    const mtimes = new Map(files.map(({ generation, path }) => [generation, modified(path)]));
+    const replay = await readJournals(files, {
+      decode: decodeEntries,
+      name: (generation) => `${WORKSPACES_NAME}/${journalName(generation)}`,
+      describeDamage: namesIn,
+      keptAside: 'once every workspace has folded the rest in (the changes in a damaged record are lost for the workspaces that wrote them)',
+      apply: (entries, { generation, end, bytes }) => {
         const position = { generation, offset: end };
-        const share = shareOfBytes(bytes.length, entries);
+        const share = shareOfBytes(bytes, entries);
         for (const [name, changes] of entries) {
           if (changes === null) {
             this.#loaded.delete(name);
@@ -278,26 +256,18 @@ export class WorkspacesJournal {
           const list = this.#loaded.get(name) ?? [];
           if (list.length === 0) this.#loaded.set(name, list);
           list.push({ changes: changes as Change[], end: position, bytes: share(changes) });
-          this.#lastWrite.set(name, mtime);
+          this.#lastWrite.set(name, mtimes.get(generation) ?? Date.now());
         }
-        records++;
-        valid = end;
-      });
-      const name = `workspaces/${journalName(generation)}`;
-      if (firstBad !== undefined) {
-        this.#damaged.add(generation);
-        this.#warn(
-          `${name}: skipped ${damaged === 1 ? '1 damaged record' : `${damaged} damaged records`} (first ${firstBad}); ${records} valid records loaded. ` +
-            `The changes in a damaged record are lost for the workspaces that wrote them. The file is left byte for byte as it is, new changes go to a new journal, ` +
-            `and it is kept as journal.${generation}.damaged.ndjson once every workspace has folded the rest in.`,
-        );
-      }
-      if (torn !== undefined) this.#warn(`${name}: dropped an incomplete last record (${torn}), a write cut short as the sandbox stopped. Everything before it is loaded.`);
-      if (last) {
-        this.#generation = generation;
-        this.#size = valid;
-        this.#fileBytes = end;
-      }
+      },
+    });
+    for (const generation of found) this.#generations.add(generation);
+    for (const generation of replay.damaged) this.#damaged.add(generation);
+    for (const note of replay.notes) this.#warn(note);
+    const newest = found.at(-1);
+    if (newest !== undefined) {
+      this.#generation = newest;
+      this.#size = replay.validBytes;
+      this.#fileBytes = replay.fileBytes;
     }
     // Never write into a damaged journal: changes go to the next one.
     if (this.#damaged.has(this.#generation)) {
@@ -427,14 +397,23 @@ function shareOfBytes(bytes: number, entries: readonly Entry[]): (changes: reado
 }
 
 /** The entries of one line of the workspaces' journal, or why it is not one. */
-function decodeEntries(line: Buffer): Entry[] | string {
+function decodeEntries(line: Buffer): { ok: true; value: Entry[] } | { ok: false; reason: string } {
   const frame = decodeFrame(line);
-  if (!frame.ok) return frame.reason;
+  if (!frame.ok) return frame;
   const entries = frame.payload;
   const valid =
     Array.isArray(entries) &&
     entries.every((entry) => Array.isArray(entry) && entry.length === 2 && typeof entry[0] === 'string' && (entry[1] === null || (Array.isArray(entry[1]) && (entry[1] as unknown[]).every(isChange))));
-  return valid ? (entries as Entry[]) : 'not a list of workspace changes';
+  return valid ? { ok: true, value: entries as Entry[] } : { ok: false, reason: 'not a list of workspace changes' };
+}
+
+/** A file's modification time, or now when it is gone. */
+function modified(path: string): number {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return Date.now();
+  }
 }
 
 /** The workspace names a damaged line seems to hold, for the note ("" when none can be read). */
