@@ -6,6 +6,7 @@ import { type Logger, workspaceLogger } from '../log/logger.js';
 import type { StoreAdapter } from '../store/adapter.js';
 import { JournalAdapter } from '../store/journal-adapter.js';
 import { JOURNAL_GROWTH_LIMIT } from '../store/compaction-policy.js';
+import { Limiter } from '../callbacks/limiter.js';
 import { WorkspacesJournal } from '../store/workspaces-journal.js';
 import { WorkspaceAdapter } from './workspace-adapter.js';
 import { keepsNewWorkspace } from './keeps-new-workspace.js';
@@ -342,7 +343,12 @@ export class WorkspaceRegistry implements Workspaces {
     try {
       // Last use after a restart includes the writes the workspaces' journal holds. A journal that
       // cannot be read (said at start-up) may hold any workspace's last use: nothing expires then.
-      const readable = this.#journal ? await this.#journal.ready().then(readOk, readFailed) : true;
+      const readable = this.#journal
+        ? await this.#journal.ready().then(
+            () => true,
+            () => false,
+          )
+        : true;
       if (!readable) return [];
       const began = Date.now();
       const candidates = [...this.#entries.values()].filter((entry) => entry.trial === undefined && now - lastUse(entry) >= ttl);
@@ -375,14 +381,15 @@ export class WorkspaceRegistry implements Workspaces {
     await Promise.all([...this.#deleting.values()]);
     // A few at a time: each folds its entries into its db.json, and a thousand snapshot files
     // written at once would run past a low `ulimit -n` (the journal then stays, and nothing is lost).
-    const entries = [...this.#entries.values()];
-    const closer = async () => {
-      for (let entry = entries.shift(); entry !== undefined; entry = entries.shift()) {
-        const sandbox = await (entry.opening ?? Promise.resolve(entry.sandbox)).catch(() => undefined);
-        await sandbox?.close();
-      }
-    };
-    await Promise.all(Array.from({ length: CLOSERS }, closer));
+    const closers = new Limiter(CLOSERS);
+    await Promise.all(
+      [...this.#entries.values()].map((entry) =>
+        closers.run(async () => {
+          const sandbox = await (entry.opening ?? Promise.resolve(entry.sandbox)).catch(() => undefined);
+          await sandbox?.close();
+        }),
+      ),
+    );
     await this.#journal?.close();
   }
 
@@ -416,9 +423,6 @@ export class WorkspaceRegistry implements Workspaces {
     return entry.opening;
   }
 }
-
-const readOk = (): boolean => true;
-const readFailed = (): boolean => false;
 
 /** When a workspace was last used: its last request or its last write, whichever is later. */
 function lastUse(entry: Entry): number {
