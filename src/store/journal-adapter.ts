@@ -238,17 +238,24 @@ export class JournalAdapter implements StoreAdapter, IdleClosable {
     } catch (error) {
       return Promise.reject(StorageError.from(error, this.dir, join(this.dir, journalName(this.#generation))));
     }
-    // The journal's bytes so far: this record's are known once the writer has framed it.
-    const state = { snapshotBytes: this.#snapshotBytes, journalBytes: this.#size, entries: this.#entries + changes.length, liveRows };
-    const compact = shouldCompact(state, this.#compactBytes) || changes.some((change) => change.op === 'clear');
-    // The snapshot of this moment, when memory holds exactly what this write makes durable
-    // (later changes are still the store's, and undone if their own write fails).
-    const data = compact && !this.#compacting && Date.now() >= this.#retryAfter ? snapshot() : undefined;
+    const data = this.#dueSnapshot(changes, snapshot, liveRows);
     return this.#append(fd, changes, () => {
       this.#dirty = true;
       this.#entries += changes.length;
       if (data !== undefined) this.#compactInBackground(() => data);
     });
+  }
+
+  /**
+   * The snapshot to compact into once this write is done, when one is due (the compaction policy,
+   * a clear, or the workspaces' journal asking to fold) and none is under way: taken now, when
+   * memory holds exactly what this write makes durable (later changes are still the store's, and
+   * undone if their own write fails). The journal's bytes so far: this record's are known once written.
+   */
+  #dueSnapshot(changes: readonly Change[], snapshot: () => unknown, liveRows: number | undefined): unknown {
+    const state = { snapshotBytes: this.#snapshotBytes, journalBytes: this.#size, entries: this.#entries + changes.length, liveRows };
+    const due = this.#mustFold || shouldCompact(state, this.#compactBytes) || changes.some((change) => change.op === 'clear');
+    return due && !this.#compacting && Date.now() >= this.#retryAfter ? snapshot() : undefined;
   }
 
   /** A workspace's write: its changes go to the workspaces' journal, in the record of this turn. */
@@ -258,9 +265,7 @@ export class JournalAdapter implements StoreAdapter, IdleClosable {
     } catch (error) {
       return Promise.reject(StorageError.from(error, this.dir, this.location));
     }
-    const state = { snapshotBytes: this.#snapshotBytes, journalBytes: this.#size, entries: this.#entries + changes.length, liveRows };
-    const compact = this.#mustFold || shouldCompact(state, this.#compactBytes) || changes.some((change) => change.op === 'clear');
-    const data = compact && !this.#compacting && Date.now() >= this.#retryAfter ? snapshot() : undefined;
+    const data = this.#dueSnapshot(changes, snapshot, liveRows);
     this.#busy++;
     return shared.journal.append(shared.name, changes).then(
       ({ end, bytes }) => {
