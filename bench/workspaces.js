@@ -6,7 +6,9 @@
 // Workspaces (/w/<name>) in one sandbox process:
 // - create spread over 64 active workspaces against create in one workspace, same process,
 //   interleaved slices (goal >= 0.90; the figure is all rounds' creates against all rounds' creates,
-//   and the range of the rounds' own ratios is printed beside it);
+//   and the range of the rounds' own ratios is printed beside it); and the same pair with one
+//   connection, as a control without a goal: with one request at a time, no two creates of one
+//   workspace run back to back, so it shows what a workspace costs apart from that;
 // - POST clock/advance in one workspace while 20,000 steps are pending in others, against the
 //   same advance with none pending elsewhere, in two processes timed alternately (goal <= 1.2 x);
 // - start-up with 100 workspaces x 1,000 trades: to the ready line, and until every workspace
@@ -89,18 +91,22 @@ async function createPhase() {
         });
       }
     });
+    // The last two are the control: the same pair with one connection, so no two requests of one
+    // workspace run back to back in one turn of the event loop (see the goal's row).
     const targets = [
-      { name: 'create, one workspace (/w/solo)', requests: () => createIn(['solo']) },
-      { name: 'create, 64 active workspaces', requests: () => createIn(many) },
-      { name: 'create, default (no prefix)', requests: () => createIn(['']) },
+      { name: 'create, one workspace (/w/solo)', requests: () => createIn(['solo']), connections: CONNECTIONS },
+      { name: 'create, 64 active workspaces', requests: () => createIn(many), connections: CONNECTIONS },
+      { name: 'create, default (no prefix)', requests: () => createIn(['']), connections: CONNECTIONS },
+      { name: 'create, one workspace, 1 connection', requests: () => createIn(['solo']), connections: 1 },
+      { name: 'create, 64 active workspaces, 1 connection', requests: () => createIn(many), connections: 1 },
     ];
-    for (const target of targets) await warm(sandbox, target.requests(), config.warm);
+    for (const target of targets) await warm(sandbox, target.requests(), config.warm, target.connections);
     await settle(sandbox.child.pid);
     const slices = targets.map(() => []);
     for (let round = 0; round < config.rounds; round++) {
       for (let k = 0; k < targets.length; k++) {
         const i = (k + round) % targets.length;
-        const slice = await load(sandbox, targets[i].requests(), config.slice);
+        const slice = await load(sandbox, targets[i].requests(), config.slice, targets[i].connections);
         await settle(sandbox.child.pid);
         slices[i].push(slice);
       }
@@ -112,8 +118,8 @@ async function createPhase() {
       p99: median(slices[i].map((s) => s.p99)),
       failures: slices[i].reduce((sum, s) => sum + s.failures, 0),
       cpuUs: slices[i].reduce((sum, s) => sum + s.cpuUs * s.total, 0) / slices[i].reduce((sum, s) => sum + s.total, 0),
-      // Each round's creates against the one workspace's in the same round: how far rounds spread.
-      rounds: slices[i].map((s, round) => s.total / slices[0][round].total),
+      // Each round's creates against the one workspace's (at the same connections) in the same round: how far rounds spread.
+      rounds: slices[i].map((s, round) => s.total / slices[target.connections === 1 ? 3 : 0][round].total),
     }));
   } finally {
     await sandbox.stop();
@@ -214,9 +220,10 @@ async function main() {
   log(`mode ${mode}; temp folder ${root}${only ? `; only ${only}` : ''}`);
   const rows = [];
   if (runs('create')) {
-    log('create: one workspace, 64 active workspaces, default');
-    const [solo, many, plain] = await createPhase();
+    log('create: one workspace, 64 active workspaces, default; the first two again with 1 connection');
+    const [solo, many, plain, soloOne, manyOne] = await createPhase();
     const createRatio = many.rps / solo.rps;
+    const controlRatio = manyOne.rps / soloOne.rps;
     const row = (run, figure, goal, result) => [run.name, int(run.rps), run.p50, run.p99, int(run.cpuUs), figure, goal, result];
     rows.push(
       row(solo, `${fixed(solo.rps / plain.rps)} x default${solo.failures ? ` (${int(solo.failures)} failed)` : ''}`, '', ''),
@@ -227,6 +234,13 @@ async function main() {
         verdict(createRatio >= 0.9 && many.failures === 0),
       ),
       row(plain, '', '', ''),
+      row(soloOne, soloOne.failures ? `${int(soloOne.failures)} failed` : '', '', ''),
+      row(
+        manyOne,
+        `${fixed(controlRatio, 3)} x one workspace, 1 connection (rounds ${fixed(Math.min(...manyOne.rounds))} to ${fixed(Math.max(...manyOne.rounds))})${manyOne.failures ? ` (${int(manyOne.failures)} failed)` : ''}`,
+        '',
+        '',
+      ),
     );
   }
   if (runs('advance')) {
@@ -268,7 +282,7 @@ async function main() {
   process.stdout.write(
     [
       '',
-      `Workspaces (bench/workspaces.js, mode ${mode}${only ? `, only ${only}` : ''}: ${config.rounds} rounds of ${config.slice} s slices, ${CONNECTIONS} connections; advances: median of ${config.advances}; start-ups: median of ${config.startups}; load average at start ${loadAtStart.toFixed(2)}, at end ${loadavg()[0].toFixed(2)}, ${cpus().length} cores):`,
+      `Workspaces (bench/workspaces.js, mode ${mode}${only ? `, only ${only}` : ''}: ${config.rounds} rounds of ${config.slice} s slices, ${CONNECTIONS} connections (1 where a row says so); advances: median of ${config.advances}; start-ups: median of ${config.startups}; load average at start ${loadAtStart.toFixed(2)}, at end ${loadavg()[0].toFixed(2)}, ${cpus().length} cores):`,
       formatTable(['measure', 'req/s', 'p50 ms', 'p99 ms', 'CPU us/req', 'figure', 'goal', 'result'], rows),
       ...(up
         ? [

@@ -38,12 +38,13 @@ export function getRequests(ids) {
 }
 
 /**
- * Runs autocannon against the server `target` ({ url, child }) and returns rps, p50, p99 (ms),
- * failures, and the server's CPU time per request in microseconds (Linux; NaN elsewhere).
+ * Runs autocannon against the server `target` ({ url, child }) with `connections` (default 50)
+ * and returns rps, p50, p99 (ms), failures, and the server's CPU time per request in
+ * microseconds (Linux; NaN elsewhere).
  */
-export async function load(target, requests, seconds) {
+export async function load(target, requests, seconds, connections = CONNECTIONS) {
   const before = cpuMs(target.child.pid);
-  const result = await autocannon({ url: target.url, connections: CONNECTIONS, duration: seconds, requests });
+  const result = await autocannon({ url: target.url, connections, duration: seconds, requests });
   const after = cpuMs(target.child.pid);
   return {
     rps: result.requests.average,
@@ -57,6 +58,6 @@ export async function load(target, requests, seconds) {
 }
 
 /** A short run to warm up the JIT of both sides, result discarded. */
-export async function warm(target, requests, seconds) {
-  if (seconds > 0) await autocannon({ url: target.url, connections: CONNECTIONS, duration: seconds, requests });
+export async function warm(target, requests, seconds, connections = CONNECTIONS) {
+  if (seconds > 0) await autocannon({ url: target.url, connections, duration: seconds, requests });
 }
