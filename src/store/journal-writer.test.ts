@@ -121,7 +121,7 @@ describe('JournalWriter', () => {
     const a = tempFile('pool-a.ndjson');
     const b = tempFile('pool-b.ndjson');
     const first = writer.append(a.fd, rec('a'), 0, false);
-    // The microtask that handed the first record to the pool has run; the pool has not answered (that takes a turn).
+    // The first record's write is in the pool (handed over by append itself); the pool answers in a later turn.
     await Promise.resolve();
     const waiting = writer.append(b.fd, rec('b'), 0, false);
     await Promise.all([first, waiting]);
