@@ -27,7 +27,10 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   // Chromium keeps its single-instance socket in a folder of TMPDIR, which a killed browser
   // leaves behind: it gets a folder of its own, removed after the kill.
   const temp = mkdtempSync(join(tmpdir(), 'deposit-sandbox-chromium-'));
-  const server = await chromium.launchServer({ ...LAUNCH, env: { ...process.env, TMPDIR: temp } });
+  const server = await chromium.launchServer({ ...LAUNCH, env: { ...process.env, TMPDIR: temp } }).catch((error: unknown) => {
+    rmSync(temp, { recursive: true, force: true });
+    throw error;
+  });
   project.provide('chromiumEndpoint', server.wsEndpoint());
   return async () => {
     // npm test's stage table counts the CPU of the processes it waits for. Chromium's zygotes and
