@@ -18,7 +18,7 @@ import { hostGuard } from './security/host-guard.js';
 import type { Sandbox } from './sandbox-types.js';
 import { type SandboxEnv, sandboxOf } from './http/sandbox-env.js';
 import { WorkspaceRemovedError } from './workspaces/workspace-adapter.js';
-import { invalidName, serverWorkspaceRoutes, workspaceRoutes } from './workspaces/workspace-routes.js';
+import { invalidName, refuseDotSegmentName, serverWorkspaceRoutes, workspaceRoutes } from './workspaces/workspace-routes.js';
 import { workspaceNameProblem } from './workspaces/workspace-name.js';
 
 const ROUTES =
@@ -47,6 +47,8 @@ export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
     c.set('base', '');
     return next();
   });
+  // `/w/%2e%2e/...` names no workspace; resolved, it would be a path of the default one.
+  app.use(refuseDotSegmentName);
   app.route('/', sandboxRoutes(counting, serverWorkspaceRoutes(sandbox)));
   if (sandbox.workspaces) app.route('/w/:workspace', sandboxRoutes(counting, workspaceRoutes(sandbox, sandbox.workspaces)));
   app.notFound((c) => {

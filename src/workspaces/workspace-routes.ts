@@ -1,3 +1,4 @@
+import type { HttpBindings } from '@hono/node-server';
 import { type Context, Hono, type MiddlewareHandler, type Next } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import { assertAdminAccess, requireAdminToken, requireSandboxAdmin } from '../http/admin-guard.js';
@@ -109,6 +110,28 @@ async function removeWorkspace(registry: Workspaces, name: string) {
   }
   return removed;
 }
+
+/**
+ * `/w/` (or `/%77/`, which the router reads as `/w/`) and then a dot segment, as the URL parser
+ * reads one: `.` or `..` with any of its dots written `%2e` or `%2E`. An absolute-form target
+ * (`POST http://host/w/...`) is matched after its origin.
+ */
+const DOT_SEGMENT_NAME = /^(?:https?:\/\/[^/?#]*)?\/(?:w|%77)\/((?:\.|%2[eE]){1,2})(?:[/?#]|$)/;
+
+/**
+ * Refuses a request whose workspace name is a dot segment, before any route sees it. The router
+ * never sees that name: the Request's URL is resolved as a browser resolves it, so `/w/%2e%2e/api/...`
+ * arrives as `/api/...` (a request of the default workspace) and `/w/%2e/x` as `/w/x`. The
+ * request target as the client sent it is the one place the segment still shows: the Node
+ * request's `url` in @hono/node-server's bindings (`c.env.incoming`). Under `app.request()` there
+ * is no Node request, and a Request made from a URL string was resolved before the app got it.
+ */
+export const refuseDotSegmentName: MiddlewareHandler = (c, next) => {
+  const target = (c.env as Partial<HttpBindings> | undefined)?.incoming?.url;
+  const dots = target === undefined ? undefined : DOT_SEGMENT_NAME.exec(target)?.[1];
+  if (dots !== undefined) throw invalidName(workspaceNameProblem(decodeURIComponent(dots)) ?? '');
+  return next();
+};
 
 /** The 404 of a path whose workspace name is not allowed. */
 export function invalidName(message: string): SandboxError {
