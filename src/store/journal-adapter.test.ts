@@ -225,9 +225,24 @@ describe('JournalAdapter: crashes and damage', () => {
 
     const second = await open(dir);
     expect(trades(second.store)).toEqual([trade(1)]);
-    expect(second.notes).toEqual([expect.stringMatching(/^journal\.0\.ndjson: dropped an incomplete last record \(90 bytes with no line end, from byte \d+\), a write cut short/)]);
+    // It cannot tell a write cut short at a stop (nothing acknowledged lost) from a file cut short
+    // (what followed is gone): it says both, and keeps the incomplete bytes aside.
+    expect(second.notes).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^journal\\.0\\.ndjson: dropped an incomplete last record \\(90 bytes with no line end, from byte ${whole}\\); everything before it is loaded\\. ` +
+            'Either a write was cut short as the sandbox stopped .*nothing acknowledged is lost\\), or the file itself was cut short .*whatever followed byte \\d+ is gone.*' +
+            `Its bytes are copied to journal\\.0\\.torn-${whole}\\.ndjson, beside the journal, before the next change is written over them\\.$`,
+        ),
+      ),
+    ]);
     second.store.trades.put(trade(3));
     await second.store.commit();
+    expect(readFileSync(join(dir, `journal.0.torn-${whole}.ndjson`), 'utf8')).toBe(
+      encodeRecord([{ op: 'put', table: 'trades', record: trade(2) }])
+        .toString()
+        .slice(0, 90),
+    );
     expect(readFileSync(journal(dir, 0), 'utf8').slice(whole)).toBe(encodeRecord([{ op: 'put', table: 'trades', record: trade(3) }]).toString());
 
     const third = await open(dir);

@@ -1,8 +1,8 @@
-import { closeSync, constants, ftruncate, ftruncateSync, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
+import { closeSync, constants, ftruncate, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StoreAdapter, StoreSink } from './adapter.js';
 import { DocumentSink } from './document-sink.js';
-import { replayJournals } from './journal-replay.js';
+import { cutTornRecord, replayJournals } from './journal-replay.js';
 import { loadSnapshotFile, syncFolderSync, writeSnapshotFile } from './snapshot-file.js';
 import { assertWritable, notWritable, StorageError } from './storage-error.js';
 import { shouldCompact } from './compaction-policy.js';
@@ -333,7 +333,7 @@ export class JournalAdapter implements StoreAdapter, IdleClosable {
       this.#size = 0;
       this.#fileBytes = 0;
     }
-    if (this.#fileBytes > this.#size) ftruncateSync(active, this.#size);
+    if (this.#fileBytes > this.#size) cutTornRecord(active, this.dir, this.#generation, this.#size, this.#fileBytes);
     if (this.#fsync) syncFolderSync(this.dir);
     this.#fileBytes = this.#size;
     this.#journals.add(this.#generation);

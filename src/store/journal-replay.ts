@@ -1,3 +1,5 @@
+import { ftruncateSync, readSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { readLines } from './read-lines.js';
 import { journalName } from './journal-generations.js';
 import { decodeRecord, isTornRecord } from './journal-record.js';
@@ -73,7 +75,9 @@ export function replayJournals(journals: readonly JournalFileRef[], apply: (chan
  * (a store's own journal: replayJournals; the workspaces' journal: workspaces-journal.ts).
  *
  * - A torn write: the last line of the last journal has no line end and is the start of a
- *   record cut short. It is dropped (the next record overwrites it).
+ *   record cut short. It is dropped (the next record overwrites it; cutTornRecord copies its
+ *   bytes aside first): a write cut short at a stop was never acknowledged, but a file cut short
+ *   (a copy taken while in use, a truncation) lost what followed, and the note cannot tell which.
  * - Damage: a complete line that fails its length or checksum check (a write that stopped
  *   cannot end a line), anywhere in any journal, or bytes at a file's end that are not a
  *   record cut short. Skipped; the file is reported and kept byte for byte.
@@ -117,10 +121,32 @@ export async function readJournals<T>(journals: readonly JournalFileRef[], optio
       );
     }
     if (torn) {
-      result.notes.push(`${name}: dropped an incomplete last record (${torn.reason}, from byte ${torn.offset}), a write cut short as the sandbox stopped. Everything before it is loaded.`);
+      result.notes.push(
+        `${name}: dropped an incomplete last record (${torn.reason}, from byte ${torn.offset}); everything before it is loaded. ` +
+          'Either a write was cut short as the sandbox stopped (a record is acknowledged only once written whole: then nothing acknowledged is lost), ' +
+          `or the file itself was cut short (copied while in use, truncated, a crash of the machine): then whatever followed byte ${torn.offset} is gone, and the sandbox cannot tell which. ` +
+          (first
+            ? 'Its bytes stay in that file, which is kept as it is (above).'
+            : `Its bytes are copied to ${tornName(generation, torn.offset)}, beside the journal, before the next change is written over them.`),
+      );
     }
     result.validBytes = validEnd;
     result.fileBytes = end;
   }
   return result;
+}
+
+/** The file a torn record's bytes are copied to, beside its journal (never read again). */
+export const tornName = (generation: number, offset: number): string => `journal.${generation}.torn-${offset}.ndjson`;
+
+/**
+ * Cuts a torn record (bytes `from`..`to`) off the journal of `generation` in `dir`, open as
+ * `fd`, after copying its bytes to tornName() beside it: they are the only trace of what a file
+ * cut short lost. A copy that fails (a full disk) fails the write that needed the cut.
+ */
+export function cutTornRecord(fd: number, dir: string, generation: number, from: number, to: number): void {
+  const bytes = Buffer.alloc(to - from);
+  const read = readSync(fd, bytes, 0, bytes.length, from);
+  writeFileSync(join(dir, tornName(generation, from)), bytes.subarray(0, read));
+  ftruncateSync(fd, from);
 }
