@@ -65,7 +65,7 @@ describe('the workspaces of a data folder at start-up', () => {
     server.dataFolder?.releaseSync();
     const workspace = join(data, 'workspaces', 'worker-4');
     await expect(createSandbox({ data: workspace })).rejects.toThrow(
-      `The data folder ${workspace} is the workspace "worker-4" of the data folder ${data}, whose workspaces' journal (${join(data, 'workspaces', 'journal.0.ndjson')}) may hold changes of it not yet in ${join(workspace, 'db.json')}`,
+      `The data folder ${workspace} is the workspace "worker-4" of the data folder ${data}, whose workspaces' journal (${join(data, 'workspaces', '@journal', 'journal.0.ndjson')}) may hold changes of it not yet in ${join(workspace, 'db.json')}`,
     );
     // Started and stopped once on the data folder: the change is in the workspace's db.json, and the folder opens alone.
     const again = await createSandbox({ data });

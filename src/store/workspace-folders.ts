@@ -7,6 +7,12 @@ import { journalName, listGenerations } from './journal-generations.js';
 /** The sub-folder of a data folder that holds its workspaces (src/workspaces/ keeps them there). */
 export const WORKSPACES_NAME = 'workspaces';
 
+/**
+ * The sub-folder of `workspaces/` that holds the workspaces' journal (workspaces-journal.ts).
+ * `@` is in no workspace name, so a workspace folder can never be it or a file in it.
+ */
+export const WORKSPACES_JOURNAL_NAME = '@journal';
+
 /** Whether this process holds the lock on a folder. */
 type HeldHere = (folder: string) => boolean;
 
@@ -45,16 +51,27 @@ export function refuseWorkspaceOfHeldFolder(folder: string, heldHere: HeldHere):
 export function refuseWorkspaceWithJournal(folder: string): void {
   const parent = dirname(folder);
   if (basename(parent) !== WORKSPACES_NAME) return;
-  const generations = listGenerations(parent);
-  const newest = generations.at(-1);
-  if (newest === undefined) return;
+  const journal = newestJournal(parent);
+  if (journal === undefined) return;
   const root = dirname(parent);
   const name = basename(folder);
   throw new StoreError(
-    `The data folder ${folder} is the workspace "${name}" of the data folder ${root}, whose workspaces' journal (${join(parent, journalName(newest))}) may hold changes of it not yet in ${join(folder, 'db.json')}: ` +
+    `The data folder ${folder} is the workspace "${name}" of the data folder ${root}, whose workspaces' journal (${journal}) may hold changes of it not yet in ${join(folder, 'db.json')}: ` +
       `opened on its own, it would miss them. Nothing was changed. Start deposit-sandbox once with --data ${root} and stop it (a clean stop folds every workspace into its db.json and removes the journal), ` +
       `then start this one; or use /w/${name} on that server.`,
   );
+}
+
+/** The newest file of the workspaces' journal in `workspaces` (in its own folder, or where an earlier layout wrote it), if any. */
+function newestJournal(workspaces: string): string | undefined {
+  for (const folder of [join(workspaces, WORKSPACES_JOURNAL_NAME), workspaces]) {
+    const newest = listGenerations(folder)
+      .map((generation) => join(folder, journalName(generation)))
+      .filter((path) => statSync(path, { throwIfNoEntry: false })?.isFile() === true)
+      .at(-1);
+    if (newest !== undefined) return newest;
+  }
+  return undefined;
 }
 
 /** And the other way round: `<data>` while a process holds one of `<data>/workspaces/<name>` directly. */

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -62,12 +62,11 @@ async function removeAfterOneTrade(server: Server): Promise<void> {
   await server.journal.remove('a');
 }
 
-const journalFiles = (folder: string) =>
-  readdirSync(folder)
-    .filter((name) => name.startsWith('journal.'))
-    .sort();
+/** The workspaces' journal's folder in a workspaces folder. */
+const journalFolder = (folder: string) => join(folder, '@journal');
+const journalFiles = (folder: string) => (existsSync(journalFolder(folder)) ? readdirSync(journalFolder(folder)) : []).filter((name) => name.startsWith('journal.')).sort();
 const lines = (folder: string, generation: number) =>
-  readFileSync(join(folder, `journal.${generation}.ndjson`), 'utf8')
+  readFileSync(join(journalFolder(folder), `journal.${generation}.ndjson`), 'utf8')
     .split('\n')
     .filter(Boolean);
 const ids = (store: Store) => [...store.trades.values()].map((t) => t.id).sort();
@@ -118,6 +117,93 @@ describe('WorkspacesJournal: one journal for the workspaces of a data folder', (
     const [a2, b2] = await again.openAll(['a', 'b']);
     expect(a2 && ids(a2)).toEqual([sampleTrade(1).id]);
     expect(b2 && ids(b2)).toEqual([sampleTrade(2).id]);
+  });
+
+  it('writes after a clean restart survive a later crash: a place in the journal is never used twice for one workspace', async () => {
+    const folder = workspacesFolder();
+    const first = new Server(folder);
+    const [victim] = await first.openAll(['victim']);
+    for (let n = 1; n <= 30; n++) {
+      victim?.trades.put(sampleTrade(n));
+      await victim?.commit();
+    }
+    // A clean stop: folded into db.json, which keeps the place it holds up to; the journal is removed.
+    await first.close();
+    const held = (JSON.parse(readFileSync(join(folder, 'victim', 'db.json'), 'utf8')) as { workspaces_journal: { generation: number; offset: number } }).workspaces_journal;
+    expect(journalFiles(folder)).toEqual([]);
+    const second = new Server(folder);
+    const [again] = await second.openAll(['victim']);
+    for (let n = 31; n <= 32; n++) {
+      again?.trades.put(sampleTrade(n));
+      await again?.commit();
+    }
+    // Its new records go past the place its snapshot holds, in a generation of their own.
+    expect(journalFiles(folder)).toEqual([`journal.${held.generation + 1}.ndjson`]);
+    // No close(): as after kill -9.
+    const third = new Server(folder);
+    const [last] = await third.openAll(['victim']);
+    expect(last?.trades.size).toBe(32);
+    expect(third.notes).toEqual([]);
+  });
+
+  it('a snapshot ahead of a journal cut short: the workspace writes past it, and a crash keeps those writes', async () => {
+    const folder = workspacesFolder();
+    const first = new Server(folder);
+    const [a, b] = await first.openAll(['a', 'b']);
+    for (let n = 1; n <= 5; n++) {
+      a?.trades.put(sampleTrade(n));
+      await a?.commit();
+    }
+    await a?.close();
+    b?.trades.put(sampleTrade(10));
+    await b?.commit();
+    // No close(). The journal loses its end (a copy taken while in use): "a"'s snapshot now holds up
+    // to a place past the end of the file, where "b" writes next.
+    const journal = join(journalFolder(folder), 'journal.0.ndjson');
+    const whole = readFileSync(journal);
+    writeFileSync(journal, whole.subarray(0, whole.indexOf('\n') + 1));
+    const second = new Server(folder);
+    const [a2, b2] = await second.openAll(['a', 'b']);
+    expect(a2?.trades.size).toBe(5);
+    b2?.trades.put(sampleTrade(11));
+    await b2?.commit();
+    a2?.trades.put(sampleTrade(6));
+    await a2?.commit();
+    const third = new Server(folder);
+    const [a3, b3] = await third.openAll(['a', 'b']);
+    expect(a3?.trades.size).toBe(6);
+    expect(b3 && ids(b3)).toContain(sampleTrade(11).id);
+  });
+
+  it('lives in a folder of its own, where no workspace can stand: a workspace named like a journal file is an ordinary workspace', async () => {
+    const folder = workspacesFolder();
+    const server = new Server(folder);
+    const names = ['journal.0.ndjson', 'journal.1.ndjson', 'other'];
+    const stores = await server.openAll(names);
+    stores.forEach((store, index) => store.trades.put(sampleTrade(index + 1)));
+    await Promise.all(stores.map((store) => store.commit()));
+    expect(journalFiles(folder)).toEqual(['journal.0.ndjson']);
+    // No close(): as after kill -9; every workspace has its own trade.
+    const again = new Server(folder);
+    const reopened = await again.openAll(names);
+    expect(reopened.map((store) => ids(store))).toEqual(names.map((_, index) => [sampleTrade(index + 1).id]));
+    expect(again.notes).toEqual([]);
+  });
+
+  it('a journal of the earlier layout (files in the workspaces folder itself) is moved into its folder and replayed', async () => {
+    const folder = workspacesFolder();
+    const server = new Server(folder);
+    const [a] = await server.openAll(['a']);
+    a?.trades.put(sampleTrade(1));
+    await a?.commit();
+    // No close(); the journal put where an earlier version wrote it.
+    for (const name of journalFiles(folder)) renameSync(join(journalFolder(folder), name), join(folder, name));
+    const again = new Server(folder);
+    const [a2] = await again.openAll(['a']);
+    expect(a2 && ids(a2)).toEqual([sampleTrade(1).id]);
+    expect(readdirSync(folder).filter((name) => name.startsWith('journal.'))).toEqual([]);
+    await again.close();
+    expect(existsSync(journalFolder(folder))).toBe(false);
   });
 
   it("a removed workspace's entries no longer count: one made later under its name starts empty and keeps only its own", async () => {
@@ -187,15 +273,15 @@ describe('WorkspacesJournal: one journal for the workspaces of a data folder', (
     const damaged = encodeRecord([['a', [{ op: 'put', table: 'trades', record: sampleTrade(9) }]]]);
     // One byte of the JSON changed: the checksum no longer matches.
     damaged.writeUInt8((damaged.readUInt8(damaged.length - 4) ^ 1) & 0x7f, damaged.length - 4);
-    appendFileSync(join(folder, 'journal.0.ndjson'), damaged);
-    appendFileSync(join(folder, 'journal.0.ndjson'), encodeRecord([['a', [{ op: 'put', table: 'trades', record: sampleTrade(2) }]]]).subarray(0, 30));
+    appendFileSync(join(journalFolder(folder), 'journal.0.ndjson'), damaged);
+    appendFileSync(join(journalFolder(folder), 'journal.0.ndjson'), encodeRecord([['a', [{ op: 'put', table: 'trades', record: sampleTrade(2) }]]]).subarray(0, 30));
 
     const again = new Server(folder);
     const [a2] = await again.openAll(['a']);
     expect(a2 && ids(a2)).toEqual([sampleTrade(1).id]);
     expect(again.notes).toEqual([
-      expect.stringMatching(/^workspaces\/journal\.0\.ndjson: skipped 1 damaged record \(first at byte \d+: checksum mismatch \(it seems to hold changes of "a"\)\)/),
-      expect.stringMatching(/^workspaces\/journal\.0\.ndjson: dropped an incomplete last record/),
+      expect.stringMatching(/^workspaces\/@journal\/journal\.0\.ndjson: skipped 1 damaged record \(first at byte \d+: checksum mismatch \(it seems to hold changes of "a"\)\)/),
+      expect.stringMatching(/^workspaces\/@journal\/journal\.0\.ndjson: dropped an incomplete last record .*either a write was cut short .* or the file itself was cut short .*stay in that file/i),
     ]);
     // Never written again: new records go to the next generation; a clean stop keeps the damaged file aside.
     a2?.trades.put(sampleTrade(3));
@@ -218,7 +304,7 @@ describe('WorkspacesJournal: one journal for the workspaces of a data folder', (
     expect(String((results[0] as PromiseRejectedResult).reason)).toMatch(/ENOSPC|no space/);
     expect(a?.trades.size).toBe(0);
     expect(b?.trades.size).toBe(0);
-    expect(readFileSync(join(folder, 'journal.0.ndjson'), 'utf8')).toBe('');
+    expect(readFileSync(join(journalFolder(folder), 'journal.0.ndjson'), 'utf8')).toBe('');
   });
 
   it('a workspace folder with a journal of its own (an earlier version) loads as it is and folds it in at its first compaction', async () => {

@@ -1,13 +1,13 @@
-import { closeSync, constants, ftruncate, ftruncateSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
+import { closeSync, constants, existsSync, ftruncate, mkdirSync, openSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { JOURNAL_GROWTH_LIMIT } from './compaction-policy.js';
 import { DataFolderLock } from './data-folder-lock.js';
 import { journalName, listGenerations } from './journal-generations.js';
 import { decodeFrame, isChange } from './journal-record.js';
-import { readJournals } from './journal-replay.js';
+import { cutTornRecord, readJournals } from './journal-replay.js';
 import { type JournalWriter, journalWriter } from './journal-writer.js';
 import { syncFolderSync } from './snapshot-file.js';
-import { WORKSPACES_NAME } from './workspace-folders.js';
+import { WORKSPACES_JOURNAL_NAME, WORKSPACES_NAME } from './workspace-folders.js';
 import { StorageError } from './storage-error.js';
 import type { Change } from './table.js';
 import { quietLogger } from '../log/logger.js';
@@ -66,8 +66,9 @@ export interface WorkspacesJournalOptions {
 
 /**
  * The workspaces' journal: one append-only journal for every workspace of a data folder
- * (`<data>/workspaces/journal.<generation>.ndjson`), beside each workspace's snapshot
- * (`<data>/workspaces/<name>/db.json`).
+ * (`<data>/workspaces/@journal/journal.<generation>.ndjson`), beside each workspace's snapshot
+ * (`<data>/workspaces/<name>/db.json`). Its folder's name holds `@`, which no workspace name
+ * does, so no workspace folder can ever be, or stand in the way of, a file of the journal.
  *
  * Why one: the group commits of the workspaces that change in one turn of the event loop become
  * ONE record, so busy workspaces cost one write(2) and one framing a turn, as one busy sandbox
@@ -78,7 +79,10 @@ export interface WorkspacesJournalOptions {
  *   workspace created later under that name starts empty.
  * - A workspace's snapshot says up to where in this journal it holds its changes
  *   (`"workspaces_journal": {generation, offset}` in its db.json); at start-up it replays its
- *   entries after that place.
+ *   entries after that place. A place is never used twice for one workspace: when a snapshot
+ *   holds up to a place at or past where the next record would go (the journal was removed by
+ *   a clean stop, or cut), records go to a new generation past it before that workspace writes,
+ *   so its later entries can never be taken for ones its snapshot already holds.
  * - Once the active generation reaches `rotateBytes` (256 MiB), new records go to the next one, and every
  *   workspace with entries in an older one folds them into its snapshot; a generation is
  *   removed once no workspace needs it (oldest first, so a removal entry outlives the entries
@@ -89,7 +93,10 @@ export interface WorkspacesJournalOptions {
  * what is asked for meanwhile leaves together in the next record.
  */
 export class WorkspacesJournal {
+  /** The journal's own folder (`<workspaces>/@journal`). */
   readonly folder: string;
+  /** Where a journal of an earlier layout may be: the workspaces' folder itself. */
+  readonly #legacyFolder: string;
   readonly #fsync: boolean;
   readonly #warn: (message: string) => void;
   readonly #rotateBytes: number;
@@ -108,6 +115,8 @@ export class WorkspacesJournal {
   /** Valid bytes of the active generation (where the next record goes), and its bytes on disk when read. */
   #size = 0;
   #fileBytes = 0;
+  /** The furthest place a loaded workspace's snapshot holds up to: every record from now on must end past it. */
+  #floor: JournalPosition | undefined;
   #next: Pending[] = [];
   #scheduled = false;
   #writing = false;
@@ -121,13 +130,15 @@ export class WorkspacesJournal {
   #settled = false;
   #closed = false;
 
-  constructor(folder: string, options: WorkspacesJournalOptions = {}) {
-    this.folder = folder;
+  /** `workspaces`: the folder of the workspaces (`<data>/workspaces`); the journal lives in its sub-folder `@journal`. */
+  constructor(workspaces: string, options: WorkspacesJournalOptions = {}) {
+    this.folder = join(workspaces, WORKSPACES_JOURNAL_NAME);
+    this.#legacyFolder = workspaces;
     this.#fsync = options.fsync ?? false;
     this.#warn = options.warn ?? quietLogger.warn;
     this.#rotateBytes = options.rotateBytes ?? JOURNAL_GROWTH_LIMIT * 64 * 1024 * 1024;
     this.#writer = options.writer ?? journalWriter;
-    this.#lock = DataFolderLock.covering(dirname(folder))?.lock;
+    this.#lock = DataFolderLock.covering(dirname(workspaces))?.lock;
   }
 
   /** Reads the journal once (every caller waits for the same read). */
@@ -148,6 +159,7 @@ export class WorkspacesJournal {
    */
   claim(name: string, after: JournalPosition | undefined, seat: JournalSeat): Claimed[] {
     this.#seats.set(name, seat);
+    if (after !== undefined && (this.#floor === undefined || isBefore(this.#floor, after))) this.#floor = after;
     const entries = (this.#loaded.get(name) ?? []).filter((entry) => after === undefined || isBefore(after, entry.end));
     const first = entries[0];
     const last = entries.at(-1);
@@ -220,6 +232,8 @@ export class WorkspacesJournal {
     this.#fd = undefined;
     if (this.#settled && this.#owing.size === 0 && this.#lock?.lost === undefined) {
       for (const generation of [...this.#generations].sort((a, b) => a - b)) this.#removeGeneration(generation);
+      // Its folder too, once empty (a damaged journal kept aside stays, and so does the folder).
+      if (this.#generations.size === 0) removeIfEmpty(this.folder);
     }
   }
 
@@ -235,13 +249,14 @@ export class WorkspacesJournal {
   }
 
   async #read(): Promise<void> {
+    this.#adoptLegacyFiles();
     const found = listGenerations(this.folder);
     const files = found.map((generation) => ({ generation, path: join(this.folder, journalName(generation)) }));
     // Each file's time: the last use of the workspaces whose newest entries it holds.
     const mtimes = new Map(files.map(({ generation, path }) => [generation, modified(path)]));
     const replay = await readJournals(files, {
       decode: decodeEntries,
-      name: (generation) => `${WORKSPACES_NAME}/${journalName(generation)}`,
+      name: (generation) => `${WORKSPACES_NAME}/${WORKSPACES_JOURNAL_NAME}/${journalName(generation)}`,
       describeDamage: namesIn,
       keptAside: 'once every workspace has folded the rest in (the changes in a damaged record are lost for the workspaces that wrote them)',
       apply: (entries, { generation, end, bytes }) => {
@@ -286,6 +301,7 @@ export class WorkspacesJournal {
     if (this.#writing || this.#next.length === 0) return;
     const batch = this.#next;
     this.#next = [];
+    this.#passFloor();
     const path = join(this.folder, journalName(this.#generation));
     let fd: number;
     try {
@@ -338,14 +354,52 @@ export class WorkspacesJournal {
     for (const resolve of this.#idle.splice(0)) resolve();
   }
 
+  /**
+   * The next record must end past every place a loaded workspace's snapshot holds up to: when it
+   * would not (the generation was removed by a clean stop, or cut short), records go on in a new
+   * generation past that place. Called between writes only.
+   */
+  #passFloor(): void {
+    const floor = this.#floor;
+    if (floor === undefined || isBefore(floor, { generation: this.#generation, offset: this.#size })) return;
+    if (this.#fd !== undefined) closeSync(this.#fd);
+    this.#fd = undefined;
+    this.#generation = Math.max(this.#generation, floor.generation) + 1;
+    this.#size = 0;
+    this.#fileBytes = 0;
+  }
+
+  /**
+   * The journal of an earlier layout, written straight into the workspaces' folder (where a
+   * workspace folder could take its name): its files are moved into the journal's folder, keeping
+   * their generations, before anything is read. Folders of those names are workspaces, and stay.
+   */
+  #adoptLegacyFiles(): void {
+    const legacy = listGenerations(this.#legacyFolder).filter((generation) => statSync(join(this.#legacyFolder, journalName(generation))).isFile());
+    if (legacy.length === 0) return;
+    if (mkdirSync(this.folder, { recursive: true }) !== undefined && this.#fsync) syncFolderSync(this.#legacyFolder);
+    for (const generation of legacy) {
+      const target = join(this.folder, journalName(generation));
+      if (existsSync(target)) {
+        this.#warn(
+          `${WORKSPACES_NAME}/${journalName(generation)} was left where it is: ${WORKSPACES_NAME}/${WORKSPACES_JOURNAL_NAME}/${journalName(generation)} exists too (move one of them away by hand)`,
+        );
+        continue;
+      }
+      renameSync(join(this.#legacyFolder, journalName(generation)), target);
+    }
+    if (this.#fsync) syncFolderSync(this.folder);
+  }
+
   /** First write: the active generation, opened; a record cut short at its end is cut off. */
   #open(): number {
+    if (mkdirSync(this.folder, { recursive: true }) !== undefined && this.#fsync) syncFolderSync(this.#legacyFolder);
     // Not O_APPEND: records go at #size with positional writes, over a cut-off record if any.
     const fd = openSync(join(this.folder, journalName(this.#generation)), constants.O_RDWR | constants.O_CREAT);
     if (this.#fsync) syncFolderSync(this.folder);
     this.#fd = fd;
     this.#generations.add(this.#generation);
-    if (this.#fileBytes > this.#size) ftruncateSync(fd, this.#size);
+    if (this.#fileBytes > this.#size) cutTornRecord(fd, this.folder, this.#generation, this.#size, this.#fileBytes);
     this.#fileBytes = this.#size;
     return fd;
   }
@@ -405,6 +459,15 @@ function decodeEntries(line: Buffer): { ok: true; value: Entry[] } | { ok: false
     Array.isArray(entries) &&
     entries.every((entry) => Array.isArray(entry) && entry.length === 2 && typeof entry[0] === 'string' && (entry[1] === null || (Array.isArray(entry[1]) && (entry[1] as unknown[]).every(isChange))));
   return valid ? { ok: true, value: entries as Entry[] } : { ok: false, reason: 'not a list of workspace changes' };
+}
+
+/** Removes `folder` when it is empty; leaves it otherwise (or when it is gone already). */
+function removeIfEmpty(folder: string): void {
+  try {
+    rmdirSync(folder);
+  } catch {
+    // Not empty (a damaged journal kept aside), or not there.
+  }
 }
 
 /** A file's modification time, or now when it is gone. */

@@ -95,7 +95,7 @@ describe('WorkspaceRegistry', () => {
     const hoursAgo = new Date(Date.now() - 2 * 3_600_000);
     utimesSync(join(data, 'workspaces', 'w'), hoursAgo, hoursAgo);
     // Not a file: reading it fails.
-    mkdirSync(join(data, 'workspaces', 'journal.0.ndjson'));
+    mkdirSync(join(data, 'workspaces', '@journal', 'journal.0.ndjson'), { recursive: true });
     const logger = capturingLogger();
     const root = await createSandbox({ data, workspaceTtl: '1h' }, undefined, { services: { logger } });
     cleanup.push(() => root.close());
@@ -124,8 +124,8 @@ describe('WorkspaceRegistry', () => {
     const expired = await root.workspaces!.sweep(start + 61 * 60_000);
     expect(expired).toEqual(['old']);
     expect(lines.join('')).toMatch(/workspace "old" expired: unused for 1h \(--workspace-ttl 1h, last used .*\); its data was removed/);
-    // Its folder is gone (beside the workspaces' folders, the workspaces' journal).
-    expect(readdirSync(join(data, 'workspaces'), { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? [entry.name] : []))).toEqual(['fresh']);
+    // Its folder is gone (beside the workspaces' folders, the workspaces' journal's, @journal).
+    expect(readdirSync(join(data, 'workspaces')).filter((name) => name !== '@journal')).toEqual(['fresh']);
     // The name is free again: a new, empty workspace.
     expect((await open(root, 'old')).store.trades.size).toBe(0);
   });
