@@ -94,7 +94,7 @@ export interface WorkspaceSeat {
   readonly rootUrl: () => string;
 }
 
-export type OpenResult = { ok: true; sandbox: Sandbox } | { ok: false; reason: 'invalid_name' | 'limit' | 'closed'; message: string };
+export type OpenResult = { ok: true; sandbox: Sandbox } | { ok: false; reason: 'invalid_name' | 'case_twin' | 'limit' | 'closed'; message: string };
 
 /** How a request in a workspace was answered: what decides whether a workspace it created is kept. */
 export interface RequestOutcome {

@@ -89,6 +89,38 @@ describe('WorkspaceRegistry', () => {
     expect((await open(second, 'w')).store.trades.size).toBe(1);
   });
 
+  it('no workspace name stands in the way of the server: workspaces named like its journal files are ordinary, and every other keeps writing', async () => {
+    const data = tempData();
+    const first = await createSandbox({ data });
+    const names = ['journal.0.ndjson', 'journal.1.ndjson', 'journal.0.damaged.ndjson', 'other'];
+    for (const name of names) {
+      const workspace = await open(first, name);
+      trade(workspace, `in-${name}`);
+      await workspace.store.commit();
+    }
+    trade(first, 'in-default');
+    await first.close();
+    expect(readdirSync(join(data, 'workspaces')).sort()).toEqual([...names].sort());
+    const second = await createSandbox({ data });
+    cleanup.push(() => second.close());
+    for (const name of names) {
+      const workspace = await open(second, name);
+      expect([...workspace.store.trades.values()].map((t) => t.order)).toEqual([`in-${name}`]);
+      trade(workspace, `again-${name}`);
+      await workspace.store.commit();
+    }
+  });
+
+  it('names that differ only in case are two workspaces on a file system that tells case apart', async () => {
+    const data = tempData();
+    const root = await createSandbox({ data });
+    cleanup.push(() => root.close());
+    trade(await open(root, 'Worker-3'), 'upper');
+    trade(await open(root, 'worker-3'), 'lower');
+    expect((await open(root, 'Worker-3')).store.trades.size).toBe(1);
+    expect((await open(root, 'worker-3')).store.trades.size).toBe(1);
+  });
+
   it("while the workspaces' journal cannot be read, start-up says so and no workspace expires (its last use may be in there)", async () => {
     const data = tempData();
     mkdirSync(join(data, 'workspaces', 'w'), { recursive: true });

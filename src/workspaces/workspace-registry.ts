@@ -11,6 +11,7 @@ import { WorkspacesJournal } from '../store/workspaces-journal.js';
 import { WorkspaceAdapter } from './workspace-adapter.js';
 import { keepsNewWorkspace } from './keeps-new-workspace.js';
 import { removeFolder, storedWorkspaces } from './workspace-folder.js';
+import { caseTwin, foldsCase } from './case-folding.js';
 import type { WorkspaceSummary } from './workspace-answers.js';
 import { DEFAULT_WORKSPACE, workspaceNameProblem } from './workspace-name.js';
 
@@ -68,6 +69,8 @@ export class WorkspaceRegistry implements Workspaces {
   #rootBase = '';
   /** The journal every stored workspace writes to (workspaces-journal.ts); undefined when nothing is kept on disk. */
   #journal: WorkspacesJournal | undefined;
+  /** Whether the workspaces' file system folds case (asked once, when two names differ only in case). */
+  #foldsCase: boolean | undefined;
 
   constructor(root: Sandbox, create: CreateSandbox, logger: Logger | undefined) {
     this.#root = root;
@@ -241,6 +244,16 @@ export class WorkspaceRegistry implements Workspaces {
     let entry = this.#entries.get(name);
     if (entry === undefined) {
       if (this.#closed) return { ok: false, reason: 'closed', message: 'The sandbox is shutting down and opens no new workspace.' };
+      const twin = await this.#sharesFolderWith(name);
+      if (twin !== undefined) {
+        return {
+          ok: false,
+          reason: 'case_twin',
+          message:
+            `The workspace ${JSON.stringify(name)} was not created: it differs only in case from the workspace ${JSON.stringify(twin)}, and the data folder is on a file system that does not tell case apart (${this.folder}), ` +
+            `where both would share one folder. Use /w/${twin}, or a name that differs in more than case.`,
+        };
+      }
       const max = this.#root.options.maxWorkspaces;
       if (this.#entries.size >= max) {
         const tried = this.#entries.size - this.size;
@@ -267,6 +280,22 @@ export class WorkspaceRegistry implements Workspaces {
     }
     this.#follow(sandbox);
     return { ok: true, sandbox, entry };
+  }
+
+  /**
+   * The workspace whose folder `name`'s would be: one whose name differs only in case, on a file
+   * system that folds case (macOS's and Windows' defaults). A removal of such a one is waited for.
+   */
+  async #sharesFolderWith(name: string): Promise<string | undefined> {
+    const folder = this.folder;
+    if (folder === undefined) return undefined;
+    const removing = caseTwin(name, this.#deleting.keys());
+    const twin = caseTwin(name, this.#entries.keys());
+    if (removing === undefined && twin === undefined) return undefined;
+    this.#foldsCase ??= foldsCase(folder);
+    if (!this.#foldsCase) return undefined;
+    if (removing !== undefined) await this.#deleting.get(removing);
+    return caseTwin(name, this.#entries.keys());
   }
 
   /** The workspaces loaded now, besides default and those on trial (the integration report reads their counters). */

@@ -63,6 +63,7 @@ async function open(c: Context<SandboxEnv>, next: Next, registry: Workspaces, ad
   if (!opened.ok) {
     if (opened.reason === 'invalid_name') throw invalidName(opened.message);
     if (opened.reason === 'limit') throw new SandboxError(429, 'workspace_limit', opened.message, { details: [{ field: '--max-workspaces', message: 'limit reached' }] });
+    if (opened.reason === 'case_twin') throw new SandboxError(409, 'workspace_name_taken', opened.message);
     throw new SandboxError(503, 'shutting_down', opened.message);
   }
   c.set('sandbox', opened.sandbox);
