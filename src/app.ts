@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { adminRoutes } from './admin/routes.js';
 import { providerRoutes } from './api/provider.js';
+import { noBody } from './http/body.js';
 import { errors, SandboxError } from './http/errors.js';
 import { StorageError } from './store/storage-error.js';
 import { renderError } from './http/render-error.js';
@@ -80,6 +81,8 @@ function sandboxRoutes(counting: boolean, select: Hono<SandboxEnv>) {
   app.use('/api/*', corsPolicy('provider'));
   app.use('/_sandbox/*', corsPolicy('admin'), crossSiteGuard);
   app.use('/pay/*', crossSiteGuard);
+  // A route that takes no body refuses one past a small bound before it acts (src/http/body.ts).
+  app.use(noBody());
   app.route('/', select);
   // The integration report (src/report): successful creates and reads of a trade here, refusals in onError.
   if (counting) {

@@ -5,10 +5,10 @@
  */
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../src/sandbox.js';
 import { listen, type RunningServer } from '../src/server.js';
-import { ADMIN_BODY_LIMIT, FORM_BODY_LIMIT } from '../src/http/body.js';
+import { ADMIN_BODY_LIMIT, FORM_BODY_LIMIT, NO_BODY_LIMIT } from '../src/http/body.js';
 import { LIMITS } from '../src/trades/requests.js';
 import { DEMO, ecomBody, p2pBody, rawExchange } from './support.js';
 
@@ -173,6 +173,90 @@ describe('over a real socket', () => {
     expect(streamed.chunksSent).toBeLessThan(total);
     expect(sandbox.store.trades.get(id)).toEqual(before);
     await healthy();
+  });
+
+  // A route that reads no body (a reset, a list, a removal) refuses one past NO_BODY_LIMIT before
+  // it acts: a chunked body is counted as it arrives, never read to its end, and nothing happens.
+  describe('a body sent to a route that takes none', () => {
+    /** The trades of default and of workspace `keep`, and keep's scenario upload: what each refused request must leave. */
+    async function state() {
+      const workspace = (await fetch(`${server.url}/_sandbox/workspaces`).then((res) => res.json())) as { workspaces: Array<{ name: string; trades: number }> };
+      const scenarios = (await fetch(`${server.url}/w/keep/_sandbox/scenarios`).then((res) => res.json())) as { scenarios: Array<{ name: string }> };
+      return {
+        trades: sandbox.store.trades.size,
+        keep: workspace.workspaces.find((w) => w.name === 'keep')?.trades,
+        uploaded: scenarios.scenarios.map((s) => s.name).filter((name) => name === 'kept-upload'),
+      };
+    }
+
+    beforeEach(async () => {
+      expect((await send('POST', CREATE, JSON_AUTH, [JSON.stringify(p2pBody())])).status).toBe(201);
+      expect((await send('POST', `/w/keep${CREATE}`, JSON_AUTH, [JSON.stringify(p2pBody())])).status).toBe(201);
+      const upload = 'scenarios:\n  - name: kept-upload\n    description: Stays.\n    match:\n      order: "^kept-"\n';
+      expect((await send('PUT', '/w/keep/_sandbox/scenarios', { 'Content-Type': 'application/yaml' }, [upload])).status).toBe(200);
+    });
+
+    it.each([
+      ['POST', '/_sandbox/reset'],
+      ['POST', '/w/keep/_sandbox/reset'],
+      ['DELETE', '/w/keep/_sandbox/scenarios'],
+      ['GET', '/_sandbox/trades'],
+      ['DELETE', '/w/keep/_sandbox'],
+    ])('a chunked body to %s %s is answered 413 once it passes the bound, the connection is cut, and nothing changes', async (method, path) => {
+      const before = await state();
+      expect(before.trades).toBeGreaterThan(0);
+      expect(before.keep).toBeGreaterThan(0);
+      expect(before.uploaded).toEqual(['kept-upload']);
+      const chunk = Buffer.alloc(64 * 1024, 'x');
+      const total = 256; // 16 MiB, if the sandbox read it all
+      // Node's client sends a GET's or DELETE's body chunked only when told to.
+      const streamed = await streamChunks(method, path, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' }, Buffer.from('{"pad":"'), chunk, total);
+      expect(streamed.status).toBe(413);
+      expect(JSON.parse(streamed.body)).toMatchObject({
+        error: { status: 413, code: 'body_too_large', message: expect.stringContaining(`${method} ${path} takes no request body`) },
+      });
+      expect(streamed.headers.connection).toBe('close');
+      expect(streamed.chunksSent).toBeLessThan(total);
+      expect(await state()).toEqual(before);
+      await healthy();
+    });
+
+    it.each([
+      ['POST', '/_sandbox/reset'],
+      ['DELETE', '/w/keep/_sandbox/scenarios'],
+      ['GET', '/_sandbox/trades'],
+      ['DELETE', '/w/keep/_sandbox'],
+    ])('%s %s with a Content-Length over the bound is answered 413 before the body is read, and nothing changes', async (method, path) => {
+      const before = await state();
+      const answer = await raw(`${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${1024 ** 3}\r\n\r\n{"pad":"`, 20_000);
+      expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+      expect(answer).toMatch(/\r\nconnection: close\r\n/i);
+      expect(answer).toContain('"code":"body_too_large"');
+      expect(answer).toContain(`larger than ${NO_BODY_LIMIT} bytes`);
+      expect(await state()).toEqual(before);
+      await healthy();
+    });
+
+    it('an empty body, or a small one such as {}, is taken as before, chunked or not', async () => {
+      expect((await send('GET', '/_sandbox/trades', { 'Content-Length': '2' }, ['{}'])).status).toBe(200);
+      expect((await send('DELETE', '/w/keep/_sandbox/scenarios', { 'Transfer-Encoding': 'chunked' }, ['{', '}'])).status).toBe(200);
+      const small = `{"pad":"${'x'.repeat(NO_BODY_LIMIT - 10)}"}`;
+      expect(Buffer.byteLength(small)).toBeLessThanOrEqual(NO_BODY_LIMIT);
+      const chunked = await send('POST', '/w/keep/_sandbox/reset', { 'Content-Type': 'application/json' }, [small.slice(0, 500), small.slice(500)]);
+      expect(chunked.status).toBe(200);
+      expect(JSON.parse(chunked.body)).toMatchObject({ status: 'reset', removed: { trades: expect.any(Number) } });
+      const empty = await send('POST', '/_sandbox/reset', { 'Content-Length': '0' });
+      expect(empty.status).toBe(200);
+      expect(sandbox.store.trades.size).toBe(0);
+      expect((await send('DELETE', '/w/keep/_sandbox', {}, [])).status).toBe(200);
+    });
+
+    it('a GET body sent chunked is refused whatever its size: the GET request carries no body to count', async () => {
+      const res = await send('GET', '/_sandbox/trades', { 'Transfer-Encoding': 'chunked' }, ['{}']);
+      expect(res.status).toBe(413);
+      expect(JSON.parse(res.body)).toMatchObject({ error: { code: 'body_too_large', message: expect.stringContaining('a GET or HEAD body sent chunked') } });
+      expect(res.headers.connection).toBe('close');
+    });
   });
 
   it('a body that never finishes does not hold up other requests, and stores nothing', async () => {

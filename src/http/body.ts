@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
+import { matchedRoutes } from 'hono/route';
 import { errors, SandboxError } from '../http/errors.js';
 
 /**
@@ -11,6 +12,8 @@ import { errors, SandboxError } from '../http/errors.js';
  * limit is answered 413 at once whatever it declares, the connection closing instead of
  * waiting for the rest; a chunked body (no Content-Length) is counted as it arrives
  * (hono/body-limit) and cut at the limit the same way. Nothing is buffered past the limit.
+ * Every other route takes no body: `noBody()`, in front of them all, refuses one past
+ * `NO_BODY_LIMIT` the same way, before the route acts.
  */
 
 /** Every admin route's body (JSON commands, a scenario file, a merchant): at most this many bytes. */
@@ -18,6 +21,12 @@ export const ADMIN_BODY_LIMIT = 256 * 1024;
 
 /** The payment page's forms (a card's three fields, the 3-D Secure step): at most this many bytes. */
 export const FORM_BODY_LIMIT = 16 * 1024;
+
+/**
+ * A route that takes no body (a reset, a list, a removal): at most this many bytes, room for the
+ * `{}` or the few fields some clients send with every request, and far from anything worth reading.
+ */
+export const NO_BODY_LIMIT = 1024;
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
 
@@ -36,22 +45,25 @@ declare module 'hono' {
 /** Arrays and objects may nest this deep; the sandbox's bodies are flat objects. */
 export const MAX_JSON_DEPTH = 32;
 
+/** The body readers bounded() made (jsonBody(), textBody(), formBody()): a route with one among its handlers takes a body. */
+const readers = new WeakSet<MiddlewareHandler>();
+
 /**
  * Runs `read` once the body is known to fit in `limit` bytes: at once when the declared
- * Content-Length fits (413 when it does not), else with hono/body-limit counting the bytes as
- * `read` takes them.
+ * Content-Length fits (`tooLarge`, a 413, when it does not), else with hono/body-limit counting
+ * the bytes as `read` takes them.
  */
-function bounded(limit: number, read: (c: Context, next: () => Promise<void>) => Promise<void>): MiddlewareHandler {
+function bounded(limit: number, read: (c: Context, next: () => Promise<void>) => Promise<void>, tooLarge: (c: Context) => SandboxError = () => errors.tooLarge(limit)): MiddlewareHandler {
   const limiter = bodyLimit({
     maxSize: limit,
-    onError: () => {
-      throw errors.tooLarge(limit);
+    onError: (c) => {
+      throw tooLarge(c);
     },
   });
-  return async (c, next) => {
+  const handler: MiddlewareHandler = async (c, next) => {
     const length = c.req.header('Content-Length');
     if (length !== undefined && /^\d+$/.test(length) && c.req.header('Transfer-Encoding') === undefined) {
-      if (Number(length) > limit) throw errors.tooLarge(limit);
+      if (Number(length) > limit) throw tooLarge(c);
       return read(c, next);
     }
     // The limiter reads the whole body (at most `limit` bytes) before it calls `read`.
@@ -65,6 +77,32 @@ function bounded(limit: number, read: (c: Context, next: () => Promise<void>) =>
       if (reading && !(error instanceof SandboxError)) throw ended();
       throw error;
     }
+  };
+  readers.add(handler);
+  return handler;
+}
+
+/**
+ * Bounds the body of a request whose route takes none, in front of every route (src/app.ts): a
+ * route that takes a body has a body reader among the handlers the router matched and is left
+ * to it; a path no route answers is left to the 404. Anything else may carry at most `limit`
+ * bytes, measured like a body reader's (the declared Content-Length, or the bytes of a chunked
+ * body counted as they arrive and cut past the limit), so a reset or a removal never runs
+ * behind a body it does not read. A GET or HEAD body sent chunked is refused whatever its size:
+ * the Request of a GET carries no body to count.
+ */
+export function noBody(limit: number = NO_BODY_LIMIT): MiddlewareHandler {
+  const route = (c: Context) => `${c.req.method} ${c.req.path}`;
+  const drop = bounded(
+    limit,
+    (_c, next) => next(),
+    (c) => errors.unexpectedBody(route(c), limit),
+  );
+  return (c, next) => {
+    const routes = matchedRoutes(c);
+    if (routes.some((r) => readers.has(r.handler)) || !routes.some((r) => r.method !== 'ALL')) return next();
+    if (c.req.raw.body === null && c.req.header('Transfer-Encoding') !== undefined) throw errors.unexpectedBody(route(c), undefined);
+    return drop(c, next);
   };
 }
 

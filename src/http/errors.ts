@@ -106,4 +106,12 @@ export const errors = {
     // Connection: close: the rest of the body is never read, so the connection cannot carry another request.
     return new SandboxError(413, 'body_too_large', `The request body is larger than ${limit} bytes. Send a smaller JSON body.`, { headers: { Connection: 'close' } });
   },
+  /**
+   * A body sent to a route that reads none (`route` is its method and path), past `limit` bytes;
+   * `limit` undefined: a GET or HEAD body sent chunked, refused whatever its size.
+   */
+  unexpectedBody(route: string, limit: number | undefined): SandboxError {
+    const why = limit === undefined ? 'and a GET or HEAD body sent chunked (without Content-Length) is refused whatever its size' : `and this one is larger than ${limit} bytes`;
+    return new SandboxError(413, 'body_too_large', `${route} takes no request body, ${why}. Send the request without a body (an empty one, or {}, is fine).`, { headers: { Connection: 'close' } });
+  },
 };
