@@ -1,8 +1,7 @@
 import { closeSync, createReadStream, fsyncSync, openSync } from 'node:fs';
-import { type FileHandle, open, rename, rm } from 'node:fs/promises';
+import { type FileHandle, open, readFile, rename, rm } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
 import { basename, dirname, join } from 'node:path';
-import { JSONFile } from 'lowdb/node';
 import type { StoreSink } from './adapter.js';
 import { readLines } from './read-lines.js';
 
@@ -23,7 +22,8 @@ import { readLines } from './read-lines.js';
  * `checksum` (always last) is the CRC-32 of every byte before its line; a file whose bytes
  * do not match is refused at start-up.
  *
- * Any JSON reader (lowdb's JSONFile, jq, an editor) reads it. Written to a temp file that
+ * Any JSON reader (lowdb's JSONFile, jq, an editor) reads it, and a `db.json` such a tool wrote
+ * (one document, any layout) is read whole. Written to a temp file that
  * is renamed over the old one, so a crash leaves either the old file or the new one.
  */
 
@@ -44,7 +44,7 @@ const SLICE_BYTES = 1 << 20;
  * Reads a snapshot file into `visitor`. Our own layout is streamed row by row: each row line is
  * decoded and parsed on its own, checked and let go at once (no string of the whole file: a
  * string that large costs ten times as much to decode as its lines do). Anything else, e.g. a
- * file reformatted by hand or written by lowdb itself, is read whole by lowdb's JSONFile. The
+ * file reformatted by hand or written by lowdb itself, is parsed whole with JSON.parse. The
  * checksum is verified before anything reaches the visitor. Resolves with the file's size, or
  * null when there is no file; throws when it is not JSON. `wholeFileBytes`: the largest file
  * read with one read (see WHOLE_FILE_BYTES).
@@ -70,7 +70,7 @@ export async function loadSnapshotFile(path: string, visitor: SnapshotVisitor, w
   }
   if (!fits || !reader.finished) {
     visitor.reset();
-    visitor.document(await new JSONFile<unknown>(path).read());
+    visitor.document(JSON.parse(await readFile(path, 'utf8')));
   }
   return file.bytes;
 }
