@@ -3,6 +3,7 @@ import { adminRoutes } from './admin/routes.js';
 import { providerRoutes } from './api/provider.js';
 import { noBody } from './http/body.js';
 import { errors, SandboxError } from './http/errors.js';
+import { methodNotAllowed } from './http/method-not-allowed.js';
 import { StorageError } from './store/storage-error.js';
 import { renderError } from './http/render-error.js';
 import { describeError } from './log/logger.js';
@@ -52,9 +53,13 @@ export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
   app.use(refuseDotSegmentName);
   app.route('/', sandboxRoutes(counting, serverWorkspaceRoutes(sandbox)));
   if (sandbox.workspaces) app.route('/w/:workspace', sandboxRoutes(counting, workspaceRoutes(sandbox, sandbox.workspaces)));
+  // A path some route serves, with a method none of them takes: 405 with Allow, not 404.
+  const wrongMethod = methodNotAllowed(app);
   app.notFound((c) => {
     // `/w//...`: the router's :workspace takes no empty segment, so the path matched no mount.
     if (c.req.path.startsWith('/w//')) throw invalidName(workspaceNameProblem('') ?? '');
+    const refused = wrongMethod(c.req.method, c.req.path);
+    if (refused) throw refused;
     throw new SandboxError(404, 'not_found', `No route matches this method and path. The sandbox serves ${ROUTES}.`);
   });
 

@@ -56,9 +56,12 @@ describe('endpoint table of the interface document', () => {
     expect(getCreate.status).toBe(404);
     expect((await errorOf(getCreate)).message).toContain('takes POST');
     const putCreate = await t.app.request(CREATE, { method: 'PUT', headers: { 'Content-Type': 'application/json', 'X-Auth': DEMO.token }, body: JSON.stringify(p2pBody()) });
-    expect(putCreate.status).toBe(404);
+    expect(putCreate.status).toBe(405);
+    expect(putCreate.headers.get('Allow')).toBe('POST');
     const postGet = await t.post(tradePath(DEMO.id, '3f2a4b1c-5d6e-4f70-8a9b-0c1d2e3f4a5b'), {});
-    expect(postGet.status).toBe(404);
+    expect(postGet.status).toBe(405);
+    expect(postGet.headers.get('Allow')).toBe('GET, HEAD');
+    expect(await errorOf(postGet)).toMatchObject({ status: 405, code: 'method_not_allowed' });
   });
 
   it('an unknown path is a 404 in the error envelope that lists the routes', async () => {
