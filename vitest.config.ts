@@ -31,6 +31,7 @@ const inProcess = [
   'junit-xml',
   'one-voice',
   'openapi',
+  'openapi-refusals',
   'public-surface',
   'races',
   'readme-first-questions',

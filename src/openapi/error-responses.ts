@@ -1,4 +1,4 @@
-import { ADMIN_BODY_LIMIT } from '../http/body.js';
+import { ADMIN_BODY_LIMIT, NO_BODY_LIMIT } from '../http/body.js';
 import { errorEnvelopeSchema } from './error-envelope.js';
 import type { OperationResponse } from './operation.js';
 
@@ -19,6 +19,9 @@ export const TOO_LARGE = (limit: number, what = 'body'): OperationResponse => er
 
 /** An admin route's body over ADMIN_BODY_LIMIT. */
 export const ADMIN_TOO_LARGE = TOO_LARGE(ADMIN_BODY_LIMIT);
+
+/** Any route that takes no body, when one comes anyway (src/http/body.ts, noBody). */
+export const NO_BODY_413 = error(`The route takes no body, and one came larger than ${NO_BODY_LIMIT} bytes (or a GET or HEAD body sent chunked, whatever its size); the route did nothing.`);
 
 /** Any route: the browser protections of src/security (README, "Security and limits"). */
 export const GUARD_403 = error(

@@ -13,9 +13,12 @@ import { integrationReportSchema } from '../report/report-schema.js';
 import { durationSchema } from '../clock/duration-schema.js';
 import { jobSchema } from '../clock/jobs.js';
 import { scenarioSummarySchema } from '../scenarios/describe-scenario.js';
+import { scenarioFileSchema } from '../scenarios/scenario.js';
 import { buildRequestSchema, createRequestSchema } from '../trades/requests.js';
 import { ecomTradeSchema, historyEntrySchema, p2pTradeSchema } from '../trades/trade.js';
 import { errorEnvelopeSchema } from './error-envelope.js';
+import { NO_BODY_413 } from './error-responses.js';
+import { ADVANCE_LIMIT_MS, DURATION_PATTERN, HTTP_URL_NOTE, HTTP_URL_PATTERN, TRANSITION_TARGETS } from './input-checks.js';
 import { WORKSPACE_ANSWER_COMPONENTS } from '../workspaces/workspace-operations.js';
 import type { Component } from './operation.js';
 import { OPERATIONS, type Operation, type OperationAuth, type OperationResponse } from './operations.js';
@@ -35,6 +38,14 @@ const REQUESTS: Component[] = [
   [checkCallbackRequestSchema, { id: 'CheckCallbackRequest' }],
   [newMerchantSchema, { id: 'NewMerchantRequest', description: 'Every field may be left out and is then generated.' }],
   [signRequestSchema, { id: 'SignRequest' }],
+  [
+    scenarioFileSchema,
+    {
+      id: 'ScenarioFile',
+      description:
+        'Body of PUT /_sandbox/scenarios: a scenario file (docs/scenarios.md; scenarios/schema.json is the same schema for editors). Beyond this schema the sandbox refuses what JSON Schema cannot say, for example: a regular expression RE2 cannot compile, a name a shared scenario has, respond together with timeline, callbacks or answer, a timeline out of time order or with a move the transitions do not allow, a match without a condition, a delay over 5m, retry_after without status 503.',
+    },
+  ],
 ];
 
 /** Answers and the shapes they share: described as zod produces them (io "output"). */
@@ -61,36 +72,79 @@ const ANSWERS: Component[] = [
 
 const REF = (id: string) => `#/components/schemas/${id}`;
 
-/** Durations are parsed by a transform, which JSON Schema cannot describe: say what comes in and out. */
+/**
+ * A duration (durationSchema, also once refined or given metadata, which makes a copy of it with
+ * the same input): parsed by a transform, which JSON Schema cannot describe.
+ */
+const isDuration = (schema: unknown): boolean =>
+  schema === durationSchema || (schema instanceof z.ZodPipe && schema._zod.def.in === durationSchema._zod.def.in && schema._zod.def.out === durationSchema._zod.def.out);
+
+/** Durations: what comes in (the pattern of what parseDuration accepts, or milliseconds) and what goes out. */
 function durations(io: 'input' | 'output') {
   return (ctx: { zodSchema: unknown; jsonSchema: Json }) => {
-    if (ctx.zodSchema !== durationSchema) return;
+    if (!isDuration(ctx.zodSchema)) return;
     for (const key of Object.keys(ctx.jsonSchema)) delete ctx.jsonSchema[key];
     Object.assign(
       ctx.jsonSchema,
-      io === 'output' ? { type: 'number', minimum: 0, description: 'milliseconds' } : { type: ['string', 'number'], description: 'a duration such as "10s" or "5m", or milliseconds' },
+      io === 'output'
+        ? { type: 'number', minimum: 0, description: 'milliseconds' }
+        : {
+            anyOf: [
+              { type: 'string', pattern: DURATION_PATTERN, description: 'a duration such as "500ms", "10s", "5m", "2h" or "1d" (the units of the ms package, in any case)' },
+              { type: 'number', minimum: 0, description: 'milliseconds' },
+            ],
+          },
     );
   };
 }
 
-/** Which string properties of which components are UUIDs and URIs (zod's own checks are looser, so the document says it). */
-const FORMATS: Record<string, Record<string, 'uuid' | 'uri'>> = {
-  Trade: { id: 'uuid', merchant: 'uuid' },
-  EcomTrade: { id: 'uuid', merchant: 'uuid' },
-  AdminTrade: { id: 'uuid', merchant: 'uuid' },
-  CreateRequest: { merchant: 'uuid', callback_url: 'uri', return_url: 'uri' },
-  BuildRequest: { merchant: 'uuid', callback_url: 'uri', return_url: 'uri' },
+/** JSON Schema keywords added to the string branch and the number branch of a property, and its description. */
+interface Checks {
+  string?: Json;
+  number?: Json;
+  description?: string;
+}
+
+const UUID: Checks = { string: { format: 'uuid' } };
+const HTTP_URL: Checks = { string: { format: 'uri', pattern: HTTP_URL_PATTERN }, description: HTTP_URL_NOTE };
+
+/**
+ * What the routes check beyond what zod says in JSON Schema (formats zod checks more loosely or
+ * not at all, a refine, a check in the handler), per property of a component
+ * (src/openapi/input-checks.ts).
+ */
+const CHECKS: Record<string, Record<string, Checks>> = {
+  Trade: { id: UUID, merchant: UUID },
+  EcomTrade: { id: UUID, merchant: UUID },
+  AdminTrade: { id: UUID, merchant: UUID },
+  CreateRequest: { merchant: UUID, callback_url: HTTP_URL, return_url: HTTP_URL },
+  BuildRequest: { merchant: UUID, callback_url: HTTP_URL, return_url: HTTP_URL },
+  TransitionRequest: {
+    state: {
+      string: { enum: [...TRANSITION_TARGETS] },
+      description: 'The state to move the trade to. created and ecom are trade states too, but no trade moves to them (409).',
+    },
+  },
+  AdvanceRequest: { by: { number: { maximum: ADVANCE_LIMIT_MS }, description: 'How far to move the clock: at most 10 years (3650d); a longer duration is a 422.' } },
+  CheckCallbackRequest: { url: HTTP_URL },
 };
 
-function addFormats(schemas: Record<string, Json>): void {
-  for (const [id, fields] of Object.entries(FORMATS)) {
+function addChecks(schemas: Record<string, Json>): void {
+  for (const [id, fields] of Object.entries(CHECKS)) {
     if (!schemas[id]) continue; // in the other set (requests or answers)
     const properties = (schemas[id]['properties'] ?? {}) as Record<string, Json>;
-    for (const [name, format] of Object.entries(fields)) {
+    for (const [name, checks] of Object.entries(fields)) {
       const property = properties[name];
       if (!property) throw new Error(`openapi: ${id} has no property ${name}`);
-      const strings = property['type'] === 'string' ? [property] : ((property['anyOf'] ?? []) as Json[]).filter((branch) => branch['type'] === 'string');
-      for (const schema of strings) schema['format'] = format;
+      const branches = property['anyOf'] ? (property['anyOf'] as Json[]) : [property];
+      for (const type of ['string', 'number'] as const) {
+        const keywords = checks[type];
+        if (!keywords) continue;
+        const typed = branches.filter((branch) => branch['type'] === type);
+        if (typed.length === 0) throw new Error(`openapi: ${id}.${name} has no ${type} branch`);
+        for (const branch of typed) Object.assign(branch, keywords);
+      }
+      if (checks.description) property['description'] = checks.description;
     }
   }
 }
@@ -103,7 +157,7 @@ function componentSchemas(entries: Component[], io: 'input' | 'output'): Record<
     delete schema['$schema'];
     delete schema['$id'];
   }
-  addFormats(schemas);
+  addChecks(schemas);
   return schemas;
 }
 
@@ -164,11 +218,14 @@ function inline(schema: z.ZodType): Json {
 const json = (id: string) => ({ 'application/json': { schema: { $ref: REF(id) } } });
 
 /**
- * Request bodies: application/json, and any structured-syntax JSON type (application/<name>+json,
- * such as application/vnd.api+json), which src/http/body.ts reads the same way.
+ * Request bodies are listed under concrete media types only: a client sends a listed type as it
+ * is written, and `application/*+json` is a range, not a type. src/http/body.ts also reads any
+ * application/<name>+json type as JSON, which the note says.
  */
-const jsonRequest = (id: string) => ({ 'application/json': { schema: { $ref: REF(id) } }, 'application/*+json': { schema: { $ref: REF(id) } } });
-const JSON_REQUEST_NOTE = 'Sent as application/json or any application/<name>+json type (for example application/vnd.api+json), with or without a charset; other types are a 422.';
+const JSON_REQUEST_NOTE = 'Sent as application/json, or as any application/<name>+json type (for example application/vnd.api+json), with or without a charset; other types are a 422.';
+const ANY_TYPE_JSON_NOTE = 'JSON, read as JSON whatever the Content-Type (application/json, text/plain, or the form type curl -d sends); no body at all counts as {}.';
+const YAML_REQUEST_NOTE =
+  'A scenario file in YAML (UTF-8), read as YAML whatever the Content-Type (text/yaml, text/plain, or the form type curl --data-binary sends work too); JSON, being YAML, is read too.';
 
 function responseContent(response: OperationResponse): Json {
   if (response.schema) return { content: json(idOf(response.schema)) };
@@ -180,9 +237,18 @@ function responseContent(response: OperationResponse): Json {
 }
 
 function requestBody(operation: Operation): Json {
-  if (operation.body) return { requestBody: { required: true, description: JSON_REQUEST_NOTE, content: jsonRequest(idOf(operation.body)) } };
+  if (operation.body) {
+    return { requestBody: { required: true, description: operation.anyContentType ? ANY_TYPE_JSON_NOTE : JSON_REQUEST_NOTE, content: json(idOf(operation.body)) } };
+  }
+  if (operation.yaml) return { requestBody: { required: true, description: YAML_REQUEST_NOTE, content: { 'application/yaml': { schema: { $ref: REF(idOf(operation.yaml)) } } } } };
   if (operation.form) return { requestBody: { required: false, content: { 'application/x-www-form-urlencoded': { schema: inline(operation.form) } } } };
   return {};
+}
+
+/** The answers of an operation: its table's, and the 413 every route that takes no body may answer. */
+function responsesOf(operation: Operation): Record<number, OperationResponse> {
+  const takesBody = operation.body !== undefined || operation.form !== undefined || operation.yaml !== undefined;
+  return takesBody || operation.responses[413] ? operation.responses : { ...operation.responses, 413: NO_BODY_413 };
 }
 
 function operationObject(operation: Operation): Json {
@@ -196,12 +262,13 @@ function operationObject(operation: Operation): Json {
     ...(params.length > 0 ? { parameters: params } : {}),
     ...requestBody(operation),
     responses: Object.fromEntries(
-      Object.entries(operation.responses).map(([status, response]) => [
+      Object.entries(responsesOf(operation)).map(([status, response]) => [
         status,
         {
           description: response.description,
           ...(response.headers ? { headers: Object.fromEntries(Object.entries(response.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }])) } : {}),
           ...responseContent(response),
+          ...(response.links ? { links: response.links } : {}),
         },
       ]),
     ),
@@ -231,7 +298,7 @@ export function openApiDocument(options: OpenApiOptions = {}): Json {
       title: 'deposit-sandbox',
       version: VERSION,
       description:
-        "A local sandbox of the Deposit Trade Service: the provider's three endpoints (tag provider), and the sandbox's own admin API under /_sandbox (tag sandbox). Error answers share one envelope.",
+        "A local sandbox of the Deposit Trade Service: the provider's three endpoints (tag provider), and the sandbox's own admin API under /_sandbox (tag sandbox). Error answers share one envelope. A path listed here answers a method it does not list with 405 (code method_not_allowed) and an Allow header naming the methods it takes; an unknown path is a 404 (code not_found).",
     },
     servers: [{ url: options.serverUrl ?? 'http://127.0.0.1:4242' }],
     tags: [

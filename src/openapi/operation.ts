@@ -10,6 +10,18 @@ export interface OperationResponse {
   /** Another answer: an HTML page, or a JSON document described by its own standard. */
   content?: { mediaType: 'text/html' | 'text/css' | 'text/javascript' | 'application/json'; description?: string };
   headers?: Record<string, string>;
+  /** OpenAPI links: operations a client can call next with values of this answer (or its request). */
+  links?: Record<string, OperationLink>;
+}
+
+/**
+ * An OpenAPI link: the operation to call, and each of its parameters as a runtime expression
+ * (`$response.body#/id`, `$request.body#/merchant`).
+ */
+export interface OperationLink {
+  operationId: string;
+  parameters: Record<string, string>;
+  description: string;
 }
 
 /** One row of the route table /openapi.json is built from. */
@@ -31,7 +43,12 @@ export interface Operation {
   /** A form body (application/x-www-form-urlencoded) instead of JSON. */
   form?: z.ZodType;
   requestHeaders?: Record<string, string>;
+  /** A JSON body of this shape (registered in openapi-document.ts). */
   body?: z.ZodType;
+  /** The JSON body is read whatever its Content-Type, and no body at all counts as `{}` (jsonBody's lenient, src/http/body.ts). */
+  anyContentType?: boolean;
+  /** A YAML body of this shape (a scenario file), read whatever its Content-Type. */
+  yaml?: z.ZodType;
   responses: Record<number, OperationResponse>;
 }
 

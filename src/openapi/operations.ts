@@ -23,14 +23,14 @@ import { callbackQuerySchema } from '../callbacks/list-callbacks.js';
 import { checkReportSchema } from '../check-callback/check-report.js';
 import { newMerchantSchema } from '../merchants/added-merchants.js';
 import { integrationReportSchema } from '../report/report-schema.js';
-import { SCENARIO_HEADER } from '../scenarios/scenario.js';
+import { SCENARIO_HEADER, scenarioFileSchema } from '../scenarios/scenario.js';
 import { buildRequestSchema, createRequestSchema, LIMITS } from '../trades/requests.js';
 import { ecomTradeSchema, p2pTradeSchema } from '../trades/trade.js';
 import { ADMIN_401, ADMIN_TOO_LARGE, error, GUARD_403, TOO_LARGE } from './error-responses.js';
 import { WORKSPACE_OPERATIONS } from '../workspaces/workspace-operations.js';
 
 export type { Operation, OperationAuth, OperationResponse } from './operation.js';
-import type { Operation } from './operation.js';
+import type { Operation, OperationLink } from './operation.js';
 
 const EVERY = 'Every /_sandbox route also works under /w/{name}/_sandbox for workspace {name}.';
 const SCENARIO_PICK = `Picks a scenario by name (it wins over matching); see GET /_sandbox/scenarios.`;
@@ -38,6 +38,25 @@ const PROVIDER_401 = error(
   'Authentication failed: missing or wrong X-Auth / X-Token, unknown merchant, or a signature mismatch (then `error.signature` shows the string to sign the sandbox used). A scenario may force it too.',
 );
 const BODY_422 = 'The body is not valid: not JSON, not an object, or a field is wrong (`error.details` names each field).';
+
+/** Where a created trade leads: reading it, moving it (admin), and the page its payer opens. */
+const CREATED_LINKS: Record<string, OperationLink> = {
+  GetTrade: {
+    operationId: 'getTrade',
+    parameters: { merchant: '$request.body#/merchant', uuid: '$response.body#/id' },
+    description: 'Read the trade as the merchant that created it (X-Token).',
+  },
+  TransitionTrade: {
+    operationId: 'transitionTrade',
+    parameters: { id: '$response.body#/id' },
+    description: 'Move the trade to a state (admin API).',
+  },
+  PaymentPage: {
+    operationId: 'paymentPage',
+    parameters: { id: '$response.body#/id' },
+    description: "The trade's hosted payment page (payment_data.url).",
+  },
+};
 
 function createOperation(endpoint: 'create' | 'build'): Operation {
   const p2p = endpoint === 'create';
@@ -54,7 +73,12 @@ function createOperation(endpoint: 'create' | 'build'): Operation {
     requestHeaders: { [SCENARIO_HEADER]: SCENARIO_PICK },
     body: p2p ? createRequestSchema : buildRequestSchema,
     responses: {
-      201: { description: 'The trade was created.', schema: p2p ? p2pTradeSchema : ecomTradeSchema, headers: { [SCENARIO_HEADER]: 'The scenario that matched the trade, when one did.' } },
+      201: {
+        description: 'The trade was created.',
+        schema: p2p ? p2pTradeSchema : ecomTradeSchema,
+        headers: { [SCENARIO_HEADER]: 'The scenario that matched the trade, when one did.' },
+        links: CREATED_LINKS,
+      },
       401: PROVIDER_401,
       413: TOO_LARGE(LIMITS.maxBodyBytes),
       422: error(`${BODY_422} Also: a second trade with the same order for the merchant (duplicate_order), or a scenario's forced 422.`),
@@ -127,9 +151,11 @@ export const OPERATIONS: readonly Operation[] = (
         200: { description: 'The trade after the move.', schema: transitionAnswerSchema },
         401: ADMIN_401,
         404: error('No such trade.'),
-        409: error('The move is not allowed from the current state; `error.allowed` lists the states allowed now.'),
+        409: error(
+          'The move is not allowed from the current state (a final state allows none); `error.allowed` lists the states allowed now. Also the states no trade moves to, created and ecom, which the request schema leaves out.',
+        ),
         413: ADMIN_TOO_LARGE,
-        422: error(`${BODY_422} Also: an unknown state.`),
+        422: error(`${BODY_422} Also: a state that is not one of the trade states.`),
       },
     },
     {
@@ -214,6 +240,7 @@ export const OPERATIONS: readonly Operation[] = (
       summary: "Set this workspace's own scenarios (a YAML body, the format of a scenario file)",
       description: `They are matched before the shared ones, replace the ones sent before, and are checked with the messages of scenario files. ${EVERY}`,
       auth: 'admin',
+      yaml: scenarioFileSchema,
       responses: {
         200: { description: 'The scenarios now loaded, in match order.', schema: scenarioUploadAnswerSchema },
         401: ADMIN_401,
@@ -249,6 +276,7 @@ export const OPERATIONS: readonly Operation[] = (
       description: `Fields left out are generated; the token and secret are answered here only. ${EVERY}`,
       auth: 'admin',
       body: newMerchantSchema,
+      anyContentType: true,
       responses: {
         201: { description: 'The new merchant with its token and secret.', schema: addMerchantAnswerSchema },
         401: ADMIN_401,
@@ -295,6 +323,7 @@ export const OPERATIONS: readonly Operation[] = (
       auth: 'admin',
       pathParams: { id: 'The merchant id.' },
       body: signRequestSchema,
+      anyContentType: true,
       responses: {
         200: { description: 'The hex HMAC-SHA256.', schema: signAnswerSchema },
         401: ADMIN_401,
