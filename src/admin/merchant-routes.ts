@@ -10,7 +10,7 @@ import { addMerchant, newMerchantSchema } from '../merchants/added-merchants.js'
 import type { MerchantsAnswer } from './admin-answers.js';
 
 /** The body of POST /_sandbox/merchants/:id/sign. */
-export const signRequestSchema = z.strictObject({ string_to_sign: z.string({ error: 'must be the string to sign' }) });
+export const signRequestSchema = z.object({ string_to_sign: z.string({ error: 'must be the string to sign' }) });
 
 /**
  * /_sandbox/merchants: GET lists the merchants of this sandbox (workspace) and the `--auth`
@@ -33,7 +33,7 @@ export function merchantRoutes() {
   });
 
   // Adds a merchant to this sandbox (workspace) only; its token and secret are answered here and never listed again.
-  app.post('/', jsonBody(ADMIN_BODY_LIMIT, { lenient: true }), validate('json', newMerchantSchema.strict()), async (c) => {
+  app.post('/', jsonBody(ADMIN_BODY_LIMIT, { lenient: true }), validate('json', newMerchantSchema), async (c) => {
     const sandbox = c.get('sandbox');
     const added = await addMerchant(sandbox, c.req.valid('json'));
     if (!added.ok) throw errors.conflict('merchant_exists', `A merchant with id ${added.taken.id} (${added.taken.name}) already exists in this workspace. Leave "id" out to get a new one.`);
