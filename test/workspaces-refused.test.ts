@@ -28,9 +28,9 @@ async function start(maxWorkspaces: number) {
   const listed = async () => ((await (await app.request('/_sandbox/workspaces')).json()) as { workspaces: Array<{ name: string; trades: number }> }).workspaces;
   const folders = () => {
     try {
-      // The workspaces' folders (beside them, the workspaces' journal).
+      // The workspaces' folders (beside them, the workspaces' journal's, @journal).
       return readdirSync(join(data, 'workspaces'), { withFileTypes: true })
-        .flatMap((entry) => (entry.isDirectory() ? [entry.name] : []))
+        .flatMap((entry) => (entry.isDirectory() && entry.name !== '@journal' ? [entry.name] : []))
         .sort();
     } catch {
       return [];

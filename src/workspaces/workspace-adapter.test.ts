@@ -31,8 +31,9 @@ describe('WorkspaceAdapter', () => {
       await busy.commit();
     }
     // Past the bound: "fresh", idle, folds its entry into its db.json and generation 0 goes.
-    await vi.waitFor(() => expect(readdirSync(folder)).not.toContain('journal.0.ndjson'), { timeout: 1000, interval: 5 });
-    expect(readdirSync(folder)).not.toContain('journal.0.ndjson');
+    const journalFolder = join(folder, '@journal');
+    await vi.waitFor(() => expect(readdirSync(journalFolder)).not.toContain('journal.0.ndjson'), { timeout: 1000, interval: 5 });
+    expect(readdirSync(journalFolder)).toContain('journal.1.ndjson');
     expect(readdirSync(join(folder, 'fresh'))).toEqual(['db.json']);
   });
 });
