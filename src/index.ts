@@ -14,7 +14,7 @@ export { sign, stringToSign, verifySignature, verifyCallbackSignature, type Sign
 export { AdminClient, AdminClientError, type AdminClientOptions, type CallbackFilter, type TradeFilter } from './admin-client/admin-client.js';
 export type { AdvanceAnswer, ClockAnswer, HealthAnswer, ResetAnswer, TradeDetail, TradesAnswer } from './admin/admin-answers.js';
 export type { AdminTrade } from './admin/admin-trade.js';
-export type { Attempt, CallbackEvent, CallbackStatus } from './callbacks/records.js';
+export type { Attempt, CallbackEvent, CallbackStatus } from './store/callback-records.js';
 export type { CheckCaseResult, CheckReport, CheckVerdict } from './check-callback/check-report.js';
 export type { ScenarioSummary } from './scenarios/describe-scenario.js';
 export type { IntegrationReport } from './report/report-schema.js';

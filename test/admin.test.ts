@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AdminTrade } from '../src/admin/admin-trade.js';
 import { createApp } from '../src/app.js';
-import type { CallbackEvent } from '../src/callbacks/records.js';
-import type { Job } from '../src/clock/jobs.js';
+import type { CallbackEvent } from '../src/store/callback-records.js';
+import type { Job } from '../src/store/jobs.js';
 import type { SandboxOptionsInput } from '../src/config/options.js';
 import { TIMELINE_JOB } from '../src/lifecycle/timeline.js';
 import { createSandbox } from '../src/sandbox.js';

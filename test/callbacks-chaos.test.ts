@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { verifyCallbackSignature } from '../src/auth/signature.js';
-import type { CallbackEvent } from '../src/callbacks/records.js';
+import type { CallbackEvent } from '../src/store/callback-records.js';
 import { startReceiver, type Receiver } from './callbacks-receiver.js';
 import { DEMO, makeSandbox, p2pBody, type TestSandbox } from './support.js';
 

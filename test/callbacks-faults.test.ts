@@ -1,8 +1,8 @@
 import { once } from 'node:events';
 import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CallbackEvent } from '../src/callbacks/records.js';
-import type { Job } from '../src/clock/jobs.js';
+import type { CallbackEvent } from '../src/store/callback-records.js';
+import type { Job } from '../src/store/jobs.js';
 import type { SandboxOptionsInput } from '../src/config/options.js';
 import { CLOSED_PORT, startReceiver, type Receiver } from './callbacks-receiver.js';
 import { makeSandbox, p2pBody, type TestSandbox } from './support.js';

@@ -5,7 +5,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CallbackEvent } from '../src/callbacks/records.js';
+import type { CallbackEvent } from '../src/store/callback-records.js';
 import { startReceiver, type Receiver } from './callbacks-receiver.js';
 import { makeSandbox, p2pBody, type TestSandbox } from './support.js';
 

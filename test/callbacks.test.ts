@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { verifyCallbackSignature } from '../src/auth/signature.js';
-import type { CallbackEvent } from '../src/callbacks/records.js';
+import type { CallbackEvent } from '../src/store/callback-records.js';
 import type { SandboxOptionsInput } from '../src/config/options.js';
 import { startReceiver, type Receiver } from './callbacks-receiver.js';
 import { DEMO, makeSandbox, p2pBody, type TestSandbox } from './support.js';

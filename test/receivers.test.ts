@@ -8,7 +8,7 @@ import { createServer as createTcpServer, type AddressInfo, type Socket } from '
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CallbackEvent } from '../src/callbacks/records.js';
+import type { CallbackEvent } from '../src/store/callback-records.js';
 import { sandboxOptionsSchema } from '../src/config/options.js';
 import { createSandbox } from '../src/sandbox.js';
 import { listen } from '../src/server.js';

@@ -121,7 +121,7 @@ describe('coverage rows of create', () => {
   it('create.lost_answer, fed to the counter as the lost-answer and late-answer scenarios will: seen, handled (201 or 422 on the retry), wrong (a new order with the same amount and customer within 5 minutes)', () => {
     const M = DEMO.id;
     const status = (counter: MistakeCounter) => counter.report(() => 'Demo Shop').coverage[0]?.rows.find((r) => r.id === 'create.lost_answer');
-    // As src/http/count-creates.ts feeds it: the details only when the counter asks.
+    // As src/report/count-creates.ts feeds it: the details only when the counter asks.
     const feed = (counter: MistakeCounter, trade: ReturnType<typeof created>) => {
       if (counter.created(M, trade.order, trade.scenario)) counter.createdDetails(M, trade);
     };

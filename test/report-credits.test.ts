@@ -10,7 +10,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sign } from '../src/auth/signature.js';
-import type { CallbackEvent } from '../src/callbacks/records.js';
+import type { CallbackEvent } from '../src/store/callback-records.js';
 import { parseOptions } from '../src/sandbox.js';
 import { startSandbox } from '../src/programmatic/start-sandbox.js';
 import { reportJunit, reportMarkdown } from '../src/report/report-formats.js';

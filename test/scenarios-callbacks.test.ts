@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { verifyCallbackSignature } from '../src/auth/signature.js';
-import type { CallbackEvent } from '../src/callbacks/records.js';
+import type { CallbackEvent } from '../src/store/callback-records.js';
 import { startReceiver, type Received, type Receiver } from './callbacks-receiver.js';
 import { DEMO, makeSandbox, nextOrder, p2pBody, SECOND, TRADE_KEYS, type TestSandbox } from './support.js';
 

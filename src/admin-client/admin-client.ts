@@ -1,7 +1,7 @@
 import type { AdminTrade } from '../admin/admin-trade.js';
 import type { TradeQuery } from '../admin/list-trades.js';
 import type { CallbackQuery } from '../callbacks/list-callbacks.js';
-import type { CallbackEvent } from '../callbacks/records.js';
+import type { CallbackEvent } from '../store/callback-records.js';
 import type { CheckReport } from '../check-callback/check-report.js';
 import type { ErrorEnvelope } from '../http/errors.js';
 import type { ScenarioSummary } from '../scenarios/describe-scenario.js';

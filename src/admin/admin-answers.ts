@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { adminTradeSchema } from './admin-trade.js';
 import { AUTH_MODES } from '../auth/authenticate.js';
-import { callbackEventSchema } from '../callbacks/records.js';
-import { jobSchema } from '../clock/jobs.js';
+import { callbackEventSchema } from '../store/callback-records.js';
+import { jobSchema } from '../store/jobs.js';
 import { merchantSchema } from '../merchants/fixtures.js';
 import { scenarioSummarySchema } from '../scenarios/describe-scenario.js';
 import { historyEntrySchema } from '../trades/trade.js';

@@ -1,5 +1,5 @@
 import type { CallbackResponse } from './callback-sender.js';
-import type { Attempt } from './records.js';
+import type { Attempt } from '../store/callback-records.js';
 
 /** The log entry of a request that was sent (or tried): a delivery or a duplicate. */
 export function sentAttempt(attempt: number, kind: 'delivery' | 'duplicate', at: string, result: CallbackResponse): Attempt {

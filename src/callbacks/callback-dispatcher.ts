@@ -2,7 +2,7 @@ import { describeError } from '../log/logger.js';
 import { EventEmitter } from 'node:events';
 import { sign } from '../auth/signature.js';
 import type { Clock } from '../clock/clock.js';
-import type { Job } from '../clock/jobs.js';
+import type { Job } from '../store/jobs.js';
 import type { Scheduler } from '../clock/scheduler.js';
 import type { StateChange } from '../lifecycle/lifecycle.js';
 import type { MerchantDirectory } from '../merchants/fixtures.js';
@@ -14,7 +14,7 @@ import { badSignatureAttempt, sentAttempt, simulatedAttempt, unsignedAttempt } f
 import { CallbackIndex } from './callback-index.js';
 import { CallbackSender, type CallbackResponse } from './callback-sender.js';
 import { SendBarrier } from './send-barrier.js';
-import { countedAttempts, type Attempt, type CallbackEvent } from './records.js';
+import { countedAttempts, type Attempt, type CallbackEvent } from '../store/callback-records.js';
 
 /** Job kind of one callback attempt: data {event, attempt}. */
 export const CALLBACK_JOB = 'callback';

@@ -1,5 +1,5 @@
 import type { Store } from '../store/store.js';
-import type { CallbackEvent } from './records.js';
+import type { CallbackEvent } from '../store/callback-records.js';
 
 /**
  * Callback events by trade, oldest first. Ids live here, rows in the store; each read drops

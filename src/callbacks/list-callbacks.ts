@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Store } from '../store/store.js';
-import { callbackEventSchema, type CallbackEvent } from './records.js';
+import { callbackEventSchema, type CallbackEvent } from '../store/callback-records.js';
 
 export const CALLBACK_STATUSES = callbackEventSchema.shape.status.options;
 

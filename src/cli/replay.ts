@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CallbackEvent } from '../callbacks/records.js';
+import type { CallbackEvent } from '../store/callback-records.js';
 import { withSandbox, type SandboxTarget } from '../admin-client/sandbox-target.js';
 import { addAdminOptions, adminTarget } from './admin-options.js';
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { JobQueue } from './job-queue.js';
-import { compareJobs, type Job } from './jobs.js';
+import { compareJobs, type Job } from '../store/jobs.js';
 
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
 const job = (seq: number, due: number): Job => ({ id: `j${seq}`, seq, due, kind: 'note', data: {} });

@@ -1,4 +1,4 @@
-import { compareJobs, type Job } from './jobs.js';
+import { compareJobs, type Job } from '../store/jobs.js';
 
 /**
  * The stored jobs in due order, as a binary min-heap, so that finding and taking the jobs

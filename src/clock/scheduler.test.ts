@@ -3,7 +3,7 @@ import { MemoryAdapter, type StoreAdapter } from '../store/adapter.js';
 import { Store } from '../store/store.js';
 import type { Change } from '../store/table.js';
 import { Clock } from './clock.js';
-import type { Job } from './jobs.js';
+import type { Job } from '../store/jobs.js';
 import { Scheduler } from './scheduler.js';
 
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);

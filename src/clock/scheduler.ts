@@ -2,7 +2,7 @@ import { describeError } from '../log/logger.js';
 import { StorageError, type Store } from '../store/store.js';
 import type { Clock } from './clock.js';
 import { JobQueue } from './job-queue.js';
-import { compareJobs, type Job } from './jobs.js';
+import { compareJobs, type Job } from '../store/jobs.js';
 
 export type JobHandler = (job: Job) => Promise<void> | void;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AUTH_MODES } from '../auth/authenticate.js';
 import { durationListSchema, durationSchema } from '../clock/duration-schema.js';
-import { LANGS } from '../pages/i18n/lang.js';
+import { LANGS } from '../i18n/lang.js';
 
 /** A blank string (an empty environment variable, passed on by code) is no value: the default applies. */
 const blankAsUnset = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);

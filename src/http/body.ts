@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { matchedRoutes } from 'hono/route';
-import { errors, SandboxError } from '../http/errors.js';
+import { errors, SandboxError } from './errors.js';
 
 /**
  * The one body reader of every route that takes a body: `jsonBody()` for JSON (then

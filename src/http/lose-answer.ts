@@ -13,7 +13,7 @@ export const ANSWER_LOST = 'answerLost';
  * (`Response.error()`), the nearest a fetch-style caller gets to "no answer".
  */
 export function loseAnswer(c: Context): Response {
-  // The trade was saved: what counts creates (src/http/count-creates.ts) reads this instead of a 201.
+  // The trade was saved: what counts creates (src/report/count-creates.ts) reads this instead of a 201.
   c.set(ANSWER_LOST as never, true as never);
   const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
   if (!incoming) return Response.error();

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock/clock.js';
-import type { CodedText } from '../pages/i18n/coded-text.js';
+import type { CodedText } from '../i18n/coded-text.js';
 import { type Refusal, refuse } from '../refusals/refusal.js';
 import type { Store } from '../store/store.js';
 import { TRADE_STATES, type HistoryEntry, type TradeRecord, type TradeState } from '../trades/trade.js';

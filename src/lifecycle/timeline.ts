@@ -1,6 +1,6 @@
 import type { Scheduler } from '../clock/scheduler.js';
-import { type CodedText, textParamsSchema } from '../pages/i18n/coded-text.js';
-import { SERVER_TEXTS_EN, type ServerTextCode } from '../pages/i18n/server-texts-en.js';
+import { type CodedText, textParamsSchema } from '../i18n/coded-text.js';
+import { SERVER_TEXTS_EN, type ServerTextCode } from '../i18n/server-texts-en.js';
 import type { Lifecycle } from './lifecycle.js';
 
 /** Job kind of a scheduled state change (a scenario's timeline step). */

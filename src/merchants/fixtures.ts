@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { LineCounter, parseDocument } from 'yaml';
 import { describeIssues, lineAndColumn } from '../config/issues.js';
-import { describeYamlIssues, formatProblem } from '../scenarios/yaml-issues.js';
+import { describeYamlIssues, formatProblem } from '../config/yaml-issues.js';
 import { bankSchema, CYRILLIC_POOL, poolOf, requisitesOptionSchema, requisitesPoolSchema, type RequisitesPool } from './requisite-pools.js';
 
 export const BUNDLED_FIXTURES = fileURLToPath(new URL('../../fixtures/merchants.json', import.meta.url));

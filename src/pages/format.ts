@@ -1,4 +1,4 @@
-import { LOCALES, type Lang } from './i18n/lang.js';
+import { LOCALES, type Lang } from '../i18n/lang.js';
 
 /**
  * Formatting for the payment pages and the dashboard (server and browser share this file).

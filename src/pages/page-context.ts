@@ -1,8 +1,8 @@
 import type { Context } from 'hono';
-import { pickLang, type Lang } from './i18n/lang.js';
-import { PAY_EN } from './i18n/pay-en.js';
-import { PAY_RU } from './i18n/pay-ru.js';
-import { translator, type Translate } from './i18n/translator.js';
+import { pickLang, type Lang } from '../i18n/lang.js';
+import { PAY_EN } from '../i18n/pay-en.js';
+import { PAY_RU } from '../i18n/pay-ru.js';
+import { translator, type Translate } from '../i18n/translator.js';
 
 /** What every payment-side page renders with: its language, texts and where its links point. */
 export interface PageContext {

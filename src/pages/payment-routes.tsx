@@ -9,7 +9,7 @@ import type { SandboxEnv } from '../http/sandbox-env.js';
 import type { TradeState } from '../trades/trade.js';
 import type { CardFormState } from './components/card-form.js';
 import { ChallengePage, NotFoundPage, PaymentPage, ResultPage } from './components/pages.js';
-import { type CodedText, codedText } from './i18n/coded-text.js';
+import { type CodedText, codedText } from '../i18n/coded-text.js';
 import { pageContext, type PageContext } from './page-context.js';
 import { paymentView, type PaymentView } from './payment-view.js';
 import { page, securityHeaders } from './respond.js';

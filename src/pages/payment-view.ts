@@ -4,9 +4,9 @@ import { isFinal } from '../lifecycle/transitions.js';
 import type { Sandbox } from '../sandbox-types.js';
 import type { HistoryEntry, TradeRecord } from '../trades/trade.js';
 import { safeReturnUrl } from './format.js';
-import type { Lang } from './i18n/lang.js';
-import { PAY_EN, type PayKey } from './i18n/pay-en.js';
-import type { Translate } from './i18n/translator.js';
+import type { Lang } from '../i18n/lang.js';
+import { PAY_EN, type PayKey } from '../i18n/pay-en.js';
+import type { Translate } from '../i18n/translator.js';
 
 /** What the payment and result pages show about one trade. Plain data, no HTTP. */
 export interface PaymentView {

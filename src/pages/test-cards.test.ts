@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isLuhnValid } from '../trades/requisites.js';
-import { PAY_EN } from './i18n/pay-en.js';
-import { translator } from './i18n/translator.js';
+import { PAY_EN } from '../i18n/pay-en.js';
+import { translator } from '../i18n/translator.js';
 import { checkCard, parseExpiry, TEST_CARDS, testCardsHint, type CardError } from './test-cards.js';
 
 const en = translator('en', PAY_EN);

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { TradeState } from '../trades/trade.js';
 import { groupCard } from './format.js';
-import { type CodedText, codedText } from './i18n/coded-text.js';
-import type { PAY_EN, PayKey } from './i18n/pay-en.js';
-import type { ServerTextCode } from './i18n/server-texts-en.js';
-import type { Params, Translate } from './i18n/translator.js';
+import { type CodedText, codedText } from '../i18n/coded-text.js';
+import type { PAY_EN, PayKey } from '../i18n/pay-en.js';
+import type { ServerTextCode } from '../i18n/server-texts-en.js';
+import type { Params, Translate } from '../i18n/translator.js';
 
 /** What a test card does to an ecom trade. `challenge` asks for a 3-D Secure code first. */
 export type CardOutcome = Extract<TradeState, 'confirmed' | 'canceled' | 'expired'> | 'challenge';

@@ -1,5 +1,5 @@
 import type { CallbackDispatcher } from '../callbacks/callback-dispatcher.js';
-import type { CallbackEvent } from '../callbacks/records.js';
+import type { CallbackEvent } from '../store/callback-records.js';
 import type { Clock } from '../clock/clock.js';
 import type { Scheduler } from '../clock/scheduler.js';
 import type { Store } from '../store/store.js';

@@ -1,5 +1,5 @@
 import { AdminClient } from '../admin-client/admin-client.js';
-import type { CallbackEvent } from '../callbacks/records.js';
+import type { CallbackEvent } from '../store/callback-records.js';
 import type { SandboxOptionsInput } from '../config/options.js';
 import type { Merchant } from '../merchants/fixtures.js';
 import { createSandbox, OptionsError } from '../sandbox.js';

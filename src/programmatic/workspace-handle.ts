@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { AdminClient } from '../admin-client/admin-client.js';
-import type { CallbackEvent } from '../callbacks/records.js';
+import type { CallbackEvent } from '../store/callback-records.js';
 import type { Merchant } from '../merchants/fixtures.js';
 import type { Sandbox } from '../sandbox-types.js';
 import type { ScenarioSummary } from '../scenarios/describe-scenario.js';

@@ -1,4 +1,4 @@
-import type { CodedText } from '../pages/i18n/coded-text.js';
+import type { CodedText } from '../i18n/coded-text.js';
 import { COVERAGE_ROW_IDS, type CoverageRowId, type CoverageStatus, STATUS_RANK } from './coverage-rows.js';
 import type { CoverageRow } from './report-schema.js';
 

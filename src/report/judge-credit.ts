@@ -1,5 +1,5 @@
 import type { ProbeAnswer } from '../balance-probe/read-probe.js';
-import { type CodedText, codedText } from '../pages/i18n/coded-text.js';
+import { type CodedText, codedText } from '../i18n/coded-text.js';
 import type { TradeState } from '../trades/trade.js';
 import type { CoverageRowId } from './coverage-rows.js';
 

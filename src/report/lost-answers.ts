@@ -1,4 +1,4 @@
-import { codedText } from '../pages/i18n/coded-text.js';
+import { codedText } from '../i18n/coded-text.js';
 import type { CoverageTally } from './coverage-tally.js';
 import { printable } from './printable.js';
 

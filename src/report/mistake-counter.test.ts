@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codedText } from '../pages/i18n/coded-text.js';
+import { codedText } from '../i18n/coded-text.js';
 import { MistakeCounter } from './mistake-counter.js';
 
 const M = '6f1c2a9e-3b7d-4c52-9a1e-2d4b8f0c7e51';

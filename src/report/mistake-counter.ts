@@ -1,4 +1,4 @@
-import { type CodedText, codedText } from '../pages/i18n/coded-text.js';
+import { type CodedText, codedText } from '../i18n/coded-text.js';
 import type { CoverageRowId } from './coverage-rows.js';
 import { CoverageTally } from './coverage-tally.js';
 import { type CreatedTrade, isLostAnswer, LostAnswers } from './lost-answers.js';
@@ -56,8 +56,8 @@ const bump = (map: Map<string, number>, key: string) => map.set(key, (map.get(ke
 
 /**
  * Counts the merchant's mistakes and integration coverage per merchant. Knows nothing of
- * HTTP: it is fed by the create and read hooks (src/http/count-creates.ts, count-reads.ts),
- * the refusal hook (src/http/count-refusal.ts), the callback dispatcher's events (watch-callbacks.ts)
+ * HTTP: it is fed by the create and read hooks (src/report/count-creates.ts, count-reads.ts),
+ * the refusal hook (src/report/count-refusal.ts), the callback dispatcher's events (watch-callbacks.ts)
  * and the payment page's state changes (watch-payments.ts). Kept in memory only.
  */
 export class MistakeCounter {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { textParamsSchema } from '../pages/i18n/coded-text.js';
+import { textParamsSchema } from '../i18n/coded-text.js';
 import { COVERAGE_ROW_IDS, COVERAGE_STATUSES } from './coverage-rows.js';
 
 const count = z.number().int().min(0);
@@ -46,7 +46,7 @@ export const reportNoteSchema = z.object({
   /** How many times it was seen (windows of a minute). */
   count,
   detail: z.string(),
-  /** The detail's code (src/pages/i18n/server-texts-en.ts) and the values it names: the dashboard says it in its language. */
+  /** The detail's code (src/i18n/server-texts-en.ts) and the values it names: the dashboard says it in its language. */
   detail_code: z.string().optional(),
   detail_params: textParamsSchema.optional(),
 });
@@ -61,7 +61,7 @@ export const coverageRowSchema = z.object({
   trade: z.string().optional(),
   /** What happened, in one line (for wrong: the cause). */
   detail: z.string().optional(),
-  /** The detail's code (src/pages/i18n/server-texts-en.ts), when it has one, and the values it names: the dashboard says it in its language; a detail without a code is shown as it is. */
+  /** The detail's code (src/i18n/server-texts-en.ts), when it has one, and the values it names: the dashboard says it in its language; a detail without a code is shown as it is. */
   detail_code: z.string().optional(),
   detail_params: textParamsSchema.optional(),
 });

@@ -1,6 +1,6 @@
 import type { CallbackDispatcher } from '../callbacks/callback-dispatcher.js';
-import { type CodedText, codedText } from '../pages/i18n/coded-text.js';
-import { type Attempt, type CallbackEvent, countedAttempts } from '../callbacks/records.js';
+import { type CodedText, codedText } from '../i18n/coded-text.js';
+import { type Attempt, type CallbackEvent, countedAttempts } from '../store/callback-records.js';
 import type { Store } from '../store/store.js';
 import type { CoverageRowId } from './coverage-rows.js';
 import type { CreditCheck } from './credit-check.js';

@@ -1,6 +1,6 @@
 import type { Lifecycle } from '../lifecycle/lifecycle.js';
-import type { CodedText } from '../pages/i18n/coded-text.js';
-import type { ServerTextCode } from '../pages/i18n/server-texts-en.js';
+import type { CodedText } from '../i18n/coded-text.js';
+import type { ServerTextCode } from '../i18n/server-texts-en.js';
 import { CARD_NOTES } from '../pages/test-cards.js';
 import type { MistakeCounter } from './mistake-counter.js';
 

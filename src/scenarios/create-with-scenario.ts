@@ -1,6 +1,6 @@
 import type { Scheduler } from '../clock/scheduler.js';
 import { TIMELINE_JOB } from '../lifecycle/timeline.js';
-import { codedText } from '../pages/i18n/coded-text.js';
+import { codedText } from '../i18n/coded-text.js';
 import { Refusal } from '../refusals/refusal.js';
 import type { DepositRequest } from '../trades/requests.js';
 import { createTrade, type TradeServiceDeps } from '../trades/service.js';

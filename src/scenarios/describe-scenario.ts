@@ -2,8 +2,8 @@ import { relative, isAbsolute, basename } from 'node:path';
 import { z } from 'zod';
 import { callbackBehaviourSchema } from '../callbacks/behaviour.js';
 import { formatDuration } from '../clock/duration.js';
-import { type CodedText, codedText, textParamsSchema } from '../pages/i18n/coded-text.js';
-import { SERVER_TEXTS_EN } from '../pages/i18n/server-texts-en.js';
+import { type CodedText, codedText, textParamsSchema } from '../i18n/coded-text.js';
+import { SERVER_TEXTS_EN } from '../i18n/server-texts-en.js';
 import { tradeStateSchema } from '../trades/trade.js';
 import type { LoadedScenario } from './load-scenarios.js';
 import { SCENARIO_HEADER, type AmountMatch, type Scenario, type ScenarioMatch } from './scenario.js';
@@ -22,7 +22,7 @@ export const scenarioSummarySchema = z.object({
   match: z.string(),
   /** What to send to trigger it, e.g. `order starting with "sbx-confirm-"`. */
   magic: z.string(),
-  /** The conditions of `magic`, each as a code (src/pages/i18n/server-texts-en.ts) and the values it names, for a dashboard to say in its language. */
+  /** The conditions of `magic`, each as a code (src/i18n/server-texts-en.ts) and the values it names, for a dashboard to say in its language. */
   magic_parts: z.array(z.object({ code: z.string(), params: textParamsSchema })),
   /** What it does, e.g. `confirmed after 5s`. */
   does: z.string(),

@@ -5,7 +5,7 @@ import { isMap, isSeq, LineCounter, parseDocument } from 'yaml';
 import { formatPath } from '../config/issues.js';
 import { checkPatterns, type CompiledPatterns } from './check-patterns.js';
 import { scenarioFileSchema, type Scenario } from './scenario.js';
-import { describeYamlIssues, formatProblem, locate, type FileProblem } from './yaml-issues.js';
+import { describeYamlIssues, formatProblem, locate, type FileProblem } from '../config/yaml-issues.js';
 
 /** The scenarios shipped with the package (works from src/, dist/ and an installed package). */
 export const BUNDLED_SCENARIOS = fileURLToPath(new URL('../../scenarios/', import.meta.url));

@@ -1,6 +1,6 @@
 import { parseScenarioFile, repeatedName, ScenarioError, type LoadedScenario } from './load-scenarios.js';
 import { ScenarioEngine } from './scenario-engine.js';
-import type { FileProblem } from './yaml-issues.js';
+import type { FileProblem } from '../config/yaml-issues.js';
 import type { Store } from '../store/store.js';
 
 /** The meta row that keeps a workspace's own scenario text. */

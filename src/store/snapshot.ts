@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { callbackEventSchema } from '../callbacks/records.js';
-import { jobSchema } from '../clock/jobs.js';
+import { callbackEventSchema } from './callback-records.js';
+import { jobSchema } from './jobs.js';
 import { tradeRecordSchema } from '../trades/trade.js';
 
 export const metaRowSchema = z.looseObject({ id: z.string() });

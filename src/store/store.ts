@@ -1,5 +1,5 @@
-import type { CallbackEvent } from '../callbacks/records.js';
-import type { Job } from '../clock/jobs.js';
+import type { CallbackEvent } from './callback-records.js';
+import type { Job } from './jobs.js';
 import { quietLogger } from '../log/logger.js';
 import type { TradeRecord } from '../trades/trade.js';
 import type { StoreAdapter } from './adapter.js';

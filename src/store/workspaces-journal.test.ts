@@ -180,7 +180,7 @@ describe('WorkspacesJournal: one journal for the workspaces of a data folder', (
     const server = new Server(folder);
     const names = ['journal.0.ndjson', 'journal.1.ndjson', 'other'];
     const stores = await server.openAll(names);
-    stores.forEach((store, index) => store.trades.put(sampleTrade(index + 1)));
+    for (const [index, store] of stores.entries()) store.trades.put(sampleTrade(index + 1));
     await Promise.all(stores.map((store) => store.commit()));
     expect(journalFiles(folder)).toEqual(['journal.0.ndjson']);
     // No close(): as after kill -9; every workspace has its own trade.

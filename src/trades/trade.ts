@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { textParamsSchema } from '../pages/i18n/coded-text.js';
+import { textParamsSchema } from '../i18n/coded-text.js';
 
 /** States a trade can be in. `canceled` and `expired` are sandbox assumptions (the document lists only the first three). */
 export const TRADE_STATES = ['created', 'ecom', 'confirmed', 'canceled', 'expired'] as const;
@@ -19,7 +19,7 @@ export const historyEntrySchema = z.object({
   cause: z.enum(HISTORY_CAUSES),
   /** Why, in English: a scenario's or a payment page's note, or the admin's own text. */
   note: z.string().optional(),
-  /** The note's code (src/pages/i18n/server-texts-en.ts), when the sandbox wrote it: a dashboard says it in its language. Absent for an admin's own text. */
+  /** The note's code (src/i18n/server-texts-en.ts), when the sandbox wrote it: a dashboard says it in its language. Absent for an admin's own text. */
   note_code: z.string().optional(),
   /** The values the note's code names (a scenario, a masked card). */
   note_params: textParamsSchema.optional(),

@@ -1,9 +1,9 @@
 import { formatDateTime, formatMoney } from '../format.js';
-import { DASHBOARD_EN, type DashboardKey } from '../i18n/dashboard-en.js';
-import { DASHBOARD_RU } from '../i18n/dashboard-ru.js';
-import { isLang } from '../i18n/lang.js';
-import { serverText } from '../i18n/server-text.js';
-import { translator } from '../i18n/translator.js';
+import { DASHBOARD_EN, type DashboardKey } from '../../i18n/dashboard-en.js';
+import { DASHBOARD_RU } from '../../i18n/dashboard-ru.js';
+import { isLang } from '../../i18n/lang.js';
+import { serverText } from '../../i18n/server-text.js';
+import { translator } from '../../i18n/translator.js';
 
 /** The dashboard's language (the `<html lang>` the server rendered, English by default), its texts and formats. */
 export function dashboardI18n() {

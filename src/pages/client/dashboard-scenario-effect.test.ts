@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DASHBOARD_EN } from '../i18n/dashboard-en.js';
-import { DASHBOARD_RU } from '../i18n/dashboard-ru.js';
-import { translator } from '../i18n/translator.js';
+import { DASHBOARD_EN } from '../../i18n/dashboard-en.js';
+import { DASHBOARD_RU } from '../../i18n/dashboard-ru.js';
+import { translator } from '../../i18n/translator.js';
 import { scenarioEffect } from './dashboard-scenario-effect.js';
 import type { ScenarioSummary } from './dashboard-types.js';
 

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { AdvanceAnswer, ClockAnswer, MerchantsAnswer, ResetAnswer, TradeDetail, TradesAnswer, callbackAnswerSchema, scenariosAnswerSchema } from '../../admin/admin-answers.js';
 import type { AdminTrade } from '../../admin/admin-trade.js';
-import type { CallbackEvent } from '../../callbacks/records.js';
+import type { CallbackEvent } from '../../store/callback-records.js';
 import type { ScenarioSummary } from '../../scenarios/describe-scenario.js';
 
 /**

@@ -1,8 +1,8 @@
 import { TRADE_STATES, TRADE_TYPES } from '../../trades/trade.js';
-import { DASHBOARD_EN } from '../i18n/dashboard-en.js';
-import { DASHBOARD_RU } from '../i18n/dashboard-ru.js';
-import { LANGS, type Lang } from '../i18n/lang.js';
-import { translator } from '../i18n/translator.js';
+import { DASHBOARD_EN } from '../../i18n/dashboard-en.js';
+import { DASHBOARD_RU } from '../../i18n/dashboard-ru.js';
+import { LANGS, type Lang } from '../../i18n/lang.js';
+import { translator } from '../../i18n/translator.js';
 import { ReportPanel } from './report-panel.js';
 
 const LANG_NAMES = { ru: 'Русский', en: 'English' } as const;

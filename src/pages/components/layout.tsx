@@ -1,5 +1,5 @@
 import type { Child } from 'hono/jsx';
-import { LANGS } from '../i18n/lang.js';
+import { LANGS } from '../../i18n/lang.js';
 import type { PageContext } from '../page-context.js';
 
 const LANG_NAMES = { ru: 'Русский', en: 'English' } as const;

@@ -1,9 +1,9 @@
 import type { Context } from 'hono';
-import type { SandboxError } from './errors.js';
+import type { SandboxError } from '../http/errors.js';
 import { SCENARIO_HEADER } from '../scenarios/scenario.js';
 // Up into report/ on purpose: the counting is report's logic, HTTP-free; this hook is its HTTP side.
-import { CLIENT_HEADER, DASHBOARD_CLIENT } from '../report/dashboard-client.js';
-import type { MistakeCounter } from '../report/mistake-counter.js';
+import { CLIENT_HEADER, DASHBOARD_CLIENT } from './dashboard-client.js';
+import type { MistakeCounter } from './mistake-counter.js';
 
 const TRADE_PATH = /^\/api\/v1\/trades\/([^/]+)\/[^/]+$/;
 

@@ -1,7 +1,7 @@
 import { isMap, isScalar, isSeq, type Document, type LineCounter, type Node } from 'yaml';
 import type { z } from 'zod';
-import { formatPath } from '../config/issues.js';
-import { nearestKey } from '../config/nearest-key.js';
+import { formatPath } from './issues.js';
+import { nearestKey } from './nearest-key.js';
 
 /** One thing wrong with a scenario file, placed on its line. */
 export interface FileProblem {

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import type { SandboxEnv } from './sandbox-env.js';
+import type { SandboxEnv } from '../http/sandbox-env.js';
 
 /**
  * Middleware for GET /api/v1/trades/:merchant/:uuid: after the route answered 200, tells the

@@ -4,7 +4,7 @@ import type { Message } from './translator.js';
 
 /**
  * The texts the server sends with a code (server-texts-en.ts), in Russian, for the Russian
- * dashboard. Every code has one: the type says so, and src/pages/i18n/catalogues.test.ts fails
+ * dashboard. Every code has one: the type says so, and src/i18n/catalogues.test.ts fails
  * on a code added without one. Raw values (orders, ids, field names, prefixes, HTTP statuses)
  * stay as the parameters give them.
  */

@@ -1,10 +1,10 @@
 import type { MiddlewareHandler } from 'hono';
-import { JSON_BODY } from './body.js';
-import { ANSWER_LOST } from './lose-answer.js';
-import type { SandboxEnv } from './sandbox-env.js';
+import { JSON_BODY } from '../http/body.js';
+import { ANSWER_LOST } from '../http/lose-answer.js';
+import type { SandboxEnv } from '../http/sandbox-env.js';
 // Up into report/ on purpose: the counting is report's logic, HTTP-free; this hook is its HTTP side.
-import { CLIENT_HEADER, DASHBOARD_CLIENT } from '../report/dashboard-client.js';
-import { isLostAnswer } from '../report/lost-answers.js';
+import { CLIENT_HEADER, DASHBOARD_CLIENT } from './dashboard-client.js';
+import { isLostAnswer } from './lost-answers.js';
 
 /**
  * Middleware for POST /api/v1/trades/deposit/create and /build: after the route answered 201,
