@@ -24,7 +24,7 @@ const { loadScenarios, BUNDLED_SCENARIOS } = await import(dist('scenarios/load-s
 const { createProgram } = await import(dist('cli/program.js'));
 const { listFlags } = await import(dist('cli/list-flags.js'));
 const { listRoutes, isAdminRoute } = await import(dist('openapi/list-routes.js'));
-const { OPERATIONS } = await import(dist('openapi/operations.js'));
+const { openApiDocument } = await import(dist('openapi/openapi-document.js'));
 const { createApp } = await import(dist('app.js'));
 const { createSandbox } = await import(dist('sandbox.js'));
 
@@ -153,7 +153,11 @@ function routeSections() {
 
 /** Every route of the admin API, by path: method and path, the OpenAPI summary, and where the docs describe it. */
 function renderAdminRoutes(routes) {
-  const summaries = new Map(OPERATIONS.map((operation) => [`${operation.method.toUpperCase()} ${operation.path.replace(/\{([^}]+)\}/g, ':$1')}`, operation.summary]));
+  const summaries = new Map(
+    Object.entries(openApiDocument().paths).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, operation]) => [`${method.toUpperCase()} ${path.replace(/\{([^}]+)\}/g, ':$1')}`, operation.summary]),
+    ),
+  );
   const sectionOf = routeSections();
   const lines = ['| Route | What it does | Described in |', '|---|---|---|'];
   const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];

@@ -1,29 +1,34 @@
 import { ADMIN_BODY_LIMIT, NO_BODY_LIMIT } from '../http/body.js';
 import { errorEnvelopeSchema } from './error-envelope.js';
-import type { OperationResponse } from './operation.js';
 
 /**
- * The error answers the route tables of /openapi.json share (operations.ts, page-operations.ts,
- * src/workspaces/workspace-operations.ts), written once: an answer in the error envelope, the
- * admin token's 401, a body over its limit, and the browser protections' 403.
+ * The answers route declarations share, written once: a JSON answer of a schema, an answer in the
+ * error envelope, the admin token's 401, a body over its limit, the browser protections' 403,
+ * and an HTML page.
  */
 
+/** A JSON answer of this shape. */
+export const json = <T>(description: string, schema: T) => ({ description, content: { 'application/json': { schema } } });
+
 /** An error answer (the envelope of src/http/errors.ts) with this description. */
-export const error = (description: string): OperationResponse => ({ description, schema: errorEnvelopeSchema });
+export const error = (description: string) => json(description, errorEnvelopeSchema);
+
+/** An HTML page. */
+export const html = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' as const } } } });
 
 /** Every admin route when the sandbox runs with --admin-token. */
 export const ADMIN_401 = error('The sandbox runs with --admin-token and the request has no valid `Authorization: Bearer <token>` (code admin_token_required).');
 
 /** A body over `limit` bytes (the limits are src/http/body.ts's and the provider's in src/trades/requests.ts). */
-export const TOO_LARGE = (limit: number, what = 'body'): OperationResponse => error(`The ${what} is larger than ${limit} bytes.`);
+export const TOO_LARGE = (limit: number, what = 'body') => error(`The ${what} is larger than ${limit} bytes.`);
 
 /** An admin route's body over ADMIN_BODY_LIMIT. */
 export const ADMIN_TOO_LARGE = TOO_LARGE(ADMIN_BODY_LIMIT);
 
-/** Any route that takes no body, when one comes anyway (src/http/body.ts, noBody). */
+/** Any route that takes no body, when one comes anyway (src/http/body.ts, noBody): added to each by the document. */
 export const NO_BODY_413 = error(`The route takes no body, and one came larger than ${NO_BODY_LIMIT} bytes (or a GET or HEAD body sent chunked, whatever its size); the route did nothing.`);
 
-/** Any route: the browser protections of src/security (README, "Security and limits"). */
+/** Any route: the browser protections of src/security (README, "Security and limits"); added to each by the document. */
 export const GUARD_403 = error(
   "A browser protection refused the request: a Host header that is neither a loopback name nor the public URL's host (DNS rebinding, host_not_allowed), a write sent by a page of another site (cross_site_request), or a cross-origin preflight (cross_origin_refused).",
 );

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { durationSchema } from '../clock/duration-schema.js';
 import { TRANSITIONS } from '../lifecycle/transitions.js';
 import type { TradeState } from '../trades/trade.js';
 
@@ -59,3 +61,85 @@ export const HTTP_URL_PATTERN = `^[Hh][Tt][Tt][Pp][Ss]?://(?:[^/?#@]*@)?(?![^/?#
 /** The same, said in words for the document. */
 export const HTTP_URL_NOTE =
   'An absolute http:// or https:// URL with a host, read by a WHATWG URL parser (as browsers and Node do): besides what the pattern says, an IPv4 address with a part above 255, or a host that is not a valid domain name once percent-decoded (`%2f`, an invalid `xn--` label), is refused.';
+
+type Json = Record<string, unknown>;
+
+/**
+ * A duration (durationSchema, also once refined or given metadata, which makes a copy of it with
+ * the same input): parsed by a transform, which JSON Schema cannot describe.
+ */
+const isDuration = (schema: unknown): boolean =>
+  schema === durationSchema || (schema instanceof z.ZodPipe && schema._zod.def.in === durationSchema._zod.def.in && schema._zod.def.out === durationSchema._zod.def.out);
+
+/**
+ * A z.toJSONSchema override that describes durations: what comes in (io "input": the pattern of
+ * what parseDuration accepts, or milliseconds) and what goes out (milliseconds).
+ */
+export function durations(io: 'input' | 'output') {
+  return (ctx: { zodSchema: unknown; jsonSchema: Json }) => {
+    if (!isDuration(ctx.zodSchema)) return;
+    for (const key of Object.keys(ctx.jsonSchema)) delete ctx.jsonSchema[key];
+    Object.assign(
+      ctx.jsonSchema,
+      io === 'output'
+        ? { type: 'number', minimum: 0, description: 'milliseconds' }
+        : {
+            anyOf: [
+              { type: 'string', pattern: DURATION_PATTERN, description: 'a duration such as "500ms", "10s", "5m", "2h" or "1d" (the units of the ms package, in any case)' },
+              { type: 'number', minimum: 0, description: 'milliseconds' },
+            ],
+          },
+    );
+  };
+}
+
+/** JSON Schema keywords added to the string branch and the number branch of a property, and its description. */
+interface Checks {
+  string?: Json;
+  number?: Json;
+  description?: string;
+}
+
+const UUID: Checks = { string: { format: 'uuid' } };
+const HTTP_URL: Checks = { string: { format: 'uri', pattern: HTTP_URL_PATTERN }, description: HTTP_URL_NOTE };
+
+/**
+ * What the routes check beyond what zod says in JSON Schema (formats zod checks more loosely or
+ * not at all, a refine, a check in the handler), per property of a named component.
+ */
+const CHECKS: Record<string, Record<string, Checks>> = {
+  Trade: { id: UUID, merchant: UUID },
+  EcomTrade: { id: UUID, merchant: UUID },
+  AdminTrade: { id: UUID, merchant: UUID },
+  CreateRequest: { merchant: UUID, callback_url: HTTP_URL, return_url: HTTP_URL },
+  BuildRequest: { merchant: UUID, callback_url: HTTP_URL, return_url: HTTP_URL },
+  TransitionRequest: {
+    state: {
+      string: { enum: [...TRANSITION_TARGETS] },
+      description: 'The state to move the trade to. created and ecom are trade states too, but no trade moves to them (409).',
+    },
+  },
+  AdvanceRequest: { by: { number: { maximum: ADVANCE_LIMIT_MS }, description: 'How far to move the clock: at most 10 years (3650d); a longer duration is a 422.' } },
+  CheckCallbackRequest: { url: HTTP_URL },
+};
+
+/** Adds the CHECKS to the component schemas of /openapi.json that have them (`schemas` by component id). */
+export function addChecks(schemas: Record<string, Json>): void {
+  for (const [id, fields] of Object.entries(CHECKS)) {
+    if (!schemas[id]) continue; // in the other set (requests or answers)
+    const properties = (schemas[id]['properties'] ?? {}) as Record<string, Json>;
+    for (const [name, checks] of Object.entries(fields)) {
+      const property = properties[name];
+      if (!property) throw new Error(`openapi: ${id} has no property ${name}`);
+      const branches = property['anyOf'] ? (property['anyOf'] as Json[]) : [property];
+      for (const type of ['string', 'number'] as const) {
+        const keywords = checks[type];
+        if (!keywords) continue;
+        const typed = branches.filter((branch) => branch['type'] === type);
+        if (typed.length === 0) throw new Error(`openapi: ${id}.${name} has no ${type} branch`);
+        for (const branch of typed) Object.assign(branch, keywords);
+      }
+      if (checks.description) property['description'] = checks.description;
+    }
+  }
+}

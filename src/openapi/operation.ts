@@ -8,7 +8,7 @@ export interface OperationResponse {
   /** A JSON answer of this shape (registered in openapi-document.ts). */
   schema?: z.ZodType;
   /** Another answer: an HTML page, or a JSON document described by its own standard. */
-  content?: { mediaType: 'text/html' | 'text/css' | 'text/javascript' | 'application/json'; description?: string };
+  content?: { mediaType: 'text/html' | 'text/css' | 'text/javascript' | 'application/json'; description?: string } | Record<string, unknown>;
   headers?: Record<string, string>;
   /** OpenAPI links: operations a client can call next with values of this answer (or its request). */
   links?: Record<string, OperationLink>;
