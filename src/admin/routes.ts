@@ -1,5 +1,4 @@
-import { Hono } from 'hono';
-import type { SandboxEnv } from '../http/sandbox-env.js';
+import { ResourceApp } from '../http/resource-app.js';
 import { callbackRoutes } from './callback-routes.js';
 import { checkCallbackRoutes } from './check-callback-routes.js';
 import { clockRoutes } from './clock-routes.js';
@@ -13,18 +12,20 @@ import { tradeRoutes } from './trade-routes.js';
 /**
  * The sandbox's own routes, mounted at /_sandbox. Each resource guards itself with the
  * admin token (when set); health is open, and so is anything else mounted here (the
- * dashboard shell holds no data).
+ * dashboard shell holds no data). The type of the app is the typed client's (AdminApp).
  */
 export function adminRoutes() {
-  const app = new Hono<SandboxEnv>();
-  app.route('/health', healthRoutes());
-  app.route('/trades', tradeRoutes());
-  app.route('/callbacks', callbackRoutes());
-  app.route('/clock', clockRoutes());
-  app.route('/reset', resetRoutes());
-  app.route('/scenarios', scenarioRoutes());
-  app.route('/merchants', merchantRoutes());
-  app.route('/check-callback', checkCallbackRoutes());
-  app.route('/report', reportRoutes());
-  return app;
+  return new ResourceApp()
+    .route('/health', healthRoutes())
+    .route('/trades', tradeRoutes())
+    .route('/callbacks', callbackRoutes())
+    .route('/clock', clockRoutes())
+    .route('/reset', resetRoutes())
+    .route('/scenarios', scenarioRoutes())
+    .route('/merchants', merchantRoutes())
+    .route('/check-callback', checkCallbackRoutes())
+    .route('/report', reportRoutes());
 }
+
+/** The admin API's routes and their types, for the typed client (hc of hono/client). */
+export type AdminApp = ReturnType<typeof adminRoutes>;

@@ -2,19 +2,25 @@ import { ADMIN_BODY_LIMIT, NO_BODY_LIMIT } from '../http/body.js';
 import { errorEnvelopeSchema } from './error-envelope.js';
 
 /**
- * The answers route declarations share, written once: a JSON answer of a schema, an answer in the
- * error envelope, the admin token's 401, a body over its limit, the browser protections' 403,
- * and an HTML page.
+ * What route declarations share, written once: a JSON answer of a schema, an answer in the error
+ * envelope, the admin token's 401, a body over its limit, the browser protections' 403, an HTML
+ * page, and the sentences several descriptions hold.
  */
 
 /** A JSON answer of this shape. */
-export const json = <T>(description: string, schema: T) => ({ description, content: { 'application/json': { schema } } });
+export const answer = <T>(description: string, schema: T) => ({ description, content: { 'application/json': { schema } } });
 
 /** An error answer (the envelope of src/http/errors.ts) with this description. */
-export const error = (description: string) => json(description, errorEnvelopeSchema);
+export const error = (description: string) => answer(description, errorEnvelopeSchema);
 
 /** An HTML page. */
 export const html = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' as const } } } });
+
+/** The 422 of a JSON body, the start of its description. */
+export const BODY_422 = 'The body is not valid: not JSON, not an object, or a field is wrong (`error.details` names each field).';
+
+/** Said of the admin routes whose workspaces differ most (scenarios, merchants). */
+export const EVERY_WORKSPACE = 'Every /_sandbox route also works under /w/{name}/_sandbox for workspace {name}.';
 
 /** Every admin route when the sandbox runs with --admin-token. */
 export const ADMIN_401 = error('The sandbox runs with --admin-token and the request has no valid `Authorization: Bearer <token>` (code admin_token_required).');

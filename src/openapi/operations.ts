@@ -1,10 +1,7 @@
 import {
   addMerchantAnswerSchema,
-  advanceAnswerSchema,
   callbackAnswerSchema,
   callbacksAnswerSchema,
-  clockAnswerSchema,
-  healthAnswerSchema,
   merchantsAnswerSchema,
   resetAnswerSchema,
   scenarioUploadAnswerSchema,
@@ -15,7 +12,6 @@ import {
   transitionAnswerSchema,
 } from '../admin/admin-answers.js';
 import { checkCallbackRequestSchema } from '../admin/check-callback-routes.js';
-import { advanceSchema } from '../admin/clock-routes.js';
 import { tradeQuerySchema } from '../admin/list-trades.js';
 import { signRequestSchema } from '../admin/merchant-routes.js';
 import { transitionSchema } from '../admin/trade-routes.js';
@@ -107,16 +103,6 @@ export const OPERATIONS: readonly Operation[] = [
   },
   {
     method: 'get',
-    path: '/_sandbox/health',
-    operationId: 'health',
-    tag: 'sandbox',
-    summary: 'Health and a summary of the sandbox',
-    description: 'Open to everyone. With --admin-token set, the details (trades, auth, clock, store) only come with the token.',
-    auth: 'open',
-    responses: { 200: { description: 'The sandbox is up.', schema: healthAnswerSchema } },
-  },
-  {
-    method: 'get',
     path: '/_sandbox/trades',
     operationId: 'listTrades',
     tag: 'sandbox',
@@ -197,30 +183,6 @@ export const OPERATIONS: readonly Operation[] = [
     auth: 'admin',
     pathParams: { id: 'The callback event id to replay.' },
     responses: { 202: { description: 'The new event (replay_of = id); it is being sent.', schema: callbackAnswerSchema }, 401: ADMIN_401, 404: error('No such callback event.') },
-  },
-  {
-    method: 'get',
-    path: '/_sandbox/clock',
-    operationId: 'getClock',
-    tag: 'sandbox',
-    summary: 'The sandbox clock and its pending steps',
-    auth: 'admin',
-    responses: { 200: { description: 'Mode, time, and the next step due.', schema: clockAnswerSchema }, 401: ADMIN_401 },
-  },
-  {
-    method: 'post',
-    path: '/_sandbox/clock/advance',
-    operationId: 'advanceClock',
-    tag: 'sandbox',
-    summary: 'Move the clock forward and run everything that falls due, in order',
-    auth: 'admin',
-    body: advanceSchema,
-    responses: {
-      200: { description: 'The new time and how many steps ran.', schema: advanceAnswerSchema },
-      401: ADMIN_401,
-      413: ADMIN_TOO_LARGE,
-      422: error(`${BODY_422} by must be a duration such as "10m".`),
-    },
   },
   {
     method: 'get',
