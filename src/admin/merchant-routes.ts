@@ -1,16 +1,69 @@
-import { Hono } from 'hono';
+import { createRoute } from '@hono/zod-openapi';
 import { z } from 'zod';
 import { SIGNATURE_ALGORITHM, sign } from '../auth/signature.js';
 import { requireSandboxAdmin } from '../http/admin-guard.js';
-import { ADMIN_BODY_LIMIT, jsonBody } from '../http/body.js';
+import { ADMIN_BODY_LIMIT } from '../http/body.js';
 import { errors } from '../http/errors.js';
-import type { SandboxEnv } from '../http/sandbox-env.js';
-import { validate } from '../http/validation.js';
+import { jsonRequest } from '../http/request-body.js';
+import { ResourceApp } from '../http/resource-app.js';
 import { addMerchant, newMerchantSchema } from '../merchants/added-merchants.js';
-import type { MerchantsAnswer } from './admin-answers.js';
+import { ADMIN_401, ADMIN_TOO_LARGE, answer, error, EVERY_WORKSPACE } from '../openapi/error-responses.js';
+import { pathParams } from '../openapi/path-params.js';
+import { named } from '../openapi/schema-name.js';
+import { SECURITY } from '../openapi/security.js';
+import { addMerchantAnswerSchema, type MerchantsAnswer, merchantsAnswerSchema, signAnswerSchema } from './admin-answers.js';
 
 /** The body of POST /_sandbox/merchants/:id/sign. */
-export const signRequestSchema = z.object({ string_to_sign: z.string({ error: 'must be the string to sign' }) });
+export const signRequestSchema = named('SignRequest', z.object({ string_to_sign: z.string({ error: 'must be the string to sign' }) }));
+
+named('NewMerchantRequest', newMerchantSchema, 'Every field may be left out and is then generated.');
+
+const list = createRoute({
+  method: 'get',
+  path: '/',
+  operationId: 'listMerchants',
+  tags: ['sandbox'],
+  summary: "The merchants: the fixtures' (with their token and secret) and the workspace's own (without)",
+  description: `Ids, names, rates and where each merchant comes from, and the --auth mode. The fixtures' merchants come with their token and secret, which the dashboard's New trade form uses to call the provider API as the merchant; a merchant added to a workspace had them answered once, in the 201 of POST /_sandbox/merchants. ${EVERY_WORKSPACE}`,
+  security: SECURITY.admin,
+  responses: { 200: answer('The merchants and the auth mode.', merchantsAnswerSchema), 401: ADMIN_401 },
+});
+
+const add = createRoute({
+  method: 'post',
+  path: '/',
+  operationId: 'addMerchant',
+  tags: ['sandbox'],
+  summary: 'Add a merchant to this workspace only',
+  description: `Fields left out are generated; the token and secret are answered here only. ${EVERY_WORKSPACE}`,
+  security: SECURITY.admin,
+  // Lenient: `curl -d` without a Content-Type reaches it, and no body at all adds a generated merchant.
+  request: { body: jsonRequest(newMerchantSchema, ADMIN_BODY_LIMIT, { lenient: true }) },
+  responses: {
+    201: answer('The new merchant with its token and secret.', addMerchantAnswerSchema),
+    401: ADMIN_401,
+    409: error('The id is taken.'),
+    413: ADMIN_TOO_LARGE,
+    422: error('A field is not valid.'),
+  },
+});
+
+const signAs = createRoute({
+  method: 'post',
+  path: '/{id}/sign',
+  operationId: 'signAsMerchant',
+  tags: ['sandbox'],
+  summary: "Sign a string with a merchant's secret (without showing it)",
+  security: SECURITY.admin,
+  request: { params: pathParams({ id: 'The merchant id.' }), body: jsonRequest(signRequestSchema, ADMIN_BODY_LIMIT, { lenient: true }) },
+  responses: {
+    200: answer('The hex HMAC-SHA256.', signAnswerSchema),
+    401: ADMIN_401,
+    404: error('No such merchant in this workspace.'),
+    413: ADMIN_TOO_LARGE,
+    422: error('The body is not a JSON object holding string_to_sign.'),
+  },
+});
 
 /**
  * /_sandbox/merchants: GET lists the merchants of this sandbox (workspace) and the `--auth`
@@ -18,35 +71,37 @@ export const signRequestSchema = z.object({ string_to_sign: z.string({ error: 'm
  * is set.
  */
 export function merchantRoutes() {
-  const app = new Hono<SandboxEnv>();
+  const app = new ResourceApp();
   app.use(requireSandboxAdmin);
-  app.get('/', (c) => {
-    const sandbox = c.get('sandbox');
-    const fixtures = new Set(sandbox.shared.fixtures.merchants.map((m) => m.id.toLowerCase()));
-    const answer: MerchantsAnswer = {
-      auth: sandbox.options.auth,
-      merchants: sandbox.merchants
-        .list()
-        .map(({ id, name, rate, token, secret }) => (fixtures.has(id.toLowerCase()) ? { id, name, rate, from: 'fixtures' as const, token, secret } : { id, name, rate, from: 'workspace' as const })),
-    };
-    return c.json(answer);
-  });
-
-  // Adds a merchant to this sandbox (workspace) only; its token and secret are answered here and never listed again.
-  app.post('/', jsonBody(ADMIN_BODY_LIMIT, { lenient: true }), validate('json', newMerchantSchema), async (c) => {
-    const sandbox = c.get('sandbox');
-    const added = await addMerchant(sandbox, c.req.valid('json'));
-    if (!added.ok) throw errors.conflict('merchant_exists', `A merchant with id ${added.taken.id} (${added.taken.name}) already exists in this workspace. Leave "id" out to get a new one.`);
-    return c.json({ merchant: added.merchant, workspace: sandbox.workspace }, 201);
-  });
-
-  // For `deposit-sandbox sign --workspace`: signs with a merchant's secret without showing it.
-  app.post('/:id/sign', jsonBody(ADMIN_BODY_LIMIT, { lenient: true }), validate('json', signRequestSchema), async (c) => {
-    const sandbox = c.get('sandbox');
-    const merchant = sandbox.merchants.get(c.req.param('id'));
-    if (!merchant) throw errors.notFound(`No merchant ${JSON.stringify(c.req.param('id'))} in workspace ${sandbox.workspace}. GET ${sandbox.basePath}/_sandbox/merchants lists them.`);
-    const { string_to_sign } = c.req.valid('json');
-    return c.json({ signature: sign(merchant.secret, string_to_sign), algorithm: SIGNATURE_ALGORITHM, merchant: merchant.id });
-  });
-  return app;
+  return (
+    app
+      .openapi(list, (c) => {
+        const sandbox = c.get('sandbox');
+        const fixtures = new Set(sandbox.shared.fixtures.merchants.map((m) => m.id.toLowerCase()));
+        const answer: MerchantsAnswer = {
+          auth: sandbox.options.auth,
+          merchants: sandbox.merchants
+            .list()
+            .map(({ id, name, rate, token, secret }) =>
+              fixtures.has(id.toLowerCase()) ? { id, name, rate, from: 'fixtures' as const, token, secret } : { id, name, rate, from: 'workspace' as const },
+            ),
+        };
+        return c.json(answer, 200);
+      })
+      // Adds a merchant to this sandbox (workspace) only; its token and secret are answered here and never listed again.
+      .openapi(add, async (c) => {
+        const sandbox = c.get('sandbox');
+        const added = await addMerchant(sandbox, c.req.valid('json'));
+        if (!added.ok) throw errors.conflict('merchant_exists', `A merchant with id ${added.taken.id} (${added.taken.name}) already exists in this workspace. Leave "id" out to get a new one.`);
+        return c.json({ merchant: added.merchant, workspace: sandbox.workspace }, 201);
+      })
+      // For `deposit-sandbox sign --workspace`: signs with a merchant's secret without showing it.
+      .openapi(signAs, (c) => {
+        const sandbox = c.get('sandbox');
+        const merchant = sandbox.merchants.get(c.req.param('id'));
+        if (!merchant) throw errors.notFound(`No merchant ${JSON.stringify(c.req.param('id'))} in workspace ${sandbox.workspace}. GET ${sandbox.basePath}/_sandbox/merchants lists them.`);
+        const { string_to_sign } = c.req.valid('json');
+        return c.json({ signature: sign(merchant.secret, string_to_sign), algorithm: SIGNATURE_ALGORITHM, merchant: merchant.id }, 200);
+      })
+  );
 }

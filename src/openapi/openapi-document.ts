@@ -1,11 +1,6 @@
 import { z } from 'zod';
-import { checkCallbackRequestSchema } from '../admin/check-callback-routes.js';
-import { signRequestSchema } from '../admin/merchant-routes.js';
 import { transitionSchema } from '../admin/trade-routes.js';
-import { checkReportSchema } from '../check-callback/check-report.js';
-import { newMerchantSchema } from '../merchants/added-merchants.js';
 import { integrationReportSchema } from '../report/report-schema.js';
-import { scenarioFileSchema } from '../scenarios/scenario.js';
 import { buildRequestSchema, createRequestSchema } from '../trades/requests.js';
 import { ecomTradeSchema, p2pTradeSchema } from '../trades/trade.js';
 import { OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
@@ -22,17 +17,8 @@ import { PAGE_OPERATIONS, paymentStatusSchema } from './page-operations.js';
 named('CreateRequest', createRequestSchema, 'Body of POST /api/v1/trades/deposit/create. `customer` and `cusotmer` are two spellings of one field.');
 named('BuildRequest', buildRequestSchema, 'Body of POST /api/v1/trades/deposit/build.');
 named('TransitionRequest', transitionSchema);
-named('CheckCallbackRequest', checkCallbackRequestSchema);
-named('NewMerchantRequest', newMerchantSchema, 'Every field may be left out and is then generated.');
-named('SignRequest', signRequestSchema);
-named(
-  'ScenarioFile',
-  scenarioFileSchema,
-  'Body of PUT /_sandbox/scenarios: a scenario file (docs/scenarios.md; scenarios/schema.json is the same schema for editors). Beyond this schema the sandbox refuses what JSON Schema cannot say, for example: a regular expression RE2 cannot compile, a name a shared scenario has, respond together with timeline, callbacks or answer, a timeline out of time order or with a move the transitions do not allow, a match without a condition, a delay over 5m, retry_after without status 503.',
-);
 named('Trade', p2pTradeSchema, 'The Trade object of the interface document: exactly these eight keys. The answer of P2P create and of every get.');
 named('EcomTrade', ecomTradeSchema, 'The Trade object as ecom create (build) answers it: payment_data has only url.');
-named('CheckReport', checkReportSchema, 'The result of a callback receiver check.');
 named('IntegrationReport', integrationReportSchema, "The merchant's mistakes the sandbox counted, per merchant.");
 named('PaymentStatus', paymentStatusSchema, "A trade's state as the payment page's script reads it.");
 
