@@ -15,7 +15,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createApp } from '../dist/app.js';
-import { createSandbox } from '../dist/sandbox.js';
+import { createServer } from '../dist/server/server.js';
 
 const ROUNDS = Number(process.argv[2] ?? 5);
 const CREATES_PER_SLICE = 300;
@@ -105,7 +105,7 @@ async function pairRatio(a, b, pairs) {
 async function countingRatio() {
   // Apps over one sandbox: the same store, the same data, only the counting differs. Two
   // counting apps against each other (A/A) show what the method cannot tell apart.
-  const sandbox = await createSandbox({ inMemory: true, auth: 'token' });
+  const sandbox = await createServer({ inMemory: true, auth: 'token' });
   const pairs = ROUNDS * CREATES_PER_SLICE * 4;
   const onOff = await pairRatio(createApp(sandbox), createApp(sandbox, { countMistakes: false }), pairs);
   const same = await pairRatio(createApp(sandbox), createApp(sandbox), pairs);

@@ -15,7 +15,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../dist/app.js';
-import { createSandbox } from '../dist/sandbox.js';
+import { createServer } from '../dist/server/server.js';
 import { ScenarioEngine } from '../dist/scenarios/scenario-engine.js';
 
 const ROUNDS = Number(process.argv[2] ?? 5);
@@ -90,17 +90,17 @@ function matchNs(engine, count) {
 }
 
 const options = { inMemory: true, auth: 'token', scenarios: folder };
-const re2 = await createSandbox(options);
-const other = await createSandbox(options);
-const native = await createSandbox(options);
+const servers = { re2: await createServer(options), other: await createServer(options), native: await createServer(options) };
+const re2 = servers.re2.root;
+const native = servers.native.root;
 native.scenarios = new ScenarioEngine(native.scenarios.entries(), { compile: (source) => new RegExp(source) });
 const patterns = re2.scenarios.entries().filter(({ scenario }) => scenario.match?.order !== undefined || typeof scenario.match?.customer === 'object').length;
 
 const count = ROUNDS * CREATES_PER_SLICE * 4;
-const cost = await pairs(createApp(re2), createApp(native), count);
-const same = await pairs(createApp(re2), createApp(other), count);
+const cost = await pairs(createApp(servers.re2), createApp(servers.native), count);
+const same = await pairs(createApp(servers.re2), createApp(servers.other), count);
 const matching = { re2: matchNs(re2.scenarios, 20_000), native: matchNs(native.scenarios, 20_000) };
-await Promise.all([re2.close(), other.close(), native.close()]);
+await Promise.all(Object.values(servers).map((server) => server.close()));
 rmSync(folder, { recursive: true, force: true });
 clearTimeout(watchdog);
 

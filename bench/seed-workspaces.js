@@ -1,7 +1,7 @@
 // Seeds a data folder with W workspaces of N trades each through the sandbox's own code
-// (createSandbox + its workspace registry + createTrade), so the files have exactly the
+// (createServer + its workspace registry + createTrade), so the files have exactly the
 // format the sandbox writes. Usage: node bench/seed-workspaces.js <data dir> <workspaces> <trades each>
-import { createSandbox } from '../dist/sandbox.js';
+import { createServer } from '../dist/server/server.js';
 import { createTrade } from '../dist/trades/service.js';
 
 const [dir, workspacesText, tradesText] = process.argv.slice(2);
@@ -13,7 +13,7 @@ if (!dir || !Number.isInteger(workspaces) || !Number.isInteger(trades) || worksp
 }
 
 const MERCHANT = '6f1c2a9e-3b7d-4c52-9a1e-2d4b8f0c7e51';
-const root = await createSandbox({ data: dir, seed: 1, maxWorkspaces: workspaces });
+const root = await createServer({ data: dir, seed: 1, maxWorkspaces: workspaces });
 for (let w = 0; w < workspaces; w++) {
   const opened = await root.workspaces.open(`ws-${w}`);
   if (!opened.ok) throw new Error(opened.message);

@@ -1,8 +1,8 @@
-// Seeds a data folder with N trades through the sandbox's own code (createSandbox +
+// Seeds a data folder with N trades through the sandbox's own code (createServer +
 // createTrade + the file store), so the files have exactly the format the sandbox writes.
 // Usage: node bench/seed.js <data dir> <count> <ids file>
 import { writeFileSync } from 'node:fs';
-import { createSandbox } from '../dist/sandbox.js';
+import { createServer } from '../dist/server/server.js';
 import { createTrade } from '../dist/trades/service.js';
 
 const [dir, countText, idsFile] = process.argv.slice(2);
@@ -13,7 +13,8 @@ if (!dir || !idsFile || !Number.isInteger(count) || count < 1) {
 }
 
 const MERCHANT = '6f1c2a9e-3b7d-4c52-9a1e-2d4b8f0c7e51';
-const sandbox = await createSandbox({ data: dir, seed: 1 });
+const server = await createServer({ data: dir, seed: 1 });
+const sandbox = server.root;
 const ids = [];
 for (let i = 0; i < count; i++) {
   const trade = createTrade(sandbox, {
@@ -27,6 +28,6 @@ for (let i = 0; i < count; i++) {
   if (i % Math.max(1, Math.floor(count / 10_000)) === 0) ids.push(trade.id);
   if (i % 5_000 === 4_999) await sandbox.store.commit();
 }
-await sandbox.close();
+await server.close();
 writeFileSync(idsFile, JSON.stringify(ids));
 process.stdout.write(`seeded ${count} trades\n`);

@@ -20,7 +20,7 @@ import { createApp } from '../dist/app.js';
 import { Clock } from '../dist/clock/clock.js';
 import { Scheduler } from '../dist/clock/scheduler.js';
 import { DEFAULT_PIPELINING_LIMITS } from '../dist/connections/limit-pipelining.js';
-import { createSandbox } from '../dist/sandbox.js';
+import { createServer as createSandboxServer } from '../dist/server/server.js';
 import { MemoryAdapter } from '../dist/store/adapter.js';
 import { Store } from '../dist/store/store.js';
 import { call, closeAgent, createTrades, pool, startReceiver } from './lib/callbacks.js';
@@ -80,8 +80,9 @@ async function advanceWithCallbacks(count) {
     join(scenarios, 'bench.yaml'),
     'scenarios:\n  - name: bench-later\n    description: Confirmed 5 s after creation.\n    match:\n      order: "^bench-later-"\n    timeline:\n      - after: 5s\n        state: confirmed\n',
   );
-  const sandbox = await createSandbox({ inMemory: true, clock: 'manual', scenarios, auth: 'token' });
-  const app = createApp(sandbox);
+  const server = await createSandboxServer({ inMemory: true, clock: 'manual', scenarios, auth: 'token' });
+  const sandbox = server.root;
+  const app = createApp(server);
   const callbackUrl = `http://127.0.0.1:${receiver.address().port}/cb`;
   for (let i = 0; i < count; i++) {
     const res = await app.request('/api/v1/trades/deposit/create', {
@@ -95,7 +96,7 @@ async function advanceWithCallbacks(count) {
   const started = performance.now();
   const { ran } = await sandbox.scheduler.advance(10_000);
   const taken = seconds(started);
-  await sandbox.close();
+  await server.close();
   receiver.closeAllConnections();
   receiver.close();
   return { ran, delivered, seconds: taken };

@@ -26,7 +26,7 @@ const { listFlags } = await import(dist('cli/list-flags.js'));
 const { listRoutes, isAdminRoute } = await import(dist('openapi/list-routes.js'));
 const { openApiDocument } = await import(dist('openapi/openapi-document.js'));
 const { createApp } = await import(dist('app.js'));
-const { createSandbox } = await import(dist('sandbox.js'));
+const { createServer } = await import(dist('server/server.js'));
 
 const args = process.argv.slice(2);
 const check = args.includes('--check');
@@ -105,7 +105,7 @@ function renderFlagTables() {
 
 /** The routes of the app, read from an in-memory sandbox's Hono app. */
 async function appRoutes() {
-  const sandbox = await createSandbox({ inMemory: true });
+  const sandbox = await createServer({ inMemory: true });
   try {
     return listRoutes(createApp(sandbox));
   } finally {

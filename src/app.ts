@@ -17,7 +17,7 @@ import { countReads } from './report/count-reads.js';
 import { countRefusal } from './report/count-refusal.js';
 import { crossSiteGuard } from './security/cross-site-guard.js';
 import { hostGuard } from './security/host-guard.js';
-import type { Sandbox } from './sandbox-types.js';
+import type { Server } from './server/server.js';
 import { type SandboxEnv, sandboxOf } from './http/sandbox-env.js';
 import { WorkspaceRemovedError } from './workspaces/workspace-adapter.js';
 import { invalidName, refuseDotSegmentName, serverWorkspaceRoutes, workspaceRoutes } from './workspaces/workspace-routes.js';
@@ -32,27 +32,29 @@ export interface AppOptions {
 }
 
 /**
- * Builds the HTTP app over a sandbox. It never listens: the CLI and startSandbox() do. One app
- * serves the sandbox and all its workspaces: the sandbox's routes are mounted twice, at `/` (the
- * default sandbox) and at `/w/:workspace`, where the router decodes the workspace name once as a
- * route parameter and src/workspaces/workspace-routes.ts sets that workspace as the request's
+ * Builds the HTTP app over a server. It never listens: the CLI and startSandbox() do. One app
+ * serves all the server's workspaces: the sandbox's routes are mounted twice, at `/` (the
+ * workspace default) and at `/w/:workspace`, where the router decodes the workspace name once as
+ * a route parameter and src/workspaces/workspace-routes.ts sets that workspace as the request's
  * sandbox (`c.get('sandbox')`, src/http/sandbox-env.ts), after the guards.
  */
-export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
+export function createApp(server: Server, options: AppOptions = {}) {
   const app = new Hono<SandboxEnv>();
   const counting = options.countMistakes !== false;
+  const sandbox = server.root;
   // Security and limits (README): DNS-rebinding host check on every request.
-  app.use(hostGuard(sandbox));
+  app.use(hostGuard(server));
   // Every request starts in the default sandbox; the /w/:workspace mount moves it to its workspace.
   app.use((c, next) => {
+    c.set('server', server);
     c.set('sandbox', sandbox);
     c.set('base', '');
     return next();
   });
   // `/w/%2e%2e/...` names no workspace; resolved, it would be a path of the default one.
   app.use(refuseDotSegmentName);
-  app.route('/', sandboxRoutes(counting, serverWorkspaceRoutes(sandbox)));
-  if (sandbox.workspaces) app.route('/w/:workspace', sandboxRoutes(counting, workspaceRoutes(sandbox, sandbox.workspaces)));
+  app.route('/', sandboxRoutes(counting, serverWorkspaceRoutes(server.options, server.workspaces)));
+  app.route('/w/:workspace', sandboxRoutes(counting, workspaceRoutes(server.options, server.workspaces)));
   // A path some route serves, with a method none of them takes: 405 with Allow, not 404.
   const wrongMethod = methodNotAllowed(app);
   app.notFound((c) => {

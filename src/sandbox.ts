@@ -1,36 +1,105 @@
-import { resolve } from 'node:path';
 import { CALLBACK_JOB, CallbackDispatcher } from './callbacks/callback-dispatcher.js';
+import type { Limiter } from './callbacks/limiter.js';
 import { Clock } from './clock/clock.js';
 import { Scheduler } from './clock/scheduler.js';
 import { sandboxOptionsSchema, type SandboxOptions, type SandboxOptionsInput } from './config/options.js';
 import { Lifecycle } from './lifecycle/lifecycle.js';
 import { registerTimeline } from './lifecycle/timeline.js';
-import { loadFixtures, MerchantDirectory } from './merchants/fixtures.js';
-import { MemoryAdapter, type StoreAdapter } from './store/adapter.js';
-import { DataFolderLock } from './store/data-folder-lock.js';
-import { JournalAdapter } from './store/journal-adapter.js';
-import { StorageError, Store } from './store/store.js';
-import { createRandom } from './trades/random.js';
-import { TradeJsonCache } from './trades/trade-json.js';
-import { ScenarioEngine } from './scenarios/scenario-engine.js';
-import { Limiter } from './callbacks/limiter.js';
+import { quietLogger, type Logger } from './log/logger.js';
+import { type Fixtures, MerchantDirectory } from './merchants/fixtures.js';
+import { restoreAddedMerchants } from './merchants/added-merchants.js';
 import { CreditCheck } from './report/credit-check.js';
 import { MistakeCounter } from './report/mistake-counter.js';
 import { watchCallbacks } from './report/watch-callbacks.js';
 import { watchPayments } from './report/watch-payments.js';
-import { restoreAddedMerchants } from './merchants/added-merchants.js';
+import type { LoadedScenario } from './scenarios/load-scenarios.js';
+import type { ScenarioEngine } from './scenarios/scenario-engine.js';
 import { restoreUploadedScenarios } from './scenarios/uploaded-scenarios.js';
-import { WorkspaceRegistry } from './workspaces/workspace-registry.js';
-
-/** Reads of the merchant's balance probe (--probe) under way at once, for the whole server. */
-const PROBE_READS_AT_ONCE = 16;
+import type { StoreAdapter } from './store/adapter.js';
+import { StorageError, Store } from './store/store.js';
+import { createRandom, type Random } from './trades/random.js';
+import { TradeJsonCache } from './trades/trade-json.js';
 
 export class OptionsError extends Error {
   override name = 'OptionsError';
 }
 
-export type { OpenResult, Sandbox, SandboxServices, SandboxShared, Workspaces, WorkspaceSeat } from './sandbox-types.js';
-import type { Sandbox, SandboxServices, SandboxShared, WorkspaceSeat } from './sandbox-types.js';
+/**
+ * One tenant of a server: a complete sandbox with its own store, clock, scheduler, callbacks,
+ * scenarios and report. The workspace `default` (the unprefixed paths) and every `/w/<name>`
+ * are made alike by createSandbox(); what they share, and the data folder, belong to the
+ * server (src/server/server.ts). No HTTP in here.
+ */
+export interface Sandbox {
+  readonly options: SandboxOptions;
+  readonly store: Store;
+  readonly merchants: MerchantDirectory;
+  readonly random: Random;
+  readonly clock: Clock;
+  readonly lifecycle: Lifecycle;
+  readonly scheduler: Scheduler;
+  /** The loaded scenarios (this workspace's own first, then the --scenarios folder, then the bundled ones). */
+  scenarios: ScenarioEngine;
+  /** Sends, logs and replays callbacks; emits 'queued', 'attempt', 'delivered', 'failed'. */
+  readonly callbacks: CallbackDispatcher;
+  /** What the sandbox was given at creation (its logger); a workspace gets the server's, marked with its name. */
+  readonly services: SandboxServices;
+  /** One line per notable event (a scenario taking a create), to the logger given; none without one, so no line is built. */
+  readonly log: ((line: string) => void) | undefined;
+  /** The JSON text of the trades this sandbox's merchants poll (GET answers and callback bodies); its own, like every cache. */
+  readonly tradeJson: TradeJsonCache;
+  /** The merchant's mistakes seen so far (GET /_sandbox/report). */
+  readonly report: MistakeCounter;
+  /** Reads the merchant's balance probe (--probe) for the report's callback rows; off without one. */
+  readonly credits: CreditCheck;
+  /** Base of payment_data.url: the server's public URL and this sandbox's basePath (kept current by the registry). */
+  publicUrl: string;
+  /** `default`, or the name of the workspace (/w/<name>) this sandbox is. */
+  readonly workspace: string;
+  /** Path prefix of this sandbox's links and redirects: '' for default, '/w/<name>' for a workspace. */
+  readonly basePath: string;
+  /** What every workspace of the server shares (the fixtures, the scenario files). */
+  readonly shared: SandboxShared;
+  /**
+   * Runs the jobs that fell due while no sandbox ran on this store, and arms the clock's timers.
+   * The server calls it once its address, and so `publicUrl`, is known. Safe to call twice: the
+   * second call gets the first's promise.
+   */
+  start(): Promise<void>;
+  /** True once `start()` has finished. */
+  started: boolean;
+  /** Stops the scheduler, waits for running jobs, flushes the store. */
+  close(): Promise<void>;
+}
+
+/**
+ * What a sandbox is given when it is created, by its caller (the CLI, startSandbox(), a test)
+ * through the server, which passes the same to every workspace. Nothing is patched in afterwards.
+ */
+export interface SandboxServices {
+  /** Where every line goes (src/log/logger.ts); none: the sandbox says nothing of its events. */
+  readonly logger?: Logger;
+}
+
+/** Loaded once per server and shared by its workspaces. */
+export interface SandboxShared {
+  readonly fixtures: Fixtures;
+  readonly scenarios: readonly LoadedScenario[];
+  /** How many reads of the merchant's balance probe (--probe) run at once, for the whole server. */
+  readonly probeReads: Limiter;
+}
+
+/** Where a sandbox sits in its server: its workspace name, what it shares, and the server's URL. */
+export interface SandboxSeat {
+  /** `default` (the unprefixed paths, basePath '') or the workspace's name (basePath /w/<name>). */
+  readonly name: string;
+  readonly shared: SandboxShared;
+  /** The server's public URL (payment_data.url of a workspace adds /w/<name>). */
+  readonly rootUrl: () => string;
+}
+
+/** The name of the workspace of the unprefixed paths. */
+export const DEFAULT_WORKSPACE = 'default';
 
 /**
  * Validates start-up options. `names` says how each option was given (`--port`, or the
@@ -50,62 +119,26 @@ export function parseOptions(input: SandboxOptionsInput, names: Readonly<Record<
   return result.data;
 }
 
-export interface CreateSandboxSettings {
-  /**
-   * Leave `start()` to `listen()`: overdue jobs build callback bodies with `payment_data.url`,
-   * which must carry the real address (with --port 0 it is known only once listening).
-   */
-  deferStart?: boolean;
-  /** Make it a workspace of a server (src/workspaces/) rather than the server's default sandbox. */
-  seat?: WorkspaceSeat;
-  /** Its logger (and whatever else each sandbox is given); a workspace is given the server's by the registry. */
-  services?: SandboxServices;
-  /**
-   * With a data folder: fdatasync the journal at every group commit (`startSandbox({ fsync })`);
-   * the server's workspaces do the same. The data folder is locked as without it.
-   */
-  fsync?: boolean;
-}
-
 /**
- * Assembles a sandbox: options, merchants, store, clock, lifecycle, scheduler. Overdue
- * jobs stored by an earlier run are run before this resolves. Without a `seat` it is the
- * server's default sandbox: it holds the data folder's lock and the registry of workspaces;
- * with one it is a workspace (src/workspaces/), stored in a sub-folder under the same lock.
- * Overdue jobs wait for `start()` when `deferStart` leaves them to `listen()` (so their callbacks
- * carry the listening address).
+ * Assembles one sandbox over `adapter`: merchants, store, clock, lifecycle, scheduler,
+ * scenarios, callbacks, report. Every tenant of a server, `default` included, is made here, the
+ * same way; its overdue jobs wait for `start()`.
+ *
+ * @example
+ *   const sandbox = await createSandbox(parseOptions({ clock: 'manual' }), new MemoryAdapter(), { seat, services: {} });
  */
-export async function createSandbox(input: SandboxOptionsInput = {}, adapter?: StoreAdapter, settings: CreateSandboxSettings = {}): Promise<Sandbox> {
-  const { seat } = settings;
-  const options = parseOptions(input);
-  const shared: SandboxShared = seat?.shared ?? {
-    fixtures: loadFixtures(options.fixtures ? resolve(options.fixtures) : undefined),
-    scenarios: ScenarioEngine.load(options.scenarios ? resolve(options.scenarios) : undefined, { bundled: options.bundledScenarios }).entries(),
-    probeReads: new Limiter(PROBE_READS_AT_ONCE),
-  };
-  // One process per data folder: the lock comes first, before anything is read or written.
-  const logger = settings.services?.logger;
-  const dataFolder = seat || adapter || options.inMemory ? undefined : await DataFolderLock.acquire(resolve(options.data), logger ? (line) => logger.warn(line) : undefined);
-  try {
-    return await assemble(options, shared, adapter, settings, dataFolder);
-  } catch (error) {
-    await dataFolder?.release();
-    throw error;
-  }
-}
-
-async function assemble(options: SandboxOptions, shared: SandboxShared, adapter: StoreAdapter | undefined, settings: CreateSandboxSettings, dataFolder: DataFolderLock | undefined): Promise<Sandbox> {
-  const { seat } = settings;
-  const services = settings.services ?? {};
-  const logger = services.logger;
-  const warn = logger ? { warn: (line: string) => logger.warn(line) } : {};
-  const store = await Store.open(adapter ?? (options.inMemory ? new MemoryAdapter() : new JournalAdapter(resolve(options.data), { ...warn, fsync: settings.fsync ?? false })), warn);
-  const merchants = restoreAddedMerchants(store, new MerchantDirectory(shared.fixtures));
-  const workspace = seat?.name ?? 'default';
-  const basePath = seat ? `/w/${seat.name}` : '';
+export async function createSandbox(options: SandboxOptions, adapter: StoreAdapter, settings: { seat: SandboxSeat; services: SandboxServices }): Promise<Sandbox> {
+  const { seat, services } = settings;
+  const logger = services.logger ?? quietLogger;
+  const warn = { warn: (line: string) => logger.warn(line) };
+  const store = await Store.open(adapter, warn);
+  const merchants = restoreAddedMerchants(store, new MerchantDirectory(seat.shared.fixtures));
+  const workspace = seat.name;
+  const basePath = seat.name === DEFAULT_WORKSPACE ? '' : `/w/${seat.name}`;
+  const publicUrl = () => `${seat.rootUrl().replace(/\/+$/, '')}${basePath}`;
   const clock = new Clock(options.clock, store);
   const lifecycle = new Lifecycle(store, clock);
-  const scheduler = new Scheduler(store, clock, logger ? (line) => logger.warn(line) : undefined);
+  const scheduler = new Scheduler(store, clock, warn.warn);
   registerTimeline(scheduler, lifecycle);
   const tradeJson = new TradeJsonCache();
   const callbacks = new CallbackDispatcher({
@@ -113,19 +146,18 @@ async function assemble(options: SandboxOptions, shared: SandboxShared, adapter:
     clock,
     scheduler,
     merchants,
-    // A workspace's follows the server's, which is known only once it listens.
-    publicUrl: seat ? () => `${seat.rootUrl().replace(/\/+$/, '')}${basePath}` : () => sandbox.publicUrl,
+    publicUrl,
     tradeJson,
     timeoutMs: options.callbackTimeout,
     retries: options.callbackRetries,
     behaviourFor: (trade) => sandbox.scenarios.get(trade.scenario)?.callbacks,
-    ...(seat ? { headers: { 'X-Sandbox-Workspace': seat.name } } : {}),
-    ...(logger ? { warn: (line: string) => logger.warn(line) } : {}),
+    ...(basePath ? { headers: { 'X-Sandbox-Workspace': seat.name } } : {}),
+    warn: warn.warn,
   });
   lifecycle.onChange((change) => void callbacks.onChange(change));
   scheduler.handle(CALLBACK_JOB, (job) => callbacks.run(job));
   const report = new MistakeCounter();
-  const credits = new CreditCheck({ probe: options.probe, workspace, timeoutMs: options.callbackTimeout, slots: shared.probeReads, warn: logger ? (line) => logger.warn(line) : undefined });
+  const credits = new CreditCheck({ probe: options.probe, workspace, timeoutMs: options.callbackTimeout, slots: seat.shared.probeReads, warn: warn.warn });
   watchCallbacks(callbacks, report, store, credits);
   watchPayments(lifecycle, report);
 
@@ -137,24 +169,22 @@ async function assemble(options: SandboxOptions, shared: SandboxShared, adapter:
     options,
     store,
     merchants,
-    random: createRandom(seat && options.seed !== undefined ? workspaceSeed(options.seed, seat.name) : options.seed),
+    random: createRandom(basePath && options.seed !== undefined ? workspaceSeed(options.seed, seat.name) : options.seed),
     clock,
     lifecycle,
     scheduler,
-    scenarios: restoreUploadedScenarios(store, shared.scenarios, logger ? (line) => logger.warn(line) : undefined),
+    scenarios: restoreUploadedScenarios(store, seat.shared.scenarios, warn.warn),
     callbacks,
-    dataFolder,
     services,
-    log: logger ? (line) => logger.info(line) : undefined,
+    log: services.logger ? (line) => logger.info(line) : undefined,
     tradeJson,
     report,
     credits,
-    // A workspace's is kept up to date by the registry on each request (see WorkspaceRegistry.ready).
-    publicUrl: seat ? `${seat.rootUrl().replace(/\/+$/, '')}${basePath}` : (options.publicUrl ?? `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${options.port}`),
+    // Kept current by the registry as the server learns its address (WorkspaceRegistry.ready).
+    publicUrl: publicUrl(),
     workspace,
     basePath,
-    shared,
-    workspaces: undefined,
+    shared: seat.shared,
     started: false,
     start() {
       starting ??= (async () => {
@@ -171,31 +201,22 @@ async function assemble(options: SandboxOptions, shared: SandboxShared, adapter:
           }
         }
         sandbox.started = true;
-        // Workspaces load (and run their overdue jobs) once the server's address is known too.
-        sandbox.workspaces?.start();
       })();
       return starting;
     },
     close() {
       closed ??= (async () => {
-        await sandbox.workspaces?.close();
         scheduler.stop();
         callbacks.stop();
         await scheduler.idle();
         await callbacks.idle();
         // The balance probe's answers on the last callbacks, for `serve --report` (each read is bounded).
         await credits.settled();
-        try {
-          await store.close();
-        } finally {
-          await dataFolder?.release();
-        }
+        await store.close();
       })();
       return closed;
     },
   };
-  if (!seat) (sandbox as { workspaces?: WorkspaceRegistry }).workspaces = new WorkspaceRegistry(sandbox, createSandbox, logger);
-  if (!settings.deferStart) await sandbox.start();
   return sandbox;
 }
 

@@ -5,7 +5,7 @@ import type { CallbackEvent } from '../src/store/callback-records.js';
 import type { Job } from '../src/store/jobs.js';
 import type { SandboxOptionsInput } from '../src/config/options.js';
 import { TIMELINE_JOB } from '../src/lifecycle/timeline.js';
-import { createSandbox } from '../src/sandbox.js';
+import { createServer } from '../src/server/server.js';
 import type { StoreAdapter } from '../src/store/adapter.js';
 import type { Change } from '../src/store/table.js';
 import type { HistoryEntry } from '../src/trades/trade.js';
@@ -148,9 +148,10 @@ describe('POST /_sandbox/trades/:id/transition', () => {
   it('moves a trade (cause admin), commits the store before answering, and answers the AdminTrade', async () => {
     const writes: Change[][] = [];
     const adapter: StoreAdapter = { location: 'test', read: async () => null, write: async (changes) => void writes.push([...changes]) };
-    const sandbox = await createSandbox({ inMemory: true, clock: 'manual' }, adapter);
-    cleanups.push(() => sandbox.close());
-    const app = createApp(sandbox);
+    const server = await createServer({ inMemory: true, clock: 'manual' }, { adapter });
+    cleanups.push(() => server.close());
+    const app = createApp(server);
+    const sandbox = server.root;
     const created = await app.request('/api/v1/trades/deposit/build', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'X-Auth': DEMO.token },

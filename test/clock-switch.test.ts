@@ -7,13 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
-import { createSandbox, type Sandbox } from '../src/sandbox.js';
+import { createServer, type Server } from '../src/server/server.js';
 import { DEMO, p2pBody } from './support.js';
 
 const dirs: string[] = [];
-const open: Sandbox[] = [];
+const open: Server[] = [];
 afterEach(async () => {
-  for (const sandbox of open.splice(0)) await sandbox.close();
+  for (const server of open.splice(0)) await server.close();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -26,9 +26,10 @@ function tempDir(): string {
 const TEN_DAYS = 10 * 24 * 3_600_000;
 
 async function start(data: string, scenarios: string, clock: 'real' | 'manual') {
-  const sandbox = await createSandbox({ data, scenarios, clock });
-  open.push(sandbox);
-  const app = createApp(sandbox);
+  const server = await createServer({ data, scenarios, clock });
+  const sandbox = server.root;
+  open.push(server);
+  const app = createApp(server);
   const create = async (order: string) => {
     const res = await app.request('/api/v1/trades/deposit/create', {
       method: 'POST',
@@ -38,7 +39,7 @@ async function start(data: string, scenarios: string, clock: 'real' | 'manual') 
     expect(res.status).toBe(201);
     return ((await res.json()) as { id: string }).id;
   };
-  return { sandbox, app, create };
+  return { server, sandbox, app, create };
 }
 
 describe('clock mode switch across a restart', () => {
@@ -55,8 +56,8 @@ describe('clock mode switch across a restart', () => {
     const id = await manual.create('later-1');
     const stoppedAt = manual.sandbox.clock.now();
     const createdAt = manual.sandbox.store.trades.get(id)!.created_at;
-    await manual.sandbox.close();
-    open.splice(open.indexOf(manual.sandbox), 1);
+    await manual.server.close();
+    open.splice(open.indexOf(manual.server), 1);
 
     const real = await start(data, scenarios, 'real');
     const now = real.sandbox.clock.now();

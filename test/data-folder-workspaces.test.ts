@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createSandbox } from '../src/sandbox.js';
+import { createServer } from '../src/server/server.js';
 import { killAll, serve, serveRefused } from './data-folder-support.js';
 import { capturingLogger } from './support.js';
 
@@ -47,16 +47,17 @@ describe('the workspaces of a data folder at start-up', () => {
     mkdirSync(workspace, { recursive: true });
     writeFileSync(join(workspace, 'journal.0.ndjson'), 'this is not a journal record\n');
     const logger = capturingLogger();
-    const sandbox = await createSandbox({ data }, undefined, { services: { logger } });
-    const opened = await sandbox.workspaces?.open('worker-3');
+    const sandboxServer = await createServer({ data }, { services: { logger } });
+    const opened = await sandboxServer.workspaces?.open('worker-3');
     expect(opened?.ok).toBe(true);
-    await sandbox.close();
+    await sandboxServer.close();
     expect(logger.warnings).toEqual([expect.stringMatching(/^workspace "worker-3": journal\.0\.ndjson: skipped 1 damaged record/)]);
   });
 
   it("a workspace's trades written before a kill -9 are in the workspaces' journal: its folder opened alone is refused until the server folds them in", async () => {
     const data = folder();
-    const server = await createSandbox({ data });
+    const server = await createServer({ data });
+
     const opened = await server.workspaces?.open('worker-4');
     if (!opened?.ok) throw new Error('not opened');
     opened.sandbox.store.meta.put({ id: 'note', text: 'saved' });
@@ -64,16 +65,17 @@ describe('the workspaces of a data folder at start-up', () => {
     // As after kill -9: the server is gone without folding anything in (its lock released by hand).
     server.dataFolder?.releaseSync();
     const workspace = join(data, 'workspaces', 'worker-4');
-    await expect(createSandbox({ data: workspace })).rejects.toThrow(
+    await expect(createServer({ data: workspace })).rejects.toThrow(
       `The data folder ${workspace} is the workspace "worker-4" of the data folder ${data}, whose workspaces' journal (${join(data, 'workspaces', '@journal', 'journal.0.ndjson')}) may hold changes of it not yet in ${join(workspace, 'db.json')}`,
     );
     // Started and stopped once on the data folder: the change is in the workspace's db.json, and the folder opens alone.
-    const again = await createSandbox({ data });
-    const reopened = await again.workspaces?.open('worker-4');
+    const againServer = await createServer({ data });
+    const reopened = await againServer.workspaces?.open('worker-4');
     expect(reopened?.ok && reopened.sandbox.store.meta.get('note')).toEqual({ id: 'note', text: 'saved' });
-    await again.close();
-    const alone = await createSandbox({ data: workspace });
+    await againServer.close();
+    const aloneServer = await createServer({ data: workspace });
+    const alone = aloneServer.root;
     expect(alone.store.meta.get('note')).toEqual({ id: 'note', text: 'saved' });
-    await alone.close();
+    await aloneServer.close();
   });
 });

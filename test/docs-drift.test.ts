@@ -24,7 +24,7 @@ import { createApp } from '../src/app.js';
 import { listFlags } from '../src/cli/list-flags.js';
 import { createProgram } from '../src/cli/program.js';
 import { type AppRoute, isAdminRoute, listRoutes } from '../src/openapi/list-routes.js';
-import { createSandbox, type Sandbox } from '../src/sandbox.js';
+import { createServer, type Server } from '../src/server/server.js';
 import { fences, inlineCode, markdownFiles, readDoc, ROOT } from './docs/markdown.js';
 
 const FILES = markdownFiles();
@@ -170,10 +170,10 @@ function routeProblem(code: string, routes: AppRoute[]): string | undefined {
   return found ? undefined : `no route ${method ? `${method} ` : ''}${path}${prefix && method === undefined ? ' (nor one that starts with it)' : ''}`;
 }
 
-let sandbox: Sandbox;
+let sandbox: Server;
 let routes: AppRoute[];
 beforeAll(async () => {
-  sandbox = await createSandbox({ inMemory: true });
+  sandbox = await createServer({ inMemory: true });
   routes = listRoutes(createApp(sandbox));
 });
 afterAll(() => sandbox.close());

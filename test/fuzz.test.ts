@@ -23,7 +23,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { createApp } from '../src/app.js';
 import { sign, stringToSign, type SignedEndpoint } from '../src/auth/signature.js';
 import type { AuthMode } from '../src/auth/authenticate.js';
-import { createSandbox, type Sandbox } from '../src/sandbox.js';
+import type { Sandbox } from '../src/sandbox.js';
+import { createServer as createSandboxServer } from '../src/server/server.js';
 import { JournalAdapter } from '../src/store/journal-adapter.js';
 import { fuzzRequest, targets, type FuzzRequest } from './fuzz-requests.js';
 import { capturingLogger, checkedApp, DEMO, SECOND, TRADE_KEYS } from './support.js';
@@ -193,9 +194,10 @@ async function runOnce(config: RunConfig, requests: FuzzRequest[]): Promise<void
   const before = shapeOf();
   // A sandbox bug (answered 500) or a failed job is told to the sandbox's logger as a warning.
   const logger = capturingLogger();
-  const sandbox = await createSandbox(options, undefined, { services: { logger } });
+  const server = await createSandboxServer(options, { services: { logger } });
+  const sandbox = server.root;
   try {
-    const app = checkedApp(sandbox);
+    const app = checkedApp(server);
     const run = { sandbox, trades: [] as Created[] };
     const acknowledged = new Set<string>();
     let stored = '';
@@ -237,7 +239,7 @@ async function runOnce(config: RunConfig, requests: FuzzRequest[]): Promise<void
     expect(health.status).toBe(200);
     expect(await health.json()).toMatchObject({ status: 'ok', trades: acknowledged.size });
   } finally {
-    await sandbox.close();
+    await server.close();
   }
   expect(shapeOf(), 'a prototype changed').toEqual(before);
   expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
@@ -249,11 +251,12 @@ async function runOnce(config: RunConfig, requests: FuzzRequest[]): Promise<void
     // the folder open through every process's open files in /proc (about a tenth of this suite's CPU
     // on a busy machine, for 200 reopens); test/data-folder-lock.test.ts covers that lock (a folder
     // taken again once free, a holder found after `rm -rf .lock`).
-    const reopened = await createSandbox(options, new JournalAdapter(dir));
+    const reopenedServer = await createSandboxServer(options, { adapter: new JournalAdapter(dir) });
+    const reopened = reopenedServer.root;
     try {
       expect(JSON.stringify([...reopened.store.trades.values()].sort((a, b) => a.id.localeCompare(b.id))), 'the store reloads the same trades').toBe(trades);
     } finally {
-      await reopened.close();
+      await reopenedServer.close();
       rmSync(dir, { recursive: true, force: true });
     }
   }

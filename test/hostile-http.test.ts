@@ -6,18 +6,18 @@
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createSandbox, type Sandbox } from '../src/sandbox.js';
-import { listen, type RunningServer } from '../src/server.js';
+import { createServer, type Server } from '../src/server/server.js';
+import { listen, type RunningServer } from '../src/server/listen.js';
 import { ADMIN_BODY_LIMIT, FORM_BODY_LIMIT, NO_BODY_LIMIT } from '../src/http/body.js';
 import { LIMITS } from '../src/trades/requests.js';
 import { DEMO, ecomBody, p2pBody, rawExchange } from './support.js';
 
-let sandbox: Sandbox;
+let sandbox: Server;
 let server: RunningServer;
 let port: number;
 
 beforeAll(async () => {
-  sandbox = await createSandbox({ inMemory: true, host: '127.0.0.1', port: 0 });
+  sandbox = await createServer({ inMemory: true, host: '127.0.0.1', port: 0 });
   server = await listen(sandbox);
   port = Number(new URL(server.url).port);
 });
@@ -87,7 +87,7 @@ const CREATE = '/api/v1/trades/deposit/create';
 
 describe('over a real socket', () => {
   it('a 5 MB body: 413 envelope with Content-Length, and chunked', async () => {
-    const before = sandbox.store.trades.size;
+    const before = sandbox.root.store.trades.size;
     const big = Buffer.from(JSON.stringify(p2pBody({ order: 'x'.repeat(5 * 1024 * 1024) })));
     const withLength = await send('POST', CREATE, { ...JSON_AUTH, 'Content-Length': String(big.length) }, [big]);
     expect(withLength.status).toBe(413);
@@ -96,7 +96,7 @@ describe('over a real socket', () => {
     const chunked = await send('POST', CREATE, JSON_AUTH, slices);
     expect(chunked.status).toBe(413);
     expect(JSON.parse(chunked.body)).toMatchObject({ error: { status: 413, code: 'body_too_large', message: expect.stringContaining(`${LIMITS.maxBodyBytes} bytes`) } });
-    expect(sandbox.store.trades.size).toBe(before);
+    expect(sandbox.root.store.trades.size).toBe(before);
     await healthy();
   });
 
@@ -127,14 +127,14 @@ describe('over a real socket', () => {
     ['merchant', '/_sandbox/merchants', ADMIN_BODY_LIMIT, 1024 * 1024],
     ['payment form', '/pay/00000000-0000-4000-8000-000000000000/pay', FORM_BODY_LIMIT, 500 * 1024],
   ])('%s (%s, limit %i): Content-Length %i with no body is answered 413 at once, and the connection closes', async (_name, path, limit, length) => {
-    const before = sandbox.store.trades.size;
+    const before = sandbox.root.store.trades.size;
     const type = path.startsWith('/pay/') ? 'application/x-www-form-urlencoded' : 'application/json';
     const answer = await raw(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${type}\r\nX-Auth: ${DEMO.token}\r\nContent-Length: ${length}\r\n\r\n`, 20_000);
     expect(answer).toMatch(/^HTTP\/1\.1 413 /);
     expect(answer).toMatch(/\r\nconnection: close\r\n/i);
     expect(answer).toContain('"code":"body_too_large"');
     expect(answer).toContain(`larger than ${limit} bytes`);
-    expect(sandbox.store.trades.size).toBe(before);
+    expect(sandbox.root.store.trades.size).toBe(before);
     await healthy();
   });
 
@@ -161,7 +161,7 @@ describe('over a real socket', () => {
     const created = await send('POST', '/api/v1/trades/deposit/build', JSON_AUTH, [JSON.stringify(ecomBody())]);
     expect(created.status).toBe(201);
     const id = (JSON.parse(created.body) as { id: string }).id;
-    const before = structuredClone(sandbox.store.trades.get(id));
+    const before = structuredClone(sandbox.root.store.trades.get(id));
     const chunk = Buffer.alloc(64 * 1024, 'x');
     const total = 256; // 16 MiB, if the sandbox read it all
     // A test card that confirms the trade, then a field no route reads.
@@ -171,7 +171,7 @@ describe('over a real socket', () => {
     expect(JSON.parse(streamed.body)).toMatchObject({ error: { status: 413, code: 'body_too_large', message: expect.stringContaining(`larger than ${FORM_BODY_LIMIT} bytes`) } });
     expect(streamed.headers.connection).toBe('close');
     expect(streamed.chunksSent).toBeLessThan(total);
-    expect(sandbox.store.trades.get(id)).toEqual(before);
+    expect(sandbox.root.store.trades.get(id)).toEqual(before);
     await healthy();
   });
 
@@ -183,7 +183,7 @@ describe('over a real socket', () => {
       const workspace = (await fetch(`${server.url}/_sandbox/workspaces`).then((res) => res.json())) as { workspaces: Array<{ name: string; trades: number }> };
       const scenarios = (await fetch(`${server.url}/w/keep/_sandbox/scenarios`).then((res) => res.json())) as { scenarios: Array<{ name: string }> };
       return {
-        trades: sandbox.store.trades.size,
+        trades: sandbox.root.store.trades.size,
         keep: workspace.workspaces.find((w) => w.name === 'keep')?.trades,
         uploaded: scenarios.scenarios.map((s) => s.name).filter((name) => name === 'kept-upload'),
       };
@@ -247,7 +247,7 @@ describe('over a real socket', () => {
       expect(JSON.parse(chunked.body)).toMatchObject({ status: 'reset', removed: { trades: expect.any(Number) } });
       const empty = await send('POST', '/_sandbox/reset', { 'Content-Length': '0' });
       expect(empty.status).toBe(200);
-      expect(sandbox.store.trades.size).toBe(0);
+      expect(sandbox.root.store.trades.size).toBe(0);
       expect((await send('DELETE', '/w/keep/_sandbox', {}, [])).status).toBe(200);
     });
 
@@ -260,7 +260,7 @@ describe('over a real socket', () => {
   });
 
   it('a body that never finishes does not hold up other requests, and stores nothing', async () => {
-    const before = sandbox.store.trades.size;
+    const before = sandbox.root.store.trades.size;
     const socket = connect(port, '127.0.0.1');
     socket.on('error', () => undefined);
     socket.write(`POST ${CREATE} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nX-Auth: ${DEMO.token}\r\nContent-Length: 1000\r\n\r\n{"merchant":"`);
@@ -269,7 +269,7 @@ describe('over a real socket', () => {
     expect(created.status).toBe(201);
     socket.destroy();
     await healthy();
-    expect(sandbox.store.trades.size).toBe(before + 1);
+    expect(sandbox.root.store.trades.size).toBe(before + 1);
   });
 
   it('raw bytes that are not UTF-8, and a NUL in a string', async () => {

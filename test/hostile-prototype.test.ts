@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_BODY_LIMIT, MAX_JSON_DEPTH } from '../src/http/body.js';
-import { createSandbox } from '../src/sandbox.js';
+import { createServer } from '../src/server/server.js';
 import { BUILD, CREATE, hostileSuite, invalid, invalidJson, json, nested, prototypeShape } from './hostile-support.js';
 import { DEMO, ecomBody, p2pBody, signatureOf } from './support.js';
 
@@ -119,7 +119,7 @@ describe('prototype keys in the files a sandbox loads', () => {
           '',
         ].join('\n'),
       );
-      await expect(createSandbox({ inMemory: true, scenarios: join(dir, 'scenarios') })).rejects.toThrow(
+      await expect(createServer({ inMemory: true, scenarios: join(dir, 'scenarios') })).rejects.toThrow(
         /evil\.yaml:1:1: __proto__: is not a field here[\s\S]*evil\.yaml:6:5: scenarios\[0\]\.constructor: is not a field here/,
       );
       const fixtures = join(dir, 'merchants.json');
@@ -127,11 +127,11 @@ describe('prototype keys in the files a sandbox loads', () => {
         fixtures,
         `{"__proto__":{"polluted":"yes"},"merchants":[{"__proto__":{"polluted":"yes"},"id":"${DEMO.id}","name":"Demo","token":"${DEMO.token}","secret":"${DEMO.secret}","rate":92.5}]}`,
       );
-      const sandbox = await createSandbox({ inMemory: true, fixtures }).catch((error: Error) => error);
-      if (sandbox instanceof Error) expect(sandbox.message).toMatch(/merchants\.json/);
+      const server = await createServer({ inMemory: true, fixtures }).catch((error: Error) => error);
+      if (server instanceof Error) expect(server.message).toMatch(/merchants\.json/);
       else {
-        expect(JSON.stringify(sandbox.merchants.list())).not.toContain('polluted');
-        await sandbox.close();
+        expect(JSON.stringify(server.root.merchants.list())).not.toContain('polluted');
+        await server.close();
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });

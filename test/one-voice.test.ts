@@ -8,7 +8,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSandbox } from '../src/sandbox.js';
+import { createServer } from '../src/server/server.js';
 import { capturingLogger, checkedApp } from './support.js';
 
 const cleanup: Array<() => Promise<void> | void> = [];
@@ -22,29 +22,30 @@ describe('one voice', () => {
   it("a workspace's warning (its uploaded scenarios set aside) goes to the logger, marked with the workspace", async () => {
     const data = mkdtempSync(join(tmpdir(), 'deposit-sandbox-voice-'));
     cleanup.push(() => rmSync(data, { recursive: true, force: true }));
-    const first = await createSandbox({ data }, undefined, { services: { logger: capturingLogger() } });
-    const put = await checkedApp(first).request('/w/qa/_sandbox/scenarios', { method: 'PUT', body: SCENARIO('late-name') });
+    const firstServer = await createServer({ data }, { services: { logger: capturingLogger() } });
+    const put = await checkedApp(firstServer).request('/w/qa/_sandbox/scenarios', { method: 'PUT', body: SCENARIO('late-name') });
     expect(put.status).toBe(200);
-    await first.close();
+    await firstServer.close();
     // The scenario files now hold that name too: the upload no longer fits and is set aside.
     const folder = join(data, 'more-scenarios');
     mkdirSync(folder);
     writeFileSync(join(folder, 'late.yaml'), SCENARIO('late-name'));
     const logger = capturingLogger();
-    const second = await createSandbox({ data, scenarios: folder }, undefined, { services: { logger } });
-    cleanup.push(() => second.close());
-    await second.workspaces!.loaded();
+    const secondServer = await createServer({ data, scenarios: folder }, { services: { logger } });
+    cleanup.push(() => secondServer.close());
+    await secondServer.workspaces.loaded();
     expect(logger.warnings).toEqual([expect.stringMatching(/^workspace "qa": the scenarios uploaded to this workspace were set aside:/)]);
   });
 
   it('a callback listener that throws (a bug) is told to the logger, not to stderr', async () => {
     const logger = capturingLogger();
-    const sandbox = await createSandbox({ inMemory: true }, undefined, { services: { logger } });
-    cleanup.push(() => sandbox.close());
+    const sandboxServer = await createServer({ inMemory: true }, { services: { logger } });
+    const sandbox = sandboxServer.root;
+    cleanup.push(() => sandboxServer.close());
     sandbox.callbacks.on('queued', () => {
       throw new Error('listener bug');
     });
-    const app = checkedApp(sandbox);
+    const app = checkedApp(sandboxServer);
     const created = await app.request('/api/v1/trades/deposit/create', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'X-Auth': 'sandbox-token-demo' },
@@ -63,8 +64,8 @@ describe('one voice', () => {
     writeFileSync(join(data, 'lock.json'), JSON.stringify({ pid: process.pid, hostname: hostname(), since: '' }));
     writeFileSync(join(data, 'journal.0.ndjson'), 'this is not a journal record\n');
     const logger = capturingLogger();
-    const sandbox = await createSandbox({ data }, undefined, { services: { logger } });
-    cleanup.push(() => sandbox.close());
+    const sandboxServer = await createServer({ data }, { services: { logger } });
+    cleanup.push(() => sandboxServer.close());
     expect(logger.warnings).toEqual([
       expect.stringMatching(/^took over the lock on the data folder .* left by process \d+, which is no longer running\.$/),
       expect.stringMatching(/^journal\.0\.ndjson: skipped 1 damaged record/),

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../src/app.js';
-import { createSandbox } from '../src/sandbox.js';
+import { createServer } from '../src/server/server.js';
 import { DEMO, p2pBody } from './support.js';
 
 const cleanup: Array<() => Promise<void>> = [];
@@ -14,9 +14,10 @@ afterEach(async () => {
 });
 
 async function seeded() {
-  const sandbox = await createSandbox({ inMemory: true, seed: 7, clock: 'manual' });
-  cleanup.push(() => sandbox.close());
-  const app = createApp(sandbox);
+  const sandboxServer = await createServer({ inMemory: true, seed: 7, clock: 'manual' });
+  const sandbox = sandboxServer.root;
+  cleanup.push(() => sandboxServer.close());
+  const app = createApp(sandboxServer);
   const created = await app.request('/api/v1/trades/deposit/create', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', 'X-Auth': DEMO.token },
@@ -53,9 +54,10 @@ describe('per-sandbox caches', () => {
   });
 
   it('a workspace has its own trade-JSON cache, clock and id source', async () => {
-    const sandbox = await createSandbox({ inMemory: true });
-    cleanup.push(() => sandbox.close());
-    const opened = await sandbox.workspaces!.open('qa-1');
+    const sandboxServer = await createServer({ inMemory: true });
+    const sandbox = sandboxServer.root;
+    cleanup.push(() => sandboxServer.close());
+    const opened = await sandboxServer.workspaces.open('qa-1');
     if (!opened.ok) throw new Error(opened.message);
     expect(opened.sandbox.tradeJson).not.toBe(sandbox.tradeJson);
     expect(opened.sandbox.clock).not.toBe(sandbox.clock);

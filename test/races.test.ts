@@ -8,8 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SandboxOptionsInput } from '../src/config/options.js';
-import { createSandbox, type Sandbox } from '../src/sandbox.js';
-import { listen } from '../src/server.js';
+
+import { createServer, type Server } from '../src/server/server.js';
+import { listen } from '../src/server/listen.js';
 import { startReceiver } from './callbacks-receiver.js';
 import { checkedApp, DEMO, SECOND, nextOrder, p2pBody } from './support.js';
 
@@ -25,16 +26,16 @@ function tempDir(): string {
   return dir;
 }
 
-async function open(options: SandboxOptionsInput): Promise<Sandbox> {
-  const sandbox = await createSandbox({ host: '127.0.0.1', port: 0, ...options });
-  cleanups.push(() => sandbox.close());
-  return sandbox;
+async function open(options: SandboxOptionsInput): Promise<Server> {
+  const server = await createServer({ host: '127.0.0.1', port: 0, ...options });
+  cleanups.push(() => server.close());
+  return server;
 }
 
 type Send = (path: string, init: { method?: string; headers?: Record<string, string>; body?: string }) => Promise<Response>;
 
 /** How to reach a sandbox: in-process (app.request) or over a listening socket on 127.0.0.1. */
-async function transport(sandbox: Sandbox, over: 'in-process' | 'http'): Promise<Send> {
+async function transport(sandbox: Server, over: 'in-process' | 'http'): Promise<Send> {
   if (over === 'in-process') {
     const app = checkedApp(sandbox);
     return async (path, init) => app.request(path, init);
@@ -72,13 +73,13 @@ describe(`${CONCURRENT} concurrent creates with the same order`, () => {
       expect(refusal).toMatchObject({ status: 422, body: { error: { status: 422, code: 'duplicate_order', details: [{ field: 'order' }] } } });
       expect((refusal.body['error'] as { message: string }).message).toContain(created[0]!.body['id'] as string);
     }
-    const stored = [...sandbox.store.trades.values()].filter((trade) => trade.order === order);
+    const stored = [...sandbox.root.store.trades.values()].filter((trade) => trade.order === order);
     expect(stored.map((trade) => trade.id)).toEqual([created[0]!.body['id']]);
     expect(stored[0]!.amount_cents).toBe(created[0]!.body['amount_cents']);
     if (dir) {
       await sandbox.close();
       const reopened = await open(options);
-      expect([...reopened.store.trades.values()].filter((trade) => trade.order === order).map((trade) => trade.id)).toEqual([created[0]!.body['id']]);
+      expect([...reopened.root.store.trades.values()].filter((trade) => trade.order === order).map((trade) => trade.id)).toEqual([created[0]!.body['id']]);
     }
   });
 
@@ -113,18 +114,18 @@ describe('concurrent transitions of one trade', () => {
     for (const lost of answers.filter((a) => a.status !== 200)) {
       expect(lost).toMatchObject({ status: 409, body: { error: { status: 409, code: 'transition_not_allowed', allowed: [] } } });
     }
-    const stored = sandbox.store.trades.get(trade.id)!;
+    const stored = sandbox.root.store.trades.get(trade.id)!;
     expect(stored.state).toBe(final);
     expect(stored.history.map((entry) => [entry.from, entry.to])).toEqual([
       [null, 'created'],
       ['created', final],
     ]);
-    await sandbox.scheduler.advance(0);
-    expect(sandbox.callbacks.forTrade(trade.id).map((event) => event.state)).toEqual([final]);
+    await sandbox.root.scheduler.advance(0);
+    expect(sandbox.root.callbacks.forTrade(trade.id).map((event) => event.state)).toEqual([final]);
     expect(receiver.received).toHaveLength(1);
     await sandbox.close();
     const reopened = await open({ data: dir, clock: 'manual' });
-    expect(reopened.store.trades.get(trade.id)?.history).toEqual(stored.history);
+    expect(reopened.root.store.trades.get(trade.id)?.history).toEqual(stored.history);
   });
 
   it('the payment page and the admin API racing on one trade: one of them wins', async () => {
@@ -141,7 +142,7 @@ describe('concurrent transitions of one trade', () => {
     const statuses = await Promise.all(requests.map(async (res) => (await res).status));
     expect(statuses.filter((status) => status === 200 || status === 303)).toHaveLength(1);
     expect(statuses.filter((status) => status === 409)).toHaveLength(59);
-    expect(sandbox.store.trades.get(trade.id)!.history).toHaveLength(2);
+    expect(sandbox.root.store.trades.get(trade.id)!.history).toHaveLength(2);
   });
 });
 
@@ -166,16 +167,16 @@ describe('callbacks under concurrency', () => {
     const sandbox = await open({ inMemory: true, callbackRetries: '10ms,10ms,10ms' });
     const total = 10 * 11;
     let delivered = 0;
-    const allDelivered = new Promise<void>((resolve) => sandbox.callbacks.on('delivered', () => ++delivered === total && resolve()));
+    const allDelivered = new Promise<void>((resolve) => sandbox.root.callbacks.on('delivered', () => ++delivered === total && resolve()));
     const send = await transport(sandbox, 'in-process');
     const trades = await Promise.all(Array.from({ length: 10 }, async () => (await (await create(send, p2pBody({ callback_url: `${receiver.url}/cb` }))).json()) as { id: string }));
     await all(trades.map((trade) => send(`/_sandbox/trades/${trade.id}/transition`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"state":"confirmed"}' })));
-    const first = trades.map((trade) => sandbox.callbacks.forTrade(trade.id)[0]!.id);
+    const first = trades.map((trade) => sandbox.root.callbacks.forTrade(trade.id)[0]!.id);
     // 10 replays of each trade's event, all at once: 110 events in all.
     await all(trades.flatMap((_trade, t) => Array.from({ length: 10 }, () => send(`/_sandbox/callbacks/${first[t]}/replay`, { method: 'POST' }))));
     await allDelivered;
     for (const trade of trades) {
-      const events = sandbox.callbacks.forTrade(trade.id);
+      const events = sandbox.root.callbacks.forTrade(trade.id);
       expect(events.map((event) => event.seq)).toEqual(Array.from({ length: 11 }, (_, i) => i + 1));
       // What the receiver got for this trade, in arrival order: each event twice (500, then 200), in seq order.
       const arrivals = receiver.received
@@ -192,13 +193,13 @@ describe('the clock and reset under concurrency', () => {
     const sandbox = await open({ inMemory: true, clock: 'manual' });
     const send = await transport(sandbox, 'in-process');
     const trades = await Promise.all(Array.from({ length: 30 }, async () => (await (await create(send, p2pBody({ order: nextOrder('sbx-confirm-') }))).json()) as { id: string }));
-    const start = sandbox.clock.now();
+    const start = sandbox.root.clock.now();
     const answers = await all(Array.from({ length: 20 }, () => send('/_sandbox/clock/advance', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"by":"1s"}' })));
     expect(answers.every((answer) => answer.status === 200)).toBe(true);
-    expect(sandbox.clock.now() - start).toBe(20_000);
+    expect(sandbox.root.clock.now() - start).toBe(20_000);
     expect(answers.reduce((sum, answer) => sum + (answer.body['ran'] as number), 0)).toBe(30);
     for (const trade of trades) {
-      expect(sandbox.store.trades.get(trade.id)!.history.map((entry) => entry.to)).toEqual(['created', 'confirmed']);
+      expect(sandbox.root.store.trades.get(trade.id)!.history.map((entry) => entry.to)).toEqual(['created', 'confirmed']);
     }
   });
 
@@ -213,7 +214,7 @@ describe('the clock and reset under concurrency', () => {
     const answers = await all(requests);
     expect(answers.every((answer) => answer.status === 200 || answer.status === 201)).toBe(true);
     const acknowledged = new Set(answers.filter((answer) => answer.status === 201).map((answer) => answer.body['id']));
-    const stored = [...sandbox.store.trades.values()];
+    const stored = [...sandbox.root.store.trades.values()];
     for (const trade of stored) expect(acknowledged.has(trade.id)).toBe(true);
     expect(new Set(stored.map((trade) => trade.order)).size).toBe(stored.length);
     expect((await send('/_sandbox/health', {})).status).toBe(200);

@@ -10,8 +10,8 @@ import vm from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CallbackEvent } from '../src/store/callback-records.js';
 import { sandboxOptionsSchema } from '../src/config/options.js';
-import { createSandbox } from '../src/sandbox.js';
-import { listen } from '../src/server.js';
+import { createServer } from '../src/server/server.js';
+import { listen } from '../src/server/listen.js';
 import { CLOSED_PORT, startReceiver, type Receiver } from './callbacks-receiver.js';
 import { DEMO, makeSandbox, p2pBody, type TestSandbox } from './support.js';
 
@@ -147,8 +147,9 @@ describe('resources', () => {
 
   it('the API answers, in-process and over HTTP, while receivers hang', async () => {
     const hanging = await receiver(() => undefined);
-    const sandboxed = await createSandbox({ inMemory: true, host: '127.0.0.1', port: 0, callbackTimeout: '30s' });
-    const server = await listen(sandboxed);
+    const sandboxedServer = await createServer({ inMemory: true, host: '127.0.0.1', port: 0, callbackTimeout: '30s' });
+    const sandboxed = sandboxedServer.root;
+    const server = await listen(sandboxedServer);
     cleanups.push(() => server.close());
     const headers = { 'Content-Type': 'application/json', 'X-Auth': DEMO.token };
     const create = async (order?: string) => {

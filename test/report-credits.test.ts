@@ -428,7 +428,7 @@ describe('without a probe, and the placeholders', () => {
     const shop = await startShop(correct);
     const t = await sandbox(`${shop.probeUrl}/{workspace}/{merchant}?worker={workspace}`);
     expect((await t.app.request('/w/qa-credits/_sandbox/report')).status).toBe(200); // loads the workspace
-    const ws = t.sandbox.workspaces!.ready('qa-credits')!;
+    const ws = t.server.workspaces.ready('qa-credits')!;
     const created = await t.post('/w/qa-credits/api/v1/trades/deposit/create', p2pBody({ order: 'cr-ws', callback_url: shop.callbackUrl }));
     expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: string };
@@ -472,10 +472,10 @@ describe('startSandbox({ probe }) and closing', () => {
     const id = await create(t, shop, 'cr-closing');
     await settle(t, id, 'confirmed');
     await probing;
-    const closed = t.sandbox.close();
+    const closed = t.server.close();
     answer();
     await closed;
-    const coverage = serverReport(t.sandbox).coverage[0]!;
+    const coverage = serverReport(t.server, t.sandbox).coverage[0]!;
     expect(coverage.rows.find((r) => r.id === 'callback.confirmed')).toMatchObject({ status: 'handled', trade: id, detail: expect.stringContaining('credited 31250 once') });
   });
 

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { SandboxOptionsInput } from '../src/config/options.js';
-import { createSandbox } from '../src/sandbox.js';
-import { listen, type RunningServer } from '../src/server.js';
+import { createServer } from '../src/server/server.js';
+import { listen, type RunningServer } from '../src/server/listen.js';
 import { verifyCallbackSignature } from '../src/auth/signature.js';
 import { startReceiver } from './callbacks-receiver.js';
 import { DEMO, nextOrder, p2pBody, rawExchange } from './support.js';
@@ -24,8 +24,8 @@ const dir = mkdtempSync(join(tmpdir(), 'deposit-sandbox-faults-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function serve(options: SandboxOptionsInput = {}): Promise<RunningServer> {
-  const sandbox = await createSandbox({ inMemory: true, host: '127.0.0.1', port: 0, ...options });
-  const server = await listen(sandbox);
+  const sandboxServer = await createServer({ inMemory: true, host: '127.0.0.1', port: 0, ...options });
+  const server = await listen(sandboxServer);
   cleanups.push(() => server.close());
   return server;
 }

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createSandbox } from '../src/sandbox.js';
+import { createServer } from '../src/server/server.js';
 import type { TradeRecord } from '../src/trades/trade.js';
 import { DEMO, ecomBody, errorOf, makeSandbox, nextOrder, p2pBody, type TestSandbox } from './support.js';
 
@@ -231,14 +231,14 @@ describe('--scenarios folder', () => {
 
   it('a broken file stops createSandbox with its path, line and field', async () => {
     const dir = folder({ 'broken.yaml': 'scenarios:\n  - name: oops\n    description: d\n    timeline:\n      - after: 5s\n        state: paid\n' });
-    await expect(createSandbox({ inMemory: true, scenarios: dir })).rejects.toThrow(
+    await expect(createServer({ inMemory: true, scenarios: dir })).rejects.toThrow(
       `${join(dir, 'broken.yaml')}:6:16: scenarios[0].timeline[0].state: must be one of created, ecom, confirmed, canceled, expired; got "paid"`,
     );
   });
 
   it('a name used by a user file and a bundled file stops createSandbox naming both files', async () => {
     const dir = folder({ 'clash.yaml': 'scenarios:\n  - name: confirm\n    description: mine\n' });
-    await expect(createSandbox({ inMemory: true, scenarios: dir })).rejects.toThrow(
+    await expect(createServer({ inMemory: true, scenarios: dir })).rejects.toThrow(
       /scenarios\/10-outcomes\.yaml:\d+:1: scenarios\[0\]\.name: repeats the name "confirm" of the scenario at .*clash\.yaml:2/,
     );
   });

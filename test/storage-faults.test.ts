@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../src/app.js';
-import { createSandbox, type Sandbox } from '../src/sandbox.js';
+import type { Sandbox } from '../src/sandbox.js';
+import { createServer } from '../src/server/server.js';
 import type { StoreAdapter, StoreSink } from '../src/store/adapter.js';
 import { JournalAdapter } from '../src/store/journal-adapter.js';
 import type { Change } from '../src/store/table.js';
@@ -71,12 +72,13 @@ async function harness(options: Record<string, unknown> = {}): Promise<Harness> 
   const dir = mkdtempSync(join(tmpdir(), 'deposit-sandbox-faults-'));
   cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
   const adapter = new FaultyAdapter(dir);
-  const sandbox = await createSandbox({ inMemory: false, data: dir, ...options }, adapter, { services: { logger } });
+  const sandboxServer = await createServer({ inMemory: false, data: dir, ...options }, { adapter, services: { logger } });
+  const sandbox = sandboxServer.root;
   cleanup.push(() => {
     adapter.failing = undefined;
-    return sandbox.close();
+    return sandboxServer.close();
   });
-  const app = createApp(sandbox);
+  const app = createApp(sandboxServer);
   return {
     sandbox,
     logger,

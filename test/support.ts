@@ -5,7 +5,8 @@ import { refusalError } from '../src/http/refusal-error.js';
 import type { ErrorEnvelope } from '../src/http/errors.js';
 import { Refusal } from '../src/refusals/refusal.js';
 import { conformanceError } from './openapi-conformance.js';
-import { type CreateSandboxSettings, createSandbox, type Sandbox } from '../src/sandbox.js';
+import type { Sandbox } from '../src/sandbox.js';
+import { createServer, type Server, type ServerSettings } from '../src/server/server.js';
 import type { Logger } from '../src/log/logger.js';
 import type { SandboxOptionsInput } from '../src/config/options.js';
 import { DEMO } from './merchants.js';
@@ -27,7 +28,9 @@ export function ecomBody(overrides: Record<string, unknown> = {}): Record<string
 }
 
 export interface TestSandbox {
+  /** The workspace default of `server`. */
   sandbox: Sandbox;
+  server: Server;
   app: ReturnType<typeof createApp>;
   /** POST a JSON body (X-Auth: demo token unless headers say otherwise). */
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
@@ -37,11 +40,13 @@ export interface TestSandbox {
 }
 
 /** An in-memory sandbox and its Hono app, driven with app.request() (no port). */
-export async function makeSandbox(options: SandboxOptionsInput = {}, settings: CreateSandboxSettings = {}): Promise<TestSandbox> {
-  const sandbox = await createSandbox({ inMemory: true, ...options }, undefined, settings);
-  const app = checkedApp(sandbox);
+export async function makeSandbox(options: SandboxOptionsInput = {}, settings: ServerSettings = {}): Promise<TestSandbox> {
+  const server = await createServer({ inMemory: true, ...options }, settings);
+  const sandbox = server.root;
+  const app = checkedApp(server);
   return {
     sandbox,
+    server,
     app,
     post: (path, body, headers = {}) =>
       Promise.resolve(
@@ -52,7 +57,7 @@ export async function makeSandbox(options: SandboxOptionsInput = {}, settings: C
         }),
       ),
     get: (path, headers = {}) => Promise.resolve(app.request(path, { headers: { 'X-Token': DEMO.token, ...headers } })),
-    close: () => sandbox.close(),
+    close: () => server.close(),
   };
 }
 
@@ -106,8 +111,8 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
  * The app of a sandbox, whose every app.request() answer is checked against /openapi.json
  * (test/openapi-conformance.ts): an answer the document does not allow fails the test.
  */
-export function checkedApp(sandbox: Sandbox): ReturnType<typeof createApp> {
-  const app = createApp(sandbox);
+export function checkedApp(server: Server): ReturnType<typeof createApp> {
+  const app = createApp(server);
   const request = app.request.bind(app);
   app.request = (async (...args: Parameters<typeof request>) => {
     const res = await request(...args);

@@ -6,7 +6,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createSandbox } from '../src/sandbox.js';
+import { createServer } from '../src/server/server.js';
 import type { SandboxOptionsInput } from '../src/config/options.js';
 import { capturingLogger, checkedApp, DEMO, errorOf, p2pBody, slowBody } from './support.js';
 import type { Logger } from '../src/log/logger.js';
@@ -23,20 +23,22 @@ function tempData(): string {
 }
 
 async function start(options: SandboxOptionsInput, logger: Logger = capturingLogger()) {
-  const sandbox = await createSandbox(options, undefined, { services: { logger } });
+  const sandboxServer = await createServer(options, { services: { logger } });
+  const sandbox = sandboxServer.root;
   let closed = false;
-  cleanup.push(() => (closed ? undefined : sandbox.close()));
-  const app = checkedApp(sandbox);
+  cleanup.push(() => (closed ? undefined : sandboxServer.close()));
+  const app = checkedApp(sandboxServer);
   const create = (path: string, body: unknown = p2pBody()) => app.request(path, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Auth': DEMO.token }, body: JSON.stringify(body) });
   const orders = async (name: string) => ((await (await app.request(`/w/${name}/_sandbox/trades`)).json()) as { trades: Array<{ order: string }> }).trades.map((t) => t.order).sort();
   return {
     sandbox,
+    server: sandboxServer,
     app,
     create,
     orders,
     close: async () => {
       closed = true;
-      await sandbox.close();
+      await sandboxServer.close();
     },
   };
 }
@@ -97,7 +99,7 @@ describe('the expiry sweep', () => {
     for (const name of names) first.set(name, (await create(name, `${name}-first`))!);
 
     vi.setSystemTime(Date.now() + 2 * 3600_000);
-    const sweep = t.sandbox.workspaces!.sweep();
+    const sweep = t.server.workspaces.sweep();
     const creates: Array<Promise<void>> = [];
     for (let round = 0; round < 3; round++) {
       for (const name of names) {
@@ -129,7 +131,7 @@ describe('the expiry sweep', () => {
     for (const line of lines.filter((l) => l.includes('expired'))) expect(line).toMatch(/unused for [1-9]/);
     await t.close();
     const again = await start({ data, workspaceTtl: '1h', clock: 'manual' });
-    await again.sandbox.workspaces!.loaded();
+    await again.server.workspaces.loaded();
     await check(again.app);
   });
 });
@@ -169,7 +171,7 @@ describe('a removal cut short by kill -9', () => {
     for (const file of readdirSync(join(folder, 'w1@removed-1700000000000'))) if (file.startsWith('db')) rmSync(join(folder, 'w1@removed-1700000000000', file));
 
     const again = await start({ data, maxWorkspaces: 2 });
-    await again.sandbox.workspaces!.loaded();
+    await again.server.workspaces.loaded();
     expect(readdirSync(folder).sort()).toEqual(['w2']);
     const listed = (await (await again.app.request('/_sandbox/workspaces')).json()) as { workspaces: Array<{ name: string }> };
     expect(listed.workspaces.map((w) => w.name)).toEqual(['default', 'w2']);
@@ -180,6 +182,6 @@ describe('a removal cut short by kill -9', () => {
     // A removal that runs to its end leaves neither the folder nor a tombstone.
     expect((await again.app.request('/w/w2/_sandbox', { method: 'DELETE' })).status).toBe(200);
     expect(existsSync(join(folder, 'w2'))).toBe(false);
-    expect(readdirSync(folder).filter((name) => name.includes('@'))).toEqual([]);
+    expect(readdirSync(folder).filter((name) => name.includes('@removed-'))).toEqual([]);
   });
 });

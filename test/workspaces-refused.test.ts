@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSandbox } from '../src/sandbox.js';
+import { createServer } from '../src/server/server.js';
 import { checkedApp, DEMO, errorOf, p2pBody, slowBody } from './support.js';
 
 const cleanup: Array<() => Promise<void> | void> = [];
@@ -19,9 +19,10 @@ afterEach(async () => {
 async function start(maxWorkspaces: number) {
   const data = mkdtempSync(join(tmpdir(), 'deposit-sandbox-wsr-'));
   cleanup.push(() => rmSync(data, { recursive: true, force: true }));
-  const sandbox = await createSandbox({ data, maxWorkspaces });
-  cleanup.push(() => sandbox.close());
-  const app = checkedApp(sandbox);
+  const sandboxServer = await createServer({ data, maxWorkspaces });
+  const sandbox = sandboxServer.root;
+  cleanup.push(() => sandboxServer.close());
+  const app = checkedApp(sandboxServer);
   const create = (name: string, body: unknown = p2pBody(), xAuth: string = DEMO.token) =>
     app.request(`/w/${name}/api/v1/trades/deposit/create`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Auth': xAuth }, body: JSON.stringify(body) });
   const read = (name: string, id: string) => app.request(`/w/${name}/api/v1/trades/${DEMO.id}/${id}`, { headers: { 'X-Token': DEMO.token } });
@@ -36,7 +37,7 @@ async function start(maxWorkspaces: number) {
       return [];
     }
   };
-  return { data, sandbox, app, create, read, listed, folders };
+  return { data, sandbox, server: sandboxServer, app, create, read, listed, folders };
 }
 
 describe('refused requests under a new /w/<name> create nothing', () => {
@@ -50,7 +51,7 @@ describe('refused requests under a new /w/<name> create nothing', () => {
     }
     expect(await t.listed()).toEqual([expect.objectContaining({ name: 'default' })]);
     expect(t.folders()).toEqual([]);
-    expect(t.sandbox.workspaces!.size).toBe(0);
+    expect(t.server.workspaces.size).toBe(0);
 
     // A legitimate worker: its create is a 201 in a workspace of its own, the only one listed.
     const res = await t.create('worker-1', p2pBody({ order: 'w1-1' }));

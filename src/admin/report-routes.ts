@@ -12,9 +12,10 @@ export function reportRoutes() {
   app.use(requireSandboxAdmin);
   app.get('/', async (c) => {
     const sandbox = c.get('sandbox');
+    const server = c.get('server');
     // With --probe: the credits of callbacks already acknowledged are read first (bounded).
-    await creditsSettled(sandbox);
-    return c.json(serverReport(sandbox));
+    await creditsSettled(server, sandbox);
+    return c.json(serverReport(server, sandbox));
   });
   return app;
 }

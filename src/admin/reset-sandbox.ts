@@ -1,4 +1,4 @@
-import type { Sandbox } from '../sandbox-types.js';
+import type { Sandbox } from '../sandbox.js';
 
 export interface ResetResult {
   status: 'reset';

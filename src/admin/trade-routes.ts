@@ -4,7 +4,7 @@ import { ADMIN_BODY_LIMIT, jsonBody } from '../http/body.js';
 import { orRefuse } from '../http/refusal-error.js';
 import { validate } from '../http/validation.js';
 import { errors } from '../http/errors.js';
-import type { Sandbox } from '../sandbox-types.js';
+import type { Sandbox } from '../sandbox.js';
 import type { SandboxEnv } from '../http/sandbox-env.js';
 import { requireSandboxAdmin } from '../http/admin-guard.js';
 import { TRADE_STATES } from '../trades/trade.js';

@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import { BUNDLED_FIXTURES } from '../merchants/fixtures.js';
-import { listen } from '../server.js';
-import { createSandbox, parseOptions } from '../sandbox.js';
+import { listen } from '../server/listen.js';
+import { createServer } from '../server/server.js';
+import { parseOptions } from '../sandbox.js';
 import type { SandboxOptionsInput } from '../config/options.js';
 import { handleShutdownSignals } from './shutdown.js';
 import { writeReportOnExit } from '../report/write-report-on-exit.js';
@@ -31,16 +32,17 @@ export async function serveCommand(options: SandboxOptionsInput, extras: ServeEx
     });
   }
   // The same logger for the default sandbox and every workspace, given at creation.
-  const sandbox = await createSandbox(options, undefined, { deferStart: true, services: { logger: consoleLogger() } });
-  const running = await listen(sandbox).catch(async (error: NodeJS.ErrnoException) => {
-    await sandbox.close();
+  const server = await createServer(options, { deferStart: true, services: { logger: consoleLogger() } });
+  const sandbox = server.root;
+  const running = await listen(server).catch(async (error: NodeJS.ErrnoException) => {
+    await server.close();
     if (error.code === 'EADDRINUSE') {
       throw new Error(`Port ${sandbox.options.port} on ${sandbox.options.host} is already in use. Stop the other process, or pass --port 0 to pick a free port.`);
     }
     throw error;
   });
   // The integration report (src/report): written on exit, whichever way the process stops.
-  if (extras.reportFile !== undefined) writeReportOnExit(sandbox, extras.reportFile);
+  if (extras.reportFile !== undefined) writeReportOnExit(server, extras.reportFile);
   // Handlers go in before the ready line: a supervisor may signal as soon as it reads it.
   handleShutdownSignals(running, sandbox);
   // The ready file goes in before the ready line, so that whichever a script watches, the other is there too.

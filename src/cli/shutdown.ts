@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { formatDuration } from '../clock/duration.js';
-import type { Sandbox } from '../sandbox-types.js';
-import type { RunningServer } from '../server.js';
+import type { Sandbox } from '../sandbox.js';
+import type { RunningServer } from '../server/listen.js';
 
 export interface ShutdownIo {
   /** One message line (without the newline); stdout in the CLI. */

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
-import type { Sandbox } from '../sandbox-types.js';
+import type { Sandbox } from '../sandbox.js';
+import type { Server } from '../server/server.js';
 
 /**
  * The sandbox that serves a request, set once per request by the workspace selection
@@ -10,6 +11,8 @@ import type { Sandbox } from '../sandbox-types.js';
  */
 export interface SandboxEnv {
   Variables: {
+    /** The server the app serves: what all its workspaces share, and the registry. */
+    server: Server;
     sandbox: Sandbox;
     /** The path prefix the request came with: '' or '/w/<name>'. */
     base: string;

@@ -1,7 +1,7 @@
 import type { ClockMode } from '../clock/clock.js';
 import { TIMELINE_JOB } from '../lifecycle/timeline.js';
 import { isFinal } from '../lifecycle/transitions.js';
-import type { Sandbox } from '../sandbox-types.js';
+import type { Sandbox } from '../sandbox.js';
 import type { HistoryEntry, TradeRecord } from '../trades/trade.js';
 import { safeReturnUrl } from './format.js';
 import type { Lang } from '../i18n/lang.js';

@@ -2,8 +2,9 @@ import { AdminClient } from '../admin-client/admin-client.js';
 import type { CallbackEvent } from '../store/callback-records.js';
 import type { SandboxOptionsInput } from '../config/options.js';
 import type { Merchant } from '../merchants/fixtures.js';
-import { createSandbox, OptionsError } from '../sandbox.js';
-import { listen } from '../server.js';
+import { OptionsError } from '../sandbox.js';
+import { listen } from '../server/listen.js';
+import { createServer } from '../server/server.js';
 import { CallbackWaiter, type CallbackMatch, type CallbackPredicate, type WaitForOptions } from './callback-waiter.js';
 import { workspaceHandle, type WorkspaceHandle } from './workspace-handle.js';
 
@@ -58,10 +59,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   if (fsync && (inMemory || rest.data === undefined)) {
     throw new OptionsError('Invalid options:\n  --fsync: needs a data folder; pass `data: <dir>` (an in-memory store has nothing to fsync).');
   }
-  // The store is made by createSandbox() once it holds the data folder's lock (an adapter made here would skip the lock).
-  const sandbox = await createSandbox({ ...rest, port: rest.port ?? 0, host: rest.host ?? '127.0.0.1', inMemory }, undefined, { deferStart: true, ...(fsync ? { fsync: true } : {}) });
-  const server = await listen(sandbox).catch(async (error: NodeJS.ErrnoException) => {
-    await sandbox.close();
+  // The store is made by createServer() once it holds the data folder's lock (an adapter made here would skip the lock).
+  const deposit = await createServer({ ...rest, port: rest.port ?? 0, host: rest.host ?? '127.0.0.1', inMemory }, { deferStart: true, ...(fsync ? { fsync: true } : {}) });
+  const sandbox = deposit.root;
+  const server = await listen(deposit).catch(async (error: NodeJS.ErrnoException) => {
+    await deposit.close();
     if (error.code === 'EADDRINUSE') {
       throw new Error(`Port ${sandbox.options.port} on ${sandbox.options.host} is already in use. Leave the port out (0 picks a free one), or stop the other process.`, { cause: error });
     }
@@ -77,7 +79,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     admin,
     callbacks: { waitFor: (match, waitOptions) => waiter.waitFor(match, waitOptions) },
     merchants: sandbox.merchants.list(),
-    workspace: (name) => workspaceHandle({ url: server.url, sandbox, adminToken, waiters }, name),
+    workspace: (name) => workspaceHandle({ url: server.url, workspaces: deposit.workspaces, adminToken, waiters }, name),
     close() {
       closing ??= (async () => {
         waiter.closeAll('The sandbox was closed while waitFor was waiting for a callback.');

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { AdminClient } from '../admin-client/admin-client.js';
 import type { CallbackEvent } from '../store/callback-records.js';
 import type { Merchant } from '../merchants/fixtures.js';
-import type { Sandbox } from '../sandbox-types.js';
+import type { WorkspaceRegistry } from '../workspaces/workspace-registry.js';
 import type { ScenarioSummary } from '../scenarios/describe-scenario.js';
 import type { AddMerchantAnswer, ScenarioUploadAnswer } from '../admin/admin-answers.js';
 import type { NewMerchant } from '../merchants/added-merchants.js';
@@ -31,7 +31,7 @@ export interface WorkspaceHandle {
 
 export interface WorkspaceHandleContext {
   url: string;
-  sandbox: Sandbox;
+  workspaces: WorkspaceRegistry;
   adminToken: string | undefined;
   /** Waiters to stop when the sandbox closes. */
   waiters: Set<CallbackWaiter>;
@@ -46,7 +46,7 @@ export function workspaceHandle(context: WorkspaceHandleContext, name: string = 
   let waiter: Promise<CallbackWaiter> | undefined;
   const waiterFor = () =>
     (waiter ??= (async () => {
-      const opened = await context.sandbox.workspaces!.open(name);
+      const opened = await context.workspaces.open(name);
       if (!opened.ok) throw new Error(opened.message);
       const created = new CallbackWaiter(opened.sandbox);
       context.waiters.add(created);

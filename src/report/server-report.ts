@@ -1,21 +1,23 @@
 import type { Sandbox } from '../sandbox.js';
+import type { Server } from '../server/server.js';
 import { MistakeCounter } from './mistake-counter.js';
 import type { IntegrationReport } from './report-schema.js';
 
 const nameIn = (sandbox: Sandbox) => (merchant: string) => sandbox.merchants.get(merchant)?.name;
 
 /**
- * The report of a whole server: the default sandbox's counts, then every workspace's, loaded or
- * deleted since the process started (each entry named by its `workspace`), by workspace name.
- * A workspace deleted and created again under the same name is reported once, both added up.
- * For a workspace's own sandbox (no registry) it is that sandbox's report alone.
+ * The report asked of `sandbox`: of the workspace default, the whole server's: its counts, then
+ * every other workspace's, loaded or removed since the process started (each entry named by its
+ * `workspace`), by workspace name. A workspace removed and created again under the same name is
+ * reported once, both added up. Of any other workspace, its report alone.
  */
-export function serverReport(root: Sandbox): IntegrationReport {
+export function serverReport(server: Server, sandbox: Sandbox): IntegrationReport {
+  const root = sandbox;
   const parts = [root.report.report(nameIn(root))];
-  const registry = root.workspaces;
-  if (registry !== undefined) {
+  if (sandbox === server.root) {
+    const registry = server.workspaces;
     const live = new Map(registry.loadedSandboxes().map((sandbox) => [sandbox.workspace, sandbox]));
-    const deleted = root.report.deleted;
+    const deleted = registry.removedReports;
     for (const name of [...new Set([...live.keys(), ...deleted.keys()])].sort()) {
       const sandbox = live.get(name);
       const kept = deleted.get(name);
@@ -43,8 +45,8 @@ export function serverReport(root: Sandbox): IntegrationReport {
  * (at the root) every loaded workspace: so a report asked right after the last callback has its
  * credits checked. Bounded: at most one probe timeout (--callback-timeout) in all.
  */
-export async function creditsSettled(root: Sandbox): Promise<void> {
+export async function creditsSettled(server: Server, root: Sandbox): Promise<void> {
   if (!root.credits.on) return;
-  const sandboxes = [root, ...(root.workspaces?.loadedSandboxes() ?? [])];
+  const sandboxes = [root, ...(root === server.root ? server.workspaces.loadedSandboxes() : [])];
   await Promise.all(sandboxes.map((sandbox) => sandbox.credits.settled(root.options.callbackTimeout)));
 }

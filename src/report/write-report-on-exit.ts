@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Sandbox } from '../sandbox-types.js';
+import type { Server } from '../server/server.js';
 import { reportJunit } from './report-formats.js';
 import { serverReport } from './server-report.js';
 
@@ -10,13 +10,13 @@ import { serverReport } from './server-report.js';
  * whatever the exit path: SIGTERM, SIGINT, SIGHUP or any other). A failure to write it is told to
  * the sandbox's logger. Returns the absolute path.
  */
-export function writeReportOnExit(sandbox: Sandbox, file: string): string {
+export function writeReportOnExit(server: Server, file: string): string {
   const path = resolve(file);
   process.once('exit', () => {
     try {
-      writeFileSync(path, reportJunit(serverReport(sandbox)));
+      writeFileSync(path, reportJunit(serverReport(server, server.root)));
     } catch (error) {
-      sandbox.services.logger?.warn(`could not write the integration report to ${path}: ${(error as Error).message}`);
+      server.services.logger?.warn(`could not write the integration report to ${path}: ${(error as Error).message}`);
     }
   });
   return path;

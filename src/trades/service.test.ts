@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { accepted, DEMO, SECOND } from '../../test/support.js';
 import { Refusal } from '../refusals/refusal.js';
-import { createSandbox, type Sandbox } from '../sandbox.js';
+import type { Sandbox } from '../sandbox.js';
+import { createServer, type Server } from '../server/server.js';
 import { createTrade as tryCreateTrade, findTrade } from './service.js';
 import type { CreateRequest } from './requests.js';
 
@@ -19,12 +20,12 @@ const request = (overrides: Partial<CreateRequest> = {}): CreateRequest => ({
   ...overrides,
 });
 
-const open: Sandbox[] = [];
+const open: Server[] = [];
 const dirs: string[] = [];
-async function sandbox(options: Parameters<typeof createSandbox>[0] = { inMemory: true }): Promise<Sandbox> {
-  const s = await createSandbox(options);
-  open.push(s);
-  return s;
+async function sandbox(options: Parameters<typeof createServer>[0] = { inMemory: true }): Promise<Sandbox> {
+  const server = await createServer(options);
+  open.push(server);
+  return server.root;
 }
 function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'deposit-sandbox-service-'));
@@ -32,7 +33,7 @@ function tempDir(): string {
   return dir;
 }
 afterEach(async () => {
-  await Promise.all(open.splice(0).map((s) => s.close()));
+  await Promise.all(open.splice(0).map((server) => server.close()));
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -77,9 +78,10 @@ describe('createTrade', () => {
 
   it('with a seed, a restart on the same data draws past the ids already stored', async () => {
     const data = tempDir();
-    const first = await createSandbox({ data, seed: 7 });
+    const firstServer = await createServer({ data, seed: 7 });
+    const first = firstServer.root;
     const before = createTrade(first, request());
-    await first.close();
+    await firstServer.close();
     const again = await sandbox({ data, seed: 7 });
     const after = createTrade(again, request({ order: 'order-2' }));
     expect(after.id).not.toBe(before.id);
@@ -103,10 +105,11 @@ describe('findTrade', () => {
 describe('the JSON-file store', () => {
   it('a trade created before a restart is there after it', async () => {
     const data = tempDir();
-    const first = await createSandbox({ data });
+    const firstServer = await createServer({ data });
+    const first = firstServer.root;
     const trade = createTrade(first, request());
     await first.store.commit();
-    await first.close();
+    await firstServer.close();
 
     const second = await sandbox({ data });
     expect(findTrade(second.store, DEMO.id, trade.id)).toEqual(trade);
@@ -114,9 +117,10 @@ describe('the JSON-file store', () => {
 
   it('the duplicate-order index survives a restart', async () => {
     const data = tempDir();
-    const first = await createSandbox({ data });
+    const firstServer = await createServer({ data });
+    const first = firstServer.root;
     createTrade(first, request());
-    await first.close();
+    await firstServer.close();
     const second = await sandbox({ data });
     expect(() => createTrade(second, request())).toThrow(/already exists/);
   });
@@ -130,7 +134,7 @@ describe('the JSON-file store', () => {
     const file = join(data, 'db.json');
     writeFileSync(file, content);
     const before = readFileSync(file);
-    await expect(createSandbox({ data })).rejects.toThrow(/The store at .*db\.json .*Move the file away to start empty; it is left untouched\./s);
+    await expect(createServer({ data })).rejects.toThrow(/The store at .*db\.json .*Move the file away to start empty; it is left untouched\./s);
     expect(readFileSync(file).equals(before)).toBe(true);
   });
 });

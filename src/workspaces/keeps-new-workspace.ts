@@ -1,4 +1,10 @@
-import type { RequestOutcome } from '../sandbox-types.js';
+/** How a request in a workspace was answered: what decides whether a workspace it created is kept. */
+export interface RequestOutcome {
+  /** The HTTP status of the answer. */
+  readonly status: number;
+  /** Whether a scenario forced the answer (it carries X-Sandbox-Scenario). */
+  readonly scenario: boolean;
+}
 
 /**
  * Whether the answer to a request that created a workspace keeps that workspace. A request the

@@ -1,21 +1,47 @@
 import { join } from 'node:path';
 import { formatDuration } from '../clock/duration.js';
-import type { SandboxOptionsInput } from '../config/options.js';
-import type { EnterResult, OpenResult, RequestOutcome, Sandbox, SandboxServices, Workspaces, WorkspaceSeat } from '../sandbox-types.js';
-import { type Logger, workspaceLogger } from '../log/logger.js';
+import type { SandboxOptions } from '../config/options.js';
+import { workspaceLogger } from '../log/logger.js';
+import { MistakeCounter } from '../report/mistake-counter.js';
+import { DEFAULT_WORKSPACE, type Sandbox, type SandboxSeat, type SandboxServices, type SandboxShared } from '../sandbox.js';
 import type { StoreAdapter } from '../store/adapter.js';
+import type { DataFolderLock } from '../store/data-folder-lock.js';
 import { JournalAdapter } from '../store/journal-adapter.js';
 import { JOURNAL_GROWTH_LIMIT } from '../store/compaction-policy.js';
 import { Limiter } from '../callbacks/limiter.js';
 import { WorkspacesJournal } from '../store/workspaces-journal.js';
 import { WorkspaceAdapter } from './workspace-adapter.js';
-import { keepsNewWorkspace } from './keeps-new-workspace.js';
+import { keepsNewWorkspace, type RequestOutcome } from './keeps-new-workspace.js';
 import { removeFolder, storedWorkspaces } from './workspace-folder.js';
 import { caseTwin, foldsCase } from './case-folding.js';
 import type { WorkspaceSummary } from './workspace-answers.js';
-import { DEFAULT_WORKSPACE, workspaceNameProblem } from './workspace-name.js';
+import { workspaceNameProblem } from './workspace-name.js';
 
-type CreateSandbox = (input: SandboxOptionsInput, adapter: StoreAdapter, settings: { seat: WorkspaceSeat; services: SandboxServices }) => Promise<Sandbox>;
+type CreateSandbox = (options: SandboxOptions, adapter: StoreAdapter, settings: { seat: SandboxSeat; services: SandboxServices }) => Promise<Sandbox>;
+
+/** What the registry is given by its server (src/server/server.ts). */
+export interface RegistrySettings {
+  readonly options: SandboxOptions;
+  /** The server's services; each workspace gets them, its logger marking its lines with its name. */
+  readonly services: SandboxServices;
+  readonly shared: SandboxShared;
+  /** The data folder's lock, when the server keeps a data folder. */
+  readonly dataFolder: DataFolderLock | undefined;
+  /** The server's public URL (a workspace's is it plus /w/<name>). */
+  readonly rootUrl: () => string;
+  /** The workspace `default`, made by the server over the data folder's own files. */
+  readonly root: Sandbox;
+  /** How a workspace is made: the same createSandbox() that made `default`. */
+  readonly create: CreateSandbox;
+}
+
+export type OpenResult = { ok: true; sandbox: Sandbox } | { ok: false; reason: 'invalid_name' | 'case_twin' | 'limit' | 'closed'; message: string };
+
+/** A workspace opened for one request; `leave` is called once with the request's answer. */
+export type EnterResult = { ok: true; sandbox: Sandbox; leave: (outcome: RequestOutcome) => void } | (OpenResult & { ok: false });
+
+/** What a removal did: the workspace removed, or why nothing was. */
+export type DeleteResult = { ok: true; removed: WorkspaceSummary } | { ok: false; reason: 'not_found' | 'permanent'; message: string };
 
 interface Entry {
   readonly name: string;
@@ -33,8 +59,6 @@ interface Entry {
   trial?: { running: number };
 }
 
-export type { EnterResult, OpenResult, RequestOutcome } from '../sandbox-types.js';
-
 /** How many stored workspaces are loaded at once at start-up. */
 const LOADERS = 4;
 
@@ -46,16 +70,20 @@ export const WORKSPACES_FOLDER = 'workspaces';
 
 /**
  * The workspaces of one server: complete sandboxes (own store, clock, scheduler, callbacks),
- * created on first use and kept in their own folder `<data>/workspaces/<name>/`. The default
- * sandbox is the workspace `default` and is never created, expired or removed here.
+ * created on first use and kept in their own folder `<data>/workspaces/<name>/`. The workspace
+ * `default` is the server's own (its files are the data folder's): it is found here like any
+ * other, but never created, expired or removed.
  *
  * Start-up: workspace folders are found at once (names only) and loaded a few at a time in
  * the background, most recently used first, so the server listens without waiting for them;
  * a request for one not loaded yet waits for that one alone.
  */
-export class WorkspaceRegistry implements Workspaces {
+export class WorkspaceRegistry {
+  readonly #host: RegistrySettings;
   readonly #root: Sandbox;
   readonly #create: CreateSandbox;
+  /** The integration reports of removed workspaces, kept until the process exits (MistakeCounter.keepDeleted). */
+  readonly #removed = new MistakeCounter();
   readonly #entries = new Map<string, Entry>();
   readonly #deleting = new Map<string, Promise<void>>();
   readonly #log: (line: string) => void;
@@ -72,11 +100,18 @@ export class WorkspaceRegistry implements Workspaces {
   /** Whether the workspaces' file system folds case (asked once, when two names differ only in case). */
   #foldsCase: boolean | undefined;
 
-  constructor(root: Sandbox, create: CreateSandbox, logger: Logger | undefined) {
-    this.#root = root;
-    this.#create = create;
+  constructor(host: RegistrySettings) {
+    this.#host = host;
+    this.#root = host.root;
+    this.#create = host.create;
+    const logger = host.services.logger;
     this.#log = logger ? (line) => logger.info(line) : () => undefined;
     this.#warn = logger ? (line) => logger.warn(line) : () => undefined;
+  }
+
+  /** The integration reports of the workspaces removed since the process started, by name. */
+  get removedReports(): ReadonlyMap<string, MistakeCounter> {
+    return this.#removed.deleted;
   }
 
   /** The folder of the workspaces, or undefined when the server keeps nothing on disk. */
@@ -130,7 +165,7 @@ export class WorkspaceRegistry implements Workspaces {
       };
       this.#background = loaders().catch((error: unknown) => this.#warn(`the workspaces' journal could not be read: ${(error as Error).message}`));
     }
-    const ttl = this.#root.options.workspaceTtl;
+    const ttl = this.#host.options.workspaceTtl;
     if (ttl > 0) {
       this.#sweeper = setInterval(() => void this.sweep(), Math.max(10, Math.min(ttl, 60_000)));
       this.#sweeper.unref();
@@ -160,8 +195,9 @@ export class WorkspaceRegistry implements Workspaces {
 
   /** A workspace's public URL is the server's plus /w/<name>; the server's is set once it listens. */
   #follow(sandbox: Sandbox): void {
-    if (this.#rootSeen !== this.#root.publicUrl) {
-      this.#rootSeen = this.#root.publicUrl;
+    const rootUrl = this.#host.rootUrl();
+    if (this.#rootSeen !== rootUrl) {
+      this.#rootSeen = rootUrl;
       this.#rootBase = this.#rootSeen.replace(/\/+$/, '');
     }
     const url = sandbox.publicUrl;
@@ -254,7 +290,7 @@ export class WorkspaceRegistry implements Workspaces {
             `where both would share one folder. Use /w/${twin}, or a name that differs in more than case.`,
         };
       }
-      const max = this.#root.options.maxWorkspaces;
+      const max = this.#host.options.maxWorkspaces;
       if (this.#entries.size >= max) {
         const tried = this.#entries.size - this.size;
         return {
@@ -320,11 +356,18 @@ export class WorkspaceRegistry implements Workspaces {
    * has its changes refused (its store's fence, workspace-adapter.ts), so nothing of it reaches
    * the folder a new workspace of the same name will use. Then its clock and callbacks stop
    * (nothing pending is sent afterwards) and its folder is deleted. Resolves with what it held,
-   * or undefined for an unknown name.
+   * or why nothing was removed: an unknown name, or `default`, which is the server's own.
    */
-  async delete(name: string): Promise<WorkspaceSummary | undefined> {
+  async delete(name: string): Promise<DeleteResult> {
+    if (name === DEFAULT_WORKSPACE) {
+      return { ok: false, reason: 'permanent', message: 'The workspace default cannot be removed. Empty it with POST /_sandbox/reset.' };
+    }
+    const problem = workspaceNameProblem(name);
+    if (problem !== undefined) return { ok: false, reason: 'not_found', message: problem };
     const entry = this.#entries.get(name);
-    if (entry === undefined) return undefined;
+    if (entry === undefined) {
+      return { ok: false, reason: 'not_found', message: `There is no workspace ${JSON.stringify(name)}; nothing was removed. GET /_sandbox/workspaces lists them.` };
+    }
     this.#entries.delete(name);
     entry.adapter?.remove();
     let summary: WorkspaceSummary | undefined;
@@ -333,7 +376,7 @@ export class WorkspaceRegistry implements Workspaces {
       if (sandbox) {
         summary = summarize(sandbox, entry.lastUsed);
         // Its integration report outlives it: the root keeps the counts until the process exits.
-        this.#root.report.keepDeleted(name, sandbox.report, (id) => sandbox.merchants.get(id)?.name);
+        this.#removed.keepDeleted(name, sandbox.report, (id) => sandbox.merchants.get(id)?.name);
         // Changes still pending are refused by the fence, which rejects the store's last commit:
         // the store has put them back, so its files are closed with what is on disk.
         await sandbox.close().catch(() => undefined);
@@ -341,7 +384,7 @@ export class WorkspaceRegistry implements Workspaces {
       }
       const folder = this.folder;
       // A lock taken over by another process: the folder is that one's now; leave its files alone.
-      if (folder !== undefined && this.#root.dataFolder?.lost === undefined) {
+      if (folder !== undefined && this.#host.dataFolder?.lost === undefined) {
         // First the journal says its entries no longer count (a workspace made later under this
         // name starts empty); a crash before the folder goes leaves it whole, from its snapshot.
         await this.#journal?.remove(name);
@@ -354,7 +397,18 @@ export class WorkspaceRegistry implements Workspaces {
     } finally {
       if (this.#deleting.get(name) === done) this.#deleting.delete(name);
     }
-    return summary ?? { name, path: `/w/${name}`, trades: 0, pending_steps: 0, callbacks: 0, clock: { mode: this.#root.options.clock, now: '' }, last_used: new Date(entry.lastUsed).toISOString() };
+    return {
+      ok: true,
+      removed: summary ?? {
+        name,
+        path: `/w/${name}`,
+        trades: 0,
+        pending_steps: 0,
+        callbacks: 0,
+        clock: { mode: this.#host.options.clock, now: '' },
+        last_used: new Date(entry.lastUsed).toISOString(),
+      },
+    };
   }
 
   /**
@@ -366,7 +420,7 @@ export class WorkspaceRegistry implements Workspaces {
    * running in it has its changes refused (see delete), so no acknowledged change is removed.
    */
   async sweep(now: number = Date.now()): Promise<string[]> {
-    const ttl = this.#root.options.workspaceTtl;
+    const ttl = this.#host.options.workspaceTtl;
     if (ttl <= 0 || this.#closed || this.#sweeping) return [];
     this.#sweeping = true;
     try {
@@ -402,7 +456,7 @@ export class WorkspaceRegistry implements Workspaces {
     }
   }
 
-  /** Stops the sweep and closes every workspace (flushing its store). */
+  /** Stops the sweep and closes every workspace (flushing its store), `default` last. */
   async close(): Promise<void> {
     this.#closed = true;
     clearInterval(this.#sweeper);
@@ -420,29 +474,32 @@ export class WorkspaceRegistry implements Workspaces {
       ),
     );
     await this.#journal?.close();
+    await this.#root.close();
   }
 
   #load(entry: Entry): Promise<Sandbox> {
     if (entry.sandbox) return Promise.resolve(entry.sandbox);
     entry.opening ??= (async () => {
       const folder = this.folder;
-      const root = this.#root;
+      const host = this.#host;
       // The server's services, its logger marked with the workspace's name and silent once the workspace is removed.
-      const logger = root.services.logger && workspaceLogger(root.services.logger, entry.name);
+      const logger = host.services.logger && workspaceLogger(host.services.logger, entry.name);
       const services: SandboxServices = {
-        ...root.services,
+        ...host.services,
         ...(logger ? { logger: { info: (line: string) => adapter.removed || logger.info(line), warn: (line: string) => adapter.removed || logger.warn(line) } } : {}),
       };
       const warn = services.logger ? { warn: (line: string) => services.logger?.warn(line) } : {};
       // A workspace's journal is fdatasynced when the server's is (startSandbox({ fsync })).
-      const rootAdapter = root.store.adapter;
+      const rootAdapter = this.#root.store.adapter;
       const fsync = rootAdapter instanceof JournalAdapter && rootAdapter.fsync;
       const journal = this.#sharedJournal();
       const shared = journal ? { workspace: { journal, name: entry.name } } : {};
       const adapter = new WorkspaceAdapter(entry.name, folder === undefined ? undefined : join(folder, entry.name), { ...warn, fsync, ...shared }, entry.trial !== undefined);
       entry.adapter = adapter;
-      const seat: WorkspaceSeat = { name: entry.name, shared: root.shared, rootUrl: () => root.publicUrl };
-      const sandbox = await this.#create(root.options, adapter, { seat, services });
+      const seat: SandboxSeat = { name: entry.name, shared: host.shared, rootUrl: host.rootUrl };
+      const sandbox = await this.#create(host.options, adapter, { seat, services });
+      // Its overdue jobs run now: a workspace is made once the server listens, its address known.
+      await sandbox.start();
       entry.sandbox = sandbox;
       return sandbox;
     })().catch((error: unknown) => {

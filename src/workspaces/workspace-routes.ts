@@ -3,10 +3,11 @@ import { type Context, Hono, type MiddlewareHandler, type Next } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import { assertAdminAccess, requireAdminToken, requireSandboxAdmin } from '../http/admin-guard.js';
 import { SandboxError } from '../http/errors.js';
-import type { Sandbox, Workspaces } from '../sandbox-types.js';
 import type { SandboxEnv } from '../http/sandbox-env.js';
 import { SCENARIO_HEADER } from '../scenarios/scenario.js';
-import { DEFAULT_WORKSPACE, workspaceNameProblem } from './workspace-name.js';
+import type { SandboxOptions } from '../config/options.js';
+import type { WorkspaceRegistry } from './workspace-registry.js';
+import { workspaceNameProblem } from './workspace-name.js';
 
 /**
  * The routes of a workspace's own, mounted by the app at `/w/:workspace` after the guards
@@ -16,13 +17,13 @@ import { DEFAULT_WORKSPACE, workspaceNameProblem } from './workspace-name.js';
  * - every other request gets the workspace as its sandbox (`c.get('sandbox')`), the name being
  *   the route parameter `workspace`, decoded once by the router.
  */
-export function workspaceRoutes(root: Sandbox, registry: Workspaces) {
+export function workspaceRoutes(options: SandboxOptions, registry: WorkspaceRegistry) {
   const app = new Hono<SandboxEnv>();
-  const admin = requireAdminToken(root.options.adminToken);
+  const admin = requireAdminToken(options.adminToken);
   const remove = async (c: Context<SandboxEnv>) => c.json({ status: 'deleted', workspace: await removeWorkspace(registry, c.req.param('workspace') ?? '') });
   app.delete('/_sandbox', admin, remove);
   app.delete('/_sandbox/', admin, remove);
-  app.use(selectWorkspace(registry, root.options.adminToken));
+  app.use(selectWorkspace(registry, options.adminToken));
   return app;
 }
 
@@ -36,7 +37,7 @@ export function workspaceRoutes(root: Sandbox, registry: Workspaces) {
  * trial, the registry dropping it with the answer (WorkspaceRegistry.enter). So junk never
  * creates a workspace nor uses up --max-workspaces.
  */
-function selectWorkspace(registry: Workspaces, adminToken: string | undefined): MiddlewareHandler<SandboxEnv> {
+function selectWorkspace(registry: WorkspaceRegistry, adminToken: string | undefined): MiddlewareHandler<SandboxEnv> {
   return (c, next) => {
     const name = c.req.param('workspace') ?? '';
     const ready = registry.ready(name);
@@ -47,8 +48,8 @@ function selectWorkspace(registry: Workspaces, adminToken: string | undefined): 
   };
 }
 
-async function open(c: Context<SandboxEnv>, next: Next, registry: Workspaces, adminToken: string | undefined, name: string): Promise<Response | undefined> {
-  const problem = name === DEFAULT_WORKSPACE ? undefined : workspaceNameProblem(name);
+async function open(c: Context<SandboxEnv>, next: Next, registry: WorkspaceRegistry, adminToken: string | undefined, name: string): Promise<Response | undefined> {
+  const problem = workspaceNameProblem(name);
   if (problem !== undefined) throw invalidName(problem);
   if (!registry.has(name)) {
     const routes = matchedRoutes(c);
@@ -84,12 +85,10 @@ async function open(c: Context<SandboxEnv>, next: Next, registry: Workspaces, ad
  * unknown routes, as a workspace has no such routes): `GET /_sandbox/workspaces` lists the
  * workspaces; `DELETE /_sandbox` explains that default stays.
  */
-export function serverWorkspaceRoutes(root: Sandbox) {
-  const registry = root.workspaces;
+export function serverWorkspaceRoutes(options: SandboxOptions, registry: WorkspaceRegistry) {
   const app = new Hono<SandboxEnv>();
-  if (registry === undefined) return app;
-  const admin = requireAdminToken(root.options.adminToken);
-  app.get('/_sandbox/workspaces', admin, async (c) => c.json({ workspaces: await registry.list(), limit: root.options.maxWorkspaces }));
+  const admin = requireAdminToken(options.adminToken);
+  app.get('/_sandbox/workspaces', admin, async (c) => c.json({ workspaces: await registry.list(), limit: options.maxWorkspaces }));
   const keep = () => {
     throw new SandboxError(
       409,
@@ -101,15 +100,12 @@ export function serverWorkspaceRoutes(root: Sandbox) {
   return app;
 }
 
-async function removeWorkspace(registry: Workspaces, name: string) {
-  if (name === DEFAULT_WORKSPACE) throw new SandboxError(409, 'default_workspace', 'The workspace default cannot be removed. Empty it with POST /_sandbox/reset.');
-  const problem = workspaceNameProblem(name);
-  if (problem !== undefined) throw invalidName(problem);
-  const removed = await registry.delete(name);
-  if (removed === undefined) {
-    throw new SandboxError(404, 'workspace_not_found', `There is no workspace ${JSON.stringify(name)}; nothing was removed. GET /_sandbox/workspaces lists them.`);
-  }
-  return removed;
+async function removeWorkspace(registry: WorkspaceRegistry, name: string) {
+  const result = await registry.delete(name);
+  if (result.ok) return result.removed;
+  if (result.reason === 'permanent') throw new SandboxError(409, 'default_workspace', result.message);
+  if (workspaceNameProblem(name) !== undefined) throw invalidName(result.message);
+  throw new SandboxError(404, 'workspace_not_found', result.message);
 }
 
 /**

@@ -1,8 +1,9 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SandboxOptionsInput } from '../../src/config/options.js';
-import { createSandbox, type Sandbox } from '../../src/sandbox.js';
-import { listen } from '../../src/server.js';
+import { type Sandbox } from '../../src/sandbox.js';
+import { createServer as createSandboxServer } from '../../src/server/server.js';
+import { listen } from '../../src/server/listen.js';
 import { DEMO, ecomBody, p2pBody } from '../support.js';
 
 export interface ServedSandbox {
@@ -15,11 +16,11 @@ export interface ServedSandbox {
 
 /** A sandbox served over real HTTP on 127.0.0.1 (a free port), in memory, with a manual clock. */
 export async function serveSandbox(options: SandboxOptionsInput = {}): Promise<ServedSandbox> {
-  const sandbox = await createSandbox({ inMemory: true, host: '127.0.0.1', port: 0, clock: 'manual', ...options });
-  const server = await listen(sandbox);
+  const deposit = await createSandboxServer({ inMemory: true, host: '127.0.0.1', port: 0, clock: 'manual', ...options });
+  const server = await listen(deposit);
   return {
     url: server.url,
-    sandbox,
+    sandbox: deposit.root,
     async create(body = {}, endpoint = 'create') {
       const res = await fetch(`${server.url}/api/v1/trades/deposit/${endpoint}`, {
         method: 'POST',
