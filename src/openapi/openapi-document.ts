@@ -1,8 +1,6 @@
 import { z } from 'zod';
 import { transitionSchema } from '../admin/trade-routes.js';
 import { integrationReportSchema } from '../report/report-schema.js';
-import { buildRequestSchema, createRequestSchema } from '../trades/requests.js';
-import { ecomTradeSchema, p2pTradeSchema } from '../trades/trade.js';
 import { OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
 import { adminRoutes } from '../admin/routes.js';
 import '../workspaces/workspace-operations.js';
@@ -11,16 +9,14 @@ import { documentFromRoutes, type DocumentOptions } from './document-from-routes
 import { OPERATIONS, type Operation, type OperationAuth, type OperationResponse } from './operations.js';
 import { named } from './schema-name.js';
 import { SECURITY } from './security.js';
-import { PAGE_OPERATIONS, paymentStatusSchema } from './page-operations.js';
+import { PAGE_OPERATIONS } from './page-operations.js';
+import { providerRoutes } from '../api/provider.js';
+import { dashboardRoutes } from '../pages/dashboard-routes.js';
+import { paymentRoutes } from '../pages/payment-routes.js';
 
 // The shapes of the routes still described by the route tables (operations.ts, page-operations.ts).
-named('CreateRequest', createRequestSchema, 'Body of POST /api/v1/trades/deposit/create. `customer` and `cusotmer` are two spellings of one field.');
-named('BuildRequest', buildRequestSchema, 'Body of POST /api/v1/trades/deposit/build.');
 named('TransitionRequest', transitionSchema);
-named('Trade', p2pTradeSchema, 'The Trade object of the interface document: exactly these eight keys. The answer of P2P create and of every get.');
-named('EcomTrade', ecomTradeSchema, 'The Trade object as ecom create (build) answers it: payment_data has only url.');
 named('IntegrationReport', integrationReportSchema, "The merchant's mistakes the sandbox counted, per merchant.");
-named('PaymentStatus', paymentStatusSchema, "A trade's state as the payment page's script reads it.");
 
 const SECURITY_OF: Record<OperationAuth, RouteConfig['security']> = { 'x-auth': SECURITY.xAuth, 'x-token': SECURITY.xToken, admin: SECURITY.admin, open: SECURITY.open };
 
@@ -82,7 +78,12 @@ function routeOf(operation: Operation): RouteConfig {
  * from the declarations of the routes (src/openapi/document-from-routes.ts).
  */
 export function openApiDocument(options: DocumentOptions = {}): Record<string, unknown> {
-  const declared = new OpenAPIHono().route('/_sandbox', adminRoutes()).openAPIRegistry.definitions.flatMap((definition) => (definition.type === 'route' ? [definition.route] : []));
+  const declared = new OpenAPIHono()
+    .route('/api/v1/trades', providerRoutes())
+    .route('/pay', paymentRoutes())
+    .route('/_sandbox/', dashboardRoutes())
+    .route('/_sandbox', adminRoutes())
+    .openAPIRegistry.definitions.flatMap((definition) => (definition.type === 'route' ? [definition.route] : []));
   const rows = [...OPERATIONS, ...PAGE_OPERATIONS].filter((operation) => !declared.some((route) => route.method === operation.method && route.path === operation.path));
   return documentFromRoutes([...rows.map(routeOf), ...declared], options);
 }

@@ -2,87 +2,16 @@ import { tradeDetailSchema, tradesAnswerSchema, transitionAnswerSchema } from '.
 import { tradeQuerySchema } from '../admin/list-trades.js';
 import { transitionSchema } from '../admin/trade-routes.js';
 import { integrationReportSchema } from '../report/report-schema.js';
-import { SCENARIO_HEADER } from '../scenarios/scenario.js';
-import { buildRequestSchema, createRequestSchema, LIMITS } from '../trades/requests.js';
-import { ecomTradeSchema, p2pTradeSchema } from '../trades/trade.js';
-import { ADMIN_401, ADMIN_TOO_LARGE, error, TOO_LARGE } from './error-responses.js';
+import { ADMIN_401, ADMIN_TOO_LARGE, error } from './error-responses.js';
 import { WORKSPACE_OPERATIONS } from '../workspaces/workspace-operations.js';
 
 export type { Operation, OperationAuth, OperationResponse } from './operation.js';
-import type { Operation, OperationLink } from './operation.js';
+import type { Operation } from './operation.js';
 
-const SCENARIO_PICK = `Picks a scenario by name (it wins over matching); see GET /_sandbox/scenarios.`;
-const PROVIDER_401 = error(
-  'Authentication failed: missing or wrong X-Auth / X-Token, unknown merchant, or a signature mismatch (then `error.signature` shows the string to sign the sandbox used). A scenario may force it too.',
-);
 const BODY_422 = 'The body is not valid: not JSON, not an object, or a field is wrong (`error.details` names each field).';
-
-/** Where a created trade leads: reading it, moving it (admin), and the page its payer opens. */
-const CREATED_LINKS: Record<string, OperationLink> = {
-  GetTrade: {
-    operationId: 'getTrade',
-    parameters: { merchant: '$request.body#/merchant', uuid: '$response.body#/id' },
-    description: 'Read the trade as the merchant that created it (X-Token).',
-  },
-  TransitionTrade: {
-    operationId: 'transitionTrade',
-    parameters: { id: '$response.body#/id' },
-    description: 'Move the trade to a state (admin API).',
-  },
-  PaymentPage: {
-    operationId: 'paymentPage',
-    parameters: { id: '$response.body#/id' },
-    description: "The trade's hosted payment page (payment_data.url).",
-  },
-};
-
-function createOperation(endpoint: 'create' | 'build'): Operation {
-  const p2p = endpoint === 'create';
-  return {
-    method: 'post',
-    path: `/api/v1/trades/deposit/${endpoint}`,
-    operationId: p2p ? 'createDeposit' : 'buildDeposit',
-    tag: 'provider',
-    summary: p2p ? 'Create a P2P deposit (any_bank or nspk)' : 'Create an ecom deposit',
-    description: p2p
-      ? 'The answer carries the requisites to pay to in payment_data (name, number, bank_name) and the hosted payment page url.'
-      : 'The answer carries only the hosted payment page url in payment_data.',
-    auth: 'x-auth',
-    requestHeaders: { [SCENARIO_HEADER]: SCENARIO_PICK },
-    body: p2p ? createRequestSchema : buildRequestSchema,
-    responses: {
-      201: {
-        description: 'The trade was created.',
-        schema: p2p ? p2pTradeSchema : ecomTradeSchema,
-        headers: { [SCENARIO_HEADER]: 'The scenario that matched the trade, when one did.' },
-        links: CREATED_LINKS,
-      },
-      401: PROVIDER_401,
-      413: TOO_LARGE(LIMITS.maxBodyBytes),
-      422: error(`${BODY_422} Also: a second trade with the same order for the merchant (duplicate_order), or a scenario's forced 422.`),
-    },
-  };
-}
 
 /** Every route /openapi.json documents: the provider's three endpoints and the admin API. */
 export const OPERATIONS: readonly Operation[] = [
-  createOperation('create'),
-  createOperation('build'),
-  {
-    method: 'get',
-    path: '/api/v1/trades/{merchant}/{uuid}',
-    operationId: 'getTrade',
-    tag: 'provider',
-    summary: 'Read a trade',
-    auth: 'x-token',
-    pathParams: { merchant: 'The merchant id (UUID).', uuid: 'The trade id returned by create or build.' },
-    uuidParams: ['merchant', 'uuid'],
-    responses: {
-      200: { description: 'The trade as it is now; payment_data has all four fields, for ecom trades too.', schema: p2pTradeSchema },
-      401: PROVIDER_401,
-      404: error("The merchant has no such trade (another merchant's trade is reported the same way)."),
-    },
-  },
   {
     method: 'get',
     path: '/_sandbox/trades',
