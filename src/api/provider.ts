@@ -79,9 +79,7 @@ function createRouteOf<const Endpoint extends 'create' | 'build'>(endpoint: Endp
       ? 'The answer carries the requisites to pay to in payment_data (name, number, bank_name) and the hosted payment page url.'
       : 'The answer carries only the hosted payment page url in payment_data.',
     security: SECURITY.xAuth,
-    parameters: [
-      { name: SCENARIO_HEADER, in: 'header', required: false, description: 'Picks a scenario by name (it wins over matching); see GET /_sandbox/scenarios.', schema: { type: 'string' } },
-    ],
+    parameters: [{ name: SCENARIO_HEADER, in: 'header', required: false, description: 'Picks a scenario by name (it wins over matching); see GET /_sandbox/scenarios.', schema: { type: 'string' } }],
     request: { body: jsonRequest(p2p ? createRequestSchema : buildRequestSchema, LIMITS.maxBodyBytes) },
     middleware: [authenticateBody(endpoint)],
     responses: {

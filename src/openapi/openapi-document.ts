@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { transitionSchema } from '../admin/trade-routes.js';
 import { integrationReportSchema } from '../report/report-schema.js';
 import { OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
 import { adminRoutes } from '../admin/routes.js';
@@ -15,7 +14,6 @@ import { dashboardRoutes } from '../pages/dashboard-routes.js';
 import { paymentRoutes } from '../pages/payment-routes.js';
 
 // The shapes of the routes still described by the route tables (operations.ts, page-operations.ts).
-named('TransitionRequest', transitionSchema);
 named('IntegrationReport', integrationReportSchema, "The merchant's mistakes the sandbox counted, per merchant.");
 
 const SECURITY_OF: Record<OperationAuth, RouteConfig['security']> = { 'x-auth': SECURITY.xAuth, 'x-token': SECURITY.xToken, admin: SECURITY.admin, open: SECURITY.open };
