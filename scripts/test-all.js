@@ -1,12 +1,12 @@
 #!/usr/bin/env node
-// `npm test`: the build, the typecheck, the lint and the import-circle check, then every suite: vitest (src/, test/,
+// `npm test`: the build, the typecheck, the lint and the import rules (scripts/check-layers.js), then every suite: vitest (src/, test/,
 // examples/, the browser tests), the example suites in Python, PHP and Go, and the container
 // test. Each stage prints `stage <name>: <seconds> s` when it ends, and a table of them closes
 // the run, so the time can be seen where it goes.
 //
 // Stages run in lanes side by side: the build and then vitest, the critical path, at normal
 // priority; beside them, at a lower CPU priority (nice 10) so they take what the critical path
-// leaves, the typechecks, the lint and the import-circle check; and at normal priority, the
+// leaves, the typechecks, the lint and the import rules; and at normal priority, the
 // examples once the build is there, and the container test, which builds its own image from the
 // sources, so it starts at once. vitest writes to the terminal; every other stage to test-artifacts/logs/<stage>.log,
 // whose end is printed when the stage fails. A failed build stops every stage that needs dist/;
@@ -54,7 +54,7 @@ const lanes = [
   [
     { name: 'typecheck (browser scripts)', nice: BESIDE, command: process.execPath, args: [TSC, '-p', 'tsconfig.client.json', '--singleThreaded'] },
     { name: 'lint', nice: BESIDE, command: join(ROOT, 'node_modules', '.bin', 'biome'), args: ['check', '.'] },
-    { name: 'import circles', nice: BESIDE, command: process.execPath, args: [join(ROOT, 'scripts', 'check-cycles.js')] },
+    { name: 'import rules', nice: BESIDE, command: process.execPath, args: [join(ROOT, 'scripts', 'check-layers.js')] },
   ],
   [
     // In a lane of its own, so it starts once the build is there, not behind the checks. Normal

@@ -475,7 +475,7 @@ describe('startSandbox({ probe }) and closing', () => {
     const closed = t.server.close();
     answer();
     await closed;
-    const coverage = serverReport(t.server, t.sandbox).coverage[0]!;
+    const coverage = serverReport(t.sandbox, t.server.workspaces).coverage[0]!;
     expect(coverage.rows.find((r) => r.id === 'callback.confirmed')).toMatchObject({ status: 'handled', trade: id, detail: expect.stringContaining('credited 31250 once') });
   });
 

@@ -13,9 +13,11 @@ export function reportRoutes() {
   app.get('/', async (c) => {
     const sandbox = c.get('sandbox');
     const server = c.get('server');
+    // Of the workspace default, the whole server's.
+    const others = sandbox === server.root ? server.workspaces : undefined;
     // With --probe: the credits of callbacks already acknowledged are read first (bounded).
-    await creditsSettled(server, sandbox);
-    return c.json(serverReport(server, sandbox));
+    await creditsSettled(sandbox, others);
+    return c.json(serverReport(sandbox, others));
   });
   return app;
 }

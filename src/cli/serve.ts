@@ -5,7 +5,7 @@ import { createServer } from '../server/server.js';
 import { parseOptions } from '../sandbox.js';
 import type { SandboxOptionsInput } from '../config/options.js';
 import { handleShutdownSignals } from './shutdown.js';
-import { writeReportOnExit } from '../report/write-report-on-exit.js';
+import { writeReportOnExit } from './write-report-on-exit.js';
 import { exposureWarning } from '../security/exposure-warning.js';
 import { formatDuration } from '../clock/duration.js';
 import { writeReadyFile } from './ready-file.js';

@@ -1,15 +1,13 @@
+import type { ErrorDetail, SignatureDebug } from '../refusals/refusal.js';
 import type { StorageError } from '../store/storage-error.js';
+
+export type { ErrorDetail, SignatureDebug } from '../refusals/refusal.js';
 
 /**
  * One error type, one envelope, rendered in one place (`app.onError`).
  *
  *   {"error":{"status":422,"code":"validation_failed","message":"...","details":[{"field":"amount_cents","message":"..."}]}}
  */
-export interface ErrorDetail {
-  field: string;
-  message: string;
-}
-
 export interface ErrorEnvelope {
   error: {
     status: number;
@@ -21,13 +19,6 @@ export interface ErrorEnvelope {
     /** Present on admin 409s: the states the trade may move to. */
     allowed?: string[];
   };
-}
-
-export interface SignatureDebug {
-  header: string;
-  algorithm: string;
-  string_to_sign: string;
-  received: string;
 }
 
 export class SandboxError extends Error {

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { TradeState } from '../trades/trade.js';
 import { groupCard } from './format.js';
+import { CARD_NOTES } from '../i18n/card-notes.js';
 import { type CodedText, codedText } from '../i18n/coded-text.js';
 import type { PAY_EN, PayKey } from '../i18n/pay-en.js';
-import type { ServerTextCode } from '../i18n/server-texts-en.js';
 import type { Params, Translate } from '../i18n/translator.js';
 
 /** What a test card does to an ecom trade. `challenge` asks for a 3-D Secure code first. */
@@ -40,17 +40,6 @@ export function testCardsHint(t: Translate<typeof PAY_EN>): string {
 export function maskCard(number: string): string {
   return `${number.slice(0, 4)} •••• ${number.slice(-4)}`;
 }
-
-/** What the payer was told that ends a payment, and the code of the history note that repeats it. */
-export const CARD_NOTES = {
-  'card.reason.approved': 'history.card.approved',
-  'card.reason.declined': 'history.card.declined',
-  'card.reason.funds': 'history.card.funds',
-  'card.reason.timeout': 'history.card.timeout',
-  '3ds.confirmed': 'history.card.3ds_confirmed',
-  '3ds.wrongCode': 'history.card.3ds_wrong_code',
-  '3ds.canceled': 'history.card.3ds_canceled',
-} as const satisfies Partial<Record<PayKey, ServerTextCode>>;
 
 /**
  * The note kept in the trade's history: "Test card 4000 •••• 0002: Card declined…" in English,

@@ -1,4 +1,16 @@
-import type { ErrorDetail, SignatureDebug } from '../http/errors.js';
+/** One field's problem, as the error envelope lists it (src/http/errors.ts). */
+export interface ErrorDetail {
+  field: string;
+  message: string;
+}
+
+/** Of a signature mismatch: what the sandbox computed from the request, never the secret. */
+export interface SignatureDebug {
+  header: string;
+  algorithm: string;
+  string_to_sign: string;
+  received: string;
+}
 
 /**
  * Why a logic module declined to do what it was asked. Plain data with no HTTP status: the

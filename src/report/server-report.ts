@@ -1,21 +1,25 @@
 import type { Sandbox } from '../sandbox.js';
-import type { Server } from '../server/server.js';
 import { MistakeCounter } from './mistake-counter.js';
 import type { IntegrationReport } from './report-schema.js';
 
 const nameIn = (sandbox: Sandbox) => (merchant: string) => sandbox.merchants.get(merchant)?.name;
 
+/** What the report of a whole server reads of its other workspaces (WorkspaceRegistry). */
+export interface ReportedWorkspaces {
+  loadedSandboxes(): Sandbox[];
+  readonly removedReports: ReadonlyMap<string, MistakeCounter>;
+}
+
 /**
- * The report asked of `sandbox`: of the workspace default, the whole server's: its counts, then
+ * The report of `root` and, given its server's `others`, of the whole server: its counts, then
  * every other workspace's, loaded or removed since the process started (each entry named by its
  * `workspace`), by workspace name. A workspace removed and created again under the same name is
- * reported once, both added up. Of any other workspace, its report alone.
+ * reported once, both added up.
  */
-export function serverReport(server: Server, sandbox: Sandbox): IntegrationReport {
-  const root = sandbox;
+export function serverReport(root: Sandbox, others?: ReportedWorkspaces): IntegrationReport {
   const parts = [root.report.report(nameIn(root))];
-  if (sandbox === server.root) {
-    const registry = server.workspaces;
+  if (others !== undefined) {
+    const registry = others;
     const live = new Map(registry.loadedSandboxes().map((sandbox) => [sandbox.workspace, sandbox]));
     const deleted = registry.removedReports;
     for (const name of [...new Set([...live.keys(), ...deleted.keys()])].sort()) {
@@ -45,8 +49,8 @@ export function serverReport(server: Server, sandbox: Sandbox): IntegrationRepor
  * (at the root) every loaded workspace: so a report asked right after the last callback has its
  * credits checked. Bounded: at most one probe timeout (--callback-timeout) in all.
  */
-export async function creditsSettled(server: Server, root: Sandbox): Promise<void> {
+export async function creditsSettled(root: Sandbox, others?: ReportedWorkspaces): Promise<void> {
   if (!root.credits.on) return;
-  const sandboxes = [root, ...(root === server.root ? server.workspaces.loadedSandboxes() : [])];
+  const sandboxes = [root, ...(others?.loadedSandboxes() ?? [])];
   await Promise.all(sandboxes.map((sandbox) => sandbox.credits.settled(root.options.callbackTimeout)));
 }

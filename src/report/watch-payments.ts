@@ -1,10 +1,10 @@
 import type { Lifecycle } from '../lifecycle/lifecycle.js';
 import type { CodedText } from '../i18n/coded-text.js';
 import type { ServerTextCode } from '../i18n/server-texts-en.js';
-import { CARD_NOTES } from '../pages/test-cards.js';
+import { CARD_NOTES } from '../i18n/card-notes.js';
 import type { MistakeCounter } from './mistake-counter.js';
 
-/** The history notes of a failed 3-D Secure step (src/pages/test-cards.ts cardNote). */
+/** The history notes of a failed 3-D Secure step (src/i18n/card-notes.ts). */
 const DECLINED: ReadonlySet<string> = new Set<ServerTextCode>([CARD_NOTES['3ds.wrongCode'], CARD_NOTES['3ds.canceled']]);
 
 /** Feeds row payment.3ds_declined: a payer failed the 3-D Secure step of one of the merchant's trades (not of QA's). */

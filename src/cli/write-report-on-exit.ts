@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Server } from '../server/server.js';
-import { reportJunit } from './report-formats.js';
-import { serverReport } from './server-report.js';
+import { reportJunit } from '../report/report-formats.js';
+import { serverReport } from '../report/server-report.js';
 
 /**
  * `serve --report <file>`: writes the integration report of the whole server (every workspace,
@@ -14,7 +14,7 @@ export function writeReportOnExit(server: Server, file: string): string {
   const path = resolve(file);
   process.once('exit', () => {
     try {
-      writeFileSync(path, reportJunit(serverReport(server, server.root)));
+      writeFileSync(path, reportJunit(serverReport(server.root, server.workspaces)));
     } catch (error) {
       server.services.logger?.warn(`could not write the integration report to ${path}: ${(error as Error).message}`);
     }
