@@ -1,16 +1,12 @@
 import { Hono } from 'hono';
-import { adminRoutes } from './admin/routes.js';
-import { providerRoutes } from './api/provider.js';
 import { noBody } from './http/body.js';
 import { errors, SandboxError } from './http/errors.js';
 import { methodNotAllowed } from './http/method-not-allowed.js';
 import { StorageError } from './store/storage-error.js';
 import { renderError } from './http/render-error.js';
 import { describeError } from './log/logger.js';
-import { openApiRoutes } from './openapi/openapi-routes.js';
-import { dashboardRoutes } from './pages/dashboard-routes.js';
-import { assetRoutes } from './pages/asset-routes.js';
-import { paymentRoutes } from './pages/payment-routes.js';
+import { openApiDocument } from './openapi/openapi-document.js';
+import { routeTable } from './openapi/route-table.js';
 import { corsPolicy } from './security/cors-policy.js';
 import { countCreates } from './report/count-creates.js';
 import { countReads } from './report/count-reads.js';
@@ -53,7 +49,7 @@ export function createApp(server: Server, options: AppOptions = {}) {
   });
   // `/w/%2e%2e/...` names no workspace; resolved, it would be a path of the default one.
   app.use(refuseDotSegmentName);
-  app.route('/', sandboxRoutes(counting, serverWorkspaceRoutes(server.options, server.workspaces)));
+  app.route('/', sandboxRoutes(counting, serverWorkspaceRoutes()));
   app.route('/w/:workspace', sandboxRoutes(counting, workspaceRoutes(server.options, server.workspaces)));
   // A path some route serves, with a method none of them takes: 405 with Allow, not 404.
   const wrongMethod = methodNotAllowed(app);
@@ -97,13 +93,7 @@ function sandboxRoutes(counting: boolean, select: Hono<SandboxEnv>) {
     app.post('/api/v1/trades/deposit/build', countCreates);
     app.get('/api/v1/trades/:merchant/:uuid', countReads);
   }
-  app.route('/api/v1/trades', providerRoutes());
-  app.route('/pay', paymentRoutes());
-  app.route('/assets', assetRoutes());
-  // The dashboard shell owns exactly GET /_sandbox/ (and its assets); mounted before the admin API.
-  app.get('/_sandbox', (c) => c.redirect(`${c.get('base')}/_sandbox/`, 301));
-  app.route('/_sandbox/', dashboardRoutes());
-  app.route('/_sandbox', adminRoutes());
-  app.route('/openapi.json', openApiRoutes());
+  // Every resource, each route declared once; /openapi.json is generated from their declarations.
+  app.route('/', routeTable(openApiDocument));
   return app;
 }

@@ -1,11 +1,17 @@
 import type { HttpBindings } from '@hono/node-server';
+import { createRoute } from '@hono/zod-openapi';
 import { type Context, Hono, type MiddlewareHandler, type Next } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import { assertAdminAccess, requireAdminToken, requireSandboxAdmin } from '../http/admin-guard.js';
 import { SandboxError } from '../http/errors.js';
+import { ResourceApp } from '../http/resource-app.js';
 import type { SandboxEnv } from '../http/sandbox-env.js';
+import { ADMIN_401, answer } from '../openapi/error-responses.js';
+import { named } from '../openapi/schema-name.js';
+import { SECURITY } from '../openapi/security.js';
 import { SCENARIO_HEADER } from '../scenarios/scenario.js';
 import type { SandboxOptions } from '../config/options.js';
+import { workspacesAnswerSchema } from './workspace-answers.js';
 import type { WorkspaceRegistry } from './workspace-registry.js';
 import { workspaceNameProblem } from './workspace-name.js';
 
@@ -80,15 +86,31 @@ async function open(c: Context<SandboxEnv>, next: Next, registry: WorkspaceRegis
   return undefined;
 }
 
+named('WorkspacesAnswer', workspacesAnswerSchema);
+
+const listWorkspaces = createRoute({
+  method: 'get',
+  path: '/_sandbox/workspaces',
+  operationId: 'listWorkspaces',
+  tags: ['sandbox'],
+  summary: 'The workspaces of this server (default first)',
+  description: 'A workspace is an isolated sandbox under the path prefix /w/{name}, created on first use; DELETE /w/{name}/_sandbox removes one.',
+  security: SECURITY.admin,
+  middleware: [requireSandboxAdmin],
+  responses: { 200: answer('Each workspace with its trades, pending steps, clock and last use.', workspacesAnswerSchema), 401: ADMIN_401 },
+});
+
 /**
- * The routes of the server as a whole, on the unprefixed paths only (under a prefix they are
- * unknown routes, as a workspace has no such routes): `GET /_sandbox/workspaces` lists the
- * workspaces; `DELETE /_sandbox` explains that default stays.
+ * The routes of the server as a whole (`c.get('server')`), on the unprefixed paths only (under a
+ * prefix they are unknown routes, as a workspace has no such routes): `GET /_sandbox/workspaces`
+ * lists the workspaces; `DELETE /_sandbox` explains that default stays. On these paths the
+ * request's sandbox is default, whose admin token is the server's.
  */
-export function serverWorkspaceRoutes(options: SandboxOptions, registry: WorkspaceRegistry) {
-  const app = new Hono<SandboxEnv>();
-  const admin = requireAdminToken(options.adminToken);
-  app.get('/_sandbox/workspaces', admin, async (c) => c.json({ workspaces: await registry.list(), limit: options.maxWorkspaces }));
+export function serverWorkspaceRoutes() {
+  const app = new ResourceApp().openapi(listWorkspaces, async (c) => {
+    const server = c.get('server');
+    return c.json({ workspaces: await server.workspaces.list(), limit: server.options.maxWorkspaces }, 200);
+  });
   const keep = () => {
     throw new SandboxError(
       409,
@@ -96,7 +118,7 @@ export function serverWorkspaceRoutes(options: SandboxOptions, registry: Workspa
       'The workspace default (the unprefixed paths) cannot be removed. Empty it with POST /_sandbox/reset, or remove a named one with DELETE /w/<name>/_sandbox.',
     );
   };
-  app.delete('/_sandbox', admin, keep);
+  app.delete('/_sandbox', requireSandboxAdmin, keep);
   return app;
 }
 
