@@ -169,7 +169,7 @@ export class CallbackDispatcher extends EventEmitter<CallbackNotices> {
     if (this.#stopped) return;
     // A job of an event whose attempt is still under way (its retry fell due while the failed
     // attempt was being saved) runs after it, never beside it and never dropped: dropping it
-    // left the event pending with no job until a restart. A stale job finds its attempt done.
+    // would leave the event pending with no job until a restart. A stale job finds its attempt done.
     const earlier = this.#inFlight.get(id);
     const attempt = earlier ? earlier.then(() => (this.#stopped ? undefined : this.#attempt(job))) : this.#attempt(job);
     const work: Promise<void> = attempt

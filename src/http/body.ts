@@ -115,7 +115,7 @@ const mediaType = (c: Context) => (c.req.header('Content-Type') ?? '').split(';'
  * Requires a JSON object body no larger than `limit` bytes, parses it once and leaves it in the
  * context (`JSON_BODY`) for the middleware that authenticates before the validator and for
  * `validate('json', ...)`. Anything else is a 422 `invalid_json` (413 past the limit) that says
- * what to send. `lenient` is for the routes that always took more (`POST /_sandbox/merchants`
+ * what to send. `lenient` is for the routes that take more (`POST /_sandbox/merchants`
  * and its sign route, which `curl -d` without a Content-Type reaches): JSON whatever the
  * Content-Type, and no body at all counts as `{}`.
  */

@@ -36,15 +36,15 @@ function compiledOnce<T extends z.ZodType>(schema: T): T {
  * refinements, so they are parsed synchronously (zod's async parse costs more per request),
  * by the schema as `z.compile` builds it: zod generates the parser of its fast path from the
  * schema once, and a value the fast path refuses goes to the ordinary parser, so a refused
- * request gets the same issues, word for word (a create body parsed about 3 times faster in a loop).
+ * request gets the same issues, word for word.
  *
  * `validate('json', schema)` checks the body `jsonBody()` (src/http/body.ts) read and parsed
  * in front of it, so a body is read, bounded and parsed in one place, once, and a malformed
  * one is always answered in jsonBody's words.
  */
 export function validate<T extends z.ZodType, Target extends keyof ValidationTargets>(target: Target, schema: T) {
-  // Compiled on the first request it checks, not at start-up (generating every parser up front cost
-  // start-up time), and once per process: every app (each sandbox, each workspace) checks with it.
+  // Compiled on the first request it checks, not at start-up (generating every parser up front would
+  // slow start-up), and once per process: every app (each sandbox, each workspace) checks with it.
   const parser = (): T => compiledOnce(schema);
   const validator = zValidator(
     target,

@@ -11,9 +11,9 @@ export type Params = Readonly<Record<string, string | number | readonly string[]
 
 /**
  * `t(key, params)` over one catalogue: plural forms by Intl.PluralRules, then `{name}` filled in (lists joined with "or" in the language).
- * The Intl formatters are made on first use: making them loads the locale's data, a cost every
- * CLI command paid at start-up when they were made with the translator (the module that holds the
- * English server texts makes one as it loads).
+ * The Intl formatters are made on first use: making them loads the locale's data, which a CLI
+ * command would otherwise pay at start-up, since the module that holds the English server texts
+ * makes a translator as it loads.
  */
 export function translator<C extends Catalogue>(lang: Lang, catalogue: C) {
   let intl: { plurals: Intl.PluralRules; numbers: Intl.NumberFormat; lists: Intl.ListFormat } | undefined;

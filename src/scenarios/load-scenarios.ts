@@ -126,7 +126,7 @@ export function scenarioFiles(source: ScenarioSource): string[] | FileProblem {
 /**
  * The bundled files as last parsed, by path: every sandbox of a process (each `startSandbox()`,
  * each workspace's registry, each test) loads the same few shipped files, and parsing them (YAML,
- * the schema, RE2 compiling their patterns) was the largest part of creating a sandbox. A file is
+ * the schema, RE2 compiling their patterns) is the costly part of creating a sandbox. A file is
  * parsed again when its text differs from the one parsed. Its scenarios and compiled patterns are
  * then shared by the sandboxes of the process, as a server's already are by its workspaces: none
  * is ever changed, and they hold no tenant's data (docs/architecture.md).

@@ -11,7 +11,7 @@ import { refuseWorkspaceHeldDirectly, refuseWorkspaceOfHeldFolder, refuseWorkspa
 
 export { HOLDER_NAME } from './lock-holder.js';
 
-/** A folder made beside the holder file: what versions before the holder file's token locked (an atomic mkdir). */
+/** A folder made beside the holder file (an atomic mkdir): the lock of older versions, which know no holder file, so that they are refused too. */
 export const LOCK_NAME = '.lock';
 /** How often a holder checks its lock and refreshes its mtime (for holders on other hosts). */
 const REFRESH_MS = 2_000;
@@ -36,7 +36,7 @@ type Notice = (message: string) => void;
  * One process per data folder. The holder file `<folder>/lock.json` (PID, host, URL, the
  * process's start time, a random token) is the lock: it is created only if absent (written
  * aside, then hard-linked into place, which fails if another process got there first), and
- * `<folder>/.lock/` is made beside it as before. Another process on the folder is refused with a
+ * `<folder>/.lock/` is made beside it for older versions (LOCK_NAME). Another process on the folder is refused with a
  * message naming the holder.
  *
  * Taken over only from a holder that is certainly gone: on this host, its PID no longer runs,

@@ -43,7 +43,7 @@ const SLICE_BYTES = 1 << 20;
 /**
  * Reads a snapshot file into `visitor`. Our own layout is streamed row by row: each row line is
  * decoded and parsed on its own, checked and let go at once (no string of the whole file: a
- * string that large costs ten times as much to decode as its lines do). Anything else, e.g. a
+ * string that large costs far more to decode than its lines do). Anything else, e.g. a
  * file reformatted by hand or written by lowdb itself, is parsed whole with JSON.parse. The
  * checksum is verified before anything reaches the visitor. Resolves with the file's size, or
  * null when there is no file; throws when it is not JSON. `wholeFileBytes`: the largest file

@@ -72,7 +72,7 @@ export interface WorkspacesJournalOptions {
  *
  * Why one: the group commits of the workspaces that change in one turn of the event loop become
  * ONE record, so busy workspaces cost one write(2) and one framing a turn, as one busy sandbox
- * does, not one each (bench/workspaces.js, the create row over 64 workspaces).
+ * does, not one each.
  *
  * - A record is the usual frame (journal-record.ts) around a list of entries `[name, changes]`;
  *   `[name, null]` says the workspace was removed: its earlier entries no longer count, so a

@@ -19,8 +19,7 @@ function remember<V>(map: Map<string, V>, key: string, value: V): void {
  * A trade enters on its second read of the same record: the first read of a trade is only
  * noted in `seen` (its id and record, no text), so a pass over many trades read once each (a
  * report, a reconciliation) serializes each of them once and leaves no text behind to outlive
- * the request. Under the load of the bench's get at 100,000 trades, a cache that kept the text
- * of every first read cost more than it saved (docs/benchmarks.md).
+ * the request: keeping the text of every first read would cost more than it saves.
  * Records are never changed in place (a change stores a new record), so an entry is valid
  * while its record is the one stored. Both maps are bounded: a store of 100,000 trades read
  * once each does not keep 100,000 strings alive, and what the text costs is at most that of
