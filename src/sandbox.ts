@@ -5,7 +5,7 @@ import { Scheduler } from './clock/scheduler.js';
 import { sandboxOptionsSchema, type SandboxOptions, type SandboxOptionsInput } from './config/options.js';
 import { Lifecycle } from './lifecycle/lifecycle.js';
 import { registerTimeline } from './lifecycle/timeline.js';
-import { quietLogger, type Logger } from './log/logger.js';
+import { loggerOrQuiet, type Logger } from './log/logger.js';
 import { type Fixtures, MerchantDirectory } from './merchants/fixtures.js';
 import { restoreAddedMerchants } from './merchants/added-merchants.js';
 import { CreditCheck } from './report/credit-check.js';
@@ -129,16 +129,15 @@ export function parseOptions(input: SandboxOptionsInput, names: Readonly<Record<
  */
 export async function createSandbox(options: SandboxOptions, adapter: StoreAdapter, settings: { seat: SandboxSeat; services: SandboxServices }): Promise<Sandbox> {
   const { seat, services } = settings;
-  const logger = services.logger ?? quietLogger;
-  const warn = { warn: (line: string) => logger.warn(line) };
-  const store = await Store.open(adapter, warn);
+  const logger = loggerOrQuiet(services.logger);
+  const store = await Store.open(adapter, { warn: logger.warn });
   const merchants = restoreAddedMerchants(store, new MerchantDirectory(seat.shared.fixtures));
   const workspace = seat.name;
   const basePath = seat.name === DEFAULT_WORKSPACE ? '' : `/w/${seat.name}`;
   const publicUrl = () => `${seat.rootUrl().replace(/\/+$/, '')}${basePath}`;
   const clock = new Clock(options.clock, store);
   const lifecycle = new Lifecycle(store, clock);
-  const scheduler = new Scheduler(store, clock, warn.warn);
+  const scheduler = new Scheduler(store, clock, logger.warn);
   registerTimeline(scheduler, lifecycle);
   const tradeJson = new TradeJsonCache();
   const callbacks = new CallbackDispatcher({
@@ -152,12 +151,12 @@ export async function createSandbox(options: SandboxOptions, adapter: StoreAdapt
     retries: options.callbackRetries,
     behaviourFor: (trade) => sandbox.scenarios.get(trade.scenario)?.callbacks,
     ...(basePath ? { headers: { 'X-Sandbox-Workspace': seat.name } } : {}),
-    warn: warn.warn,
+    warn: logger.warn,
   });
   lifecycle.onChange((change) => void callbacks.onChange(change));
   scheduler.handle(CALLBACK_JOB, (job) => callbacks.run(job));
   const report = new MistakeCounter();
-  const credits = new CreditCheck({ probe: options.probe, workspace, timeoutMs: options.callbackTimeout, slots: seat.shared.probeReads, warn: warn.warn });
+  const credits = new CreditCheck({ probe: options.probe, workspace, timeoutMs: options.callbackTimeout, slots: seat.shared.probeReads, warn: logger.warn });
   watchCallbacks(callbacks, report, store, credits);
   watchPayments(lifecycle, report);
 
@@ -173,10 +172,10 @@ export async function createSandbox(options: SandboxOptions, adapter: StoreAdapt
     clock,
     lifecycle,
     scheduler,
-    scenarios: restoreUploadedScenarios(store, seat.shared.scenarios, warn.warn),
+    scenarios: restoreUploadedScenarios(store, seat.shared.scenarios, logger.warn),
     callbacks,
     services,
-    log: services.logger ? (line) => logger.info(line) : undefined,
+    log: services.logger ? logger.info : undefined,
     tradeJson,
     report,
     credits,

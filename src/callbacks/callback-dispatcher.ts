@@ -1,4 +1,4 @@
-import { describeError } from '../log/logger.js';
+import { describeError, quietLogger } from '../log/logger.js';
 import { EventEmitter } from 'node:events';
 import { sign } from '../auth/signature.js';
 import type { Clock } from '../clock/clock.js';
@@ -78,6 +78,7 @@ type NewEvent = Pick<CallbackEvent, 'trade' | 'merchant' | 'url' | 'state' | 'bo
  */
 export class CallbackDispatcher extends EventEmitter<CallbackNotices> {
   readonly #o: CallbackDispatcherOptions;
+  readonly #warn: (line: string) => void;
   readonly #sender: CallbackSender;
   readonly #index: CallbackIndex;
   /** Attempts under way, by event id. */
@@ -88,6 +89,7 @@ export class CallbackDispatcher extends EventEmitter<CallbackNotices> {
     super();
     this.setMaxListeners(0); // many tests may wait for callbacks at once
     this.#o = options;
+    this.#warn = options.warn ?? quietLogger.warn;
     this.#sender = options.sender ?? new CallbackSender();
     this.#index = new CallbackIndex(options.store);
   }
@@ -177,7 +179,7 @@ export class CallbackDispatcher extends EventEmitter<CallbackNotices> {
       .then(() => this.#o.store.commit())
       // A failed save is the store's to report (once per episode); the attempt is undone and runs again.
       .catch((error: unknown) => {
-        if (!(error instanceof StorageError)) this.#o.warn?.(`callback ${id} attempt failed: ${describeError(error)}`);
+        if (!(error instanceof StorageError)) this.#warn(`callback ${id} attempt failed: ${describeError(error)}`);
       })
       .finally(() => {
         if (this.#inFlight.get(id) === work) this.#inFlight.delete(id);
@@ -348,7 +350,7 @@ export class CallbackDispatcher extends EventEmitter<CallbackNotices> {
     try {
       (this.emit as (name: K, ...rest: CallbackNotices[K]) => boolean)(name, ...args);
     } catch (error) {
-      this.#o.warn?.(`a "${name}" callback listener threw: ${describeError(error)}`);
+      this.#warn(`a "${name}" callback listener threw: ${describeError(error)}`);
     }
   }
 }

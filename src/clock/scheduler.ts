@@ -1,4 +1,4 @@
-import { describeError } from '../log/logger.js';
+import { describeError, quietLogger } from '../log/logger.js';
 import { StorageError, type Store } from '../store/store.js';
 import type { Clock } from './clock.js';
 import { JobQueue } from './job-queue.js';
@@ -36,7 +36,7 @@ export class Scheduler {
   readonly #warn: (line: string) => void;
 
   /** `warn`: where a job that failed, or a run of due jobs that failed, is told (the sandbox's logger); silent without. */
-  constructor(store: Store, clock: Clock, warn: (line: string) => void = () => undefined) {
+  constructor(store: Store, clock: Clock, warn: (line: string) => void = quietLogger.warn) {
     this.#store = store;
     this.#clock = clock;
     this.#warn = warn;

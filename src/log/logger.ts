@@ -16,8 +16,16 @@ export function describeError(error: unknown): string {
   return error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
 }
 
-/** Says nothing. */
+/** Says nothing: the default of every part that takes a logger or a `warn`. */
 export const quietLogger: Logger = { info() {}, warn() {} };
+
+/**
+ * `logger` with methods that can be handed on alone (`warn: logger.warn`), or the quiet logger
+ * when there is none: a sandbox given no logger says nothing.
+ */
+export function loggerOrQuiet(logger: Logger | undefined): Logger {
+  return logger === undefined ? quietLogger : { info: (line) => logger.info(line), warn: (line) => logger.warn(line) };
+}
 
 /** The lines of workspace `name` through `logger`, each marked with the workspace. */
 export function workspaceLogger(logger: Logger, name: string): Logger {

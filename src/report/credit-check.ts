@@ -1,5 +1,6 @@
 import { type ProbeAnswer, ProbeError, readProbe } from '../balance-probe/read-probe.js';
 import type { Limiter } from '../callbacks/limiter.js';
+import { quietLogger } from '../log/logger.js';
 
 /** Reads waiting for a slot beyond this many are not made: the trade's credit is left unchecked. */
 export const MAX_WAITING_READS = 1_000;
@@ -16,7 +17,7 @@ export interface CreditCheckOptions {
   timeoutMs: number;
   /** Shared by every workspace of a server: how many reads run at once. */
   slots: Limiter;
-  /** Where a failure to count a reading is told (the sandbox's logger). */
+  /** Where a failure to count a reading is told (the sandbox's logger); silent without. */
   warn?: ((line: string) => void) | undefined;
 }
 
@@ -28,10 +29,12 @@ export interface CreditCheckOptions {
  */
 export class CreditCheck {
   readonly #o: CreditCheckOptions;
+  readonly #warn: (line: string) => void;
   readonly #inFlight = new Set<Promise<void>>();
 
   constructor(options: CreditCheckOptions) {
     this.#o = options;
+    this.#warn = options.warn ?? quietLogger.warn;
   }
 
   /** Whether a probe is configured (credits are checked). */
@@ -59,7 +62,7 @@ export class CreditCheck {
         (error: unknown): CreditReading => ({ read: false, problem: error instanceof ProbeError ? error.problem : `could not be read (${(error as Error).message})` }),
       )
       .then(then)
-      .catch((error: unknown) => this.#o.warn?.(`a balance probe reading could not be counted: ${(error as Error).message}`))
+      .catch((error: unknown) => this.#warn(`a balance probe reading could not be counted: ${(error as Error).message}`))
       .finally(() => this.#inFlight.delete(work));
     this.#inFlight.add(work);
   }

@@ -2,6 +2,7 @@ import { parseScenarioFile, repeatedName, ScenarioError, type LoadedScenario } f
 import { ScenarioEngine } from './scenario-engine.js';
 import type { FileProblem } from '../config/yaml-issues.js';
 import type { Store } from '../store/store.js';
+import { quietLogger } from '../log/logger.js';
 
 /** The meta row that keeps a workspace's own scenario text. */
 const ROW = 'scenarios';
@@ -35,7 +36,7 @@ export function parseScenarioUpload(text: string, file: string, shared: readonly
 }
 
 /** The scenario engine of a sandbox: its uploaded scenarios (kept in the store) first, then the shared ones. */
-export function restoreUploadedScenarios(store: Store, shared: readonly LoadedScenario[], warn: (line: string) => void = () => undefined): ScenarioEngine {
+export function restoreUploadedScenarios(store: Store, shared: readonly LoadedScenario[], warn: (line: string) => void = quietLogger.warn): ScenarioEngine {
   const row = store.meta.get(ROW);
   if (typeof row?.['yaml'] !== 'string' || typeof row['file'] !== 'string') return new ScenarioEngine(shared);
   const upload = parseScenarioUpload(row['yaml'], row['file'], shared);

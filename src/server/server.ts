@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { Limiter } from '../callbacks/limiter.js';
 import type { SandboxOptions, SandboxOptionsInput } from '../config/options.js';
+import { loggerOrQuiet } from '../log/logger.js';
 import { loadFixtures } from '../merchants/fixtures.js';
 import { ScenarioEngine } from '../scenarios/scenario-engine.js';
 import { createSandbox, DEFAULT_WORKSPACE, parseOptions, type Sandbox, type SandboxServices, type SandboxShared } from '../sandbox.js';
@@ -65,13 +66,11 @@ export async function createServer(input: SandboxOptionsInput = {}, settings: Se
     scenarios: ScenarioEngine.load(options.scenarios ? resolve(options.scenarios) : undefined, { bundled: options.bundledScenarios }).entries(),
     probeReads: new Limiter(PROBE_READS_AT_ONCE),
   };
-  const logger = services.logger;
+  const logger = loggerOrQuiet(services.logger);
   // One process per data folder: the lock comes first, before anything is read or written.
-  const dataFolder = settings.adapter || options.inMemory ? undefined : await DataFolderLock.acquire(resolve(options.data), logger ? (line) => logger.warn(line) : undefined);
+  const dataFolder = settings.adapter || options.inMemory ? undefined : await DataFolderLock.acquire(resolve(options.data), logger.warn);
   try {
-    const adapter =
-      settings.adapter ??
-      (options.inMemory ? new MemoryAdapter() : new JournalAdapter(resolve(options.data), { ...(logger ? { warn: (line: string) => logger.warn(line) } : {}), fsync: settings.fsync ?? false }));
+    const adapter = settings.adapter ?? (options.inMemory ? new MemoryAdapter() : new JournalAdapter(resolve(options.data), { warn: logger.warn, fsync: settings.fsync ?? false }));
     const server = await assemble(options, services, shared, dataFolder, adapter);
     if (!settings.deferStart) await server.start();
     return server;

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { formatDuration } from '../clock/duration.js';
 import type { SandboxOptions } from '../config/options.js';
-import { workspaceLogger } from '../log/logger.js';
+import { type Logger, loggerOrQuiet, workspaceLogger } from '../log/logger.js';
 import { MistakeCounter } from '../report/mistake-counter.js';
 import { DEFAULT_WORKSPACE, type Sandbox, type SandboxSeat, type SandboxServices, type SandboxShared } from '../sandbox.js';
 import type { StoreAdapter } from '../store/adapter.js';
@@ -86,8 +86,7 @@ export class WorkspaceRegistry {
   readonly #removed = new MistakeCounter();
   readonly #entries = new Map<string, Entry>();
   readonly #deleting = new Map<string, Promise<void>>();
-  readonly #log: (line: string) => void;
-  readonly #warn: (line: string) => void;
+  readonly #logger: Logger;
   #background: Promise<void> = Promise.resolve();
   #sweeper: NodeJS.Timeout | undefined;
   #closed = false;
@@ -104,9 +103,7 @@ export class WorkspaceRegistry {
     this.#host = host;
     this.#root = host.root;
     this.#create = host.create;
-    const logger = host.services.logger;
-    this.#log = logger ? (line) => logger.info(line) : () => undefined;
-    this.#warn = logger ? (line) => logger.warn(line) : () => undefined;
+    this.#logger = loggerOrQuiet(host.services.logger);
   }
 
   /** The integration reports of the workspaces removed since the process started, by name. */
@@ -134,7 +131,7 @@ export class WorkspaceRegistry {
     if (folder === undefined || !(rootAdapter instanceof JournalAdapter)) return undefined;
     // Its records are fdatasynced when the server's are (startSandbox({ fsync })); it grows as far
     // as a store's journal of new rows may (compaction-policy.ts) before its workspaces fold it in.
-    this.#journal ??= new WorkspacesJournal(folder, { fsync: rootAdapter.fsync, warn: this.#warn, rotateBytes: JOURNAL_GROWTH_LIMIT * rootAdapter.compactBytes });
+    this.#journal ??= new WorkspacesJournal(folder, { fsync: rootAdapter.fsync, warn: this.#logger.warn, rotateBytes: JOURNAL_GROWTH_LIMIT * rootAdapter.compactBytes });
     return this.#journal;
   }
 
@@ -157,13 +154,13 @@ export class WorkspaceRegistry {
         const loader = async () => {
           for (let entry = order.shift(); entry !== undefined && !this.#closed; entry = order.shift()) {
             if (this.#entries.get(entry.name) !== entry) continue;
-            await this.#load(entry).catch((error: unknown) => this.#warn(`workspace "${entry.name}" could not be loaded: ${(error as Error).message}`));
+            await this.#load(entry).catch((error: unknown) => this.#logger.warn(`workspace "${entry.name}" could not be loaded: ${(error as Error).message}`));
             await new Promise((resolve) => setImmediate(resolve));
           }
         };
         await Promise.all(Array.from({ length: LOADERS }, loader));
       };
-      this.#background = loaders().catch((error: unknown) => this.#warn(`the workspaces' journal could not be read: ${(error as Error).message}`));
+      this.#background = loaders().catch((error: unknown) => this.#logger.warn(`the workspaces' journal could not be read: ${(error as Error).message}`));
     }
     const ttl = this.#host.options.workspaceTtl;
     if (ttl > 0) {
@@ -446,7 +443,7 @@ export class WorkspaceRegistry {
         const deleting = this.delete(entry.name);
         removed.push(entry.name);
         await deleting;
-        this.#log(
+        this.#logger.info(
           `workspace "${entry.name}" expired: unused for ${formatDuration(at - last)} (--workspace-ttl ${formatDuration(ttl)}, last used ${new Date(last).toISOString()}); its data was removed`,
         );
       }
@@ -488,13 +485,13 @@ export class WorkspaceRegistry {
         ...host.services,
         ...(logger ? { logger: { info: (line: string) => adapter.removed || logger.info(line), warn: (line: string) => adapter.removed || logger.warn(line) } } : {}),
       };
-      const warn = services.logger ? { warn: (line: string) => services.logger?.warn(line) } : {};
       // A workspace's journal is fdatasynced when the server's is (startSandbox({ fsync })).
       const rootAdapter = this.#root.store.adapter;
       const fsync = rootAdapter instanceof JournalAdapter && rootAdapter.fsync;
       const journal = this.#sharedJournal();
       const shared = journal ? { workspace: { journal, name: entry.name } } : {};
-      const adapter = new WorkspaceAdapter(entry.name, folder === undefined ? undefined : join(folder, entry.name), { ...warn, fsync, ...shared }, entry.trial !== undefined);
+      const { warn } = loggerOrQuiet(services.logger);
+      const adapter = new WorkspaceAdapter(entry.name, folder === undefined ? undefined : join(folder, entry.name), { warn, fsync, ...shared }, entry.trial !== undefined);
       entry.adapter = adapter;
       const seat: SandboxSeat = { name: entry.name, shared: host.shared, rootUrl: host.rootUrl };
       const sandbox = await this.#create(host.options, adapter, { seat, services });
