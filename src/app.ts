@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { noBody } from './http/body.js';
 import { errors, SandboxError } from './http/errors.js';
 import { methodNotAllowed } from './http/method-not-allowed.js';
-import { StorageError } from './store/storage-error.js';
+import { WriteFailedError } from './store/write-failed-error.js';
 import { renderError } from './http/render-error.js';
 import { describeError } from './log/logger.js';
 import { openApiDocument } from './openapi/openapi-document.js';
@@ -64,7 +64,7 @@ export function createApp(server: Server, options: AppOptions = {}) {
   app.onError(
     renderError({
       // A write refused because the request's workspace was removed under it (src/workspaces/workspace-adapter.ts).
-      translate: (error) => (error instanceof StorageError && error.cause instanceof WorkspaceRemovedError ? errors.workspaceRemoved(error.cause.workspace) : undefined),
+      translate: (error) => (error instanceof WriteFailedError && error.cause instanceof WorkspaceRemovedError ? errors.workspaceRemoved(error.cause.workspace) : undefined),
       ...(counting ? { onRefusal: (c, error) => countRefusal((sandboxOf(c) ?? sandbox).report, c, error) } : {}),
       onBug: (c, error) => (sandboxOf(c) ?? sandbox).services.logger?.warn(`${c.req.method} ${c.req.path} failed: ${describeError(error)}`),
     }),

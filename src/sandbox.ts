@@ -16,7 +16,7 @@ import type { LoadedScenario } from './scenarios/load-scenarios.js';
 import type { ScenarioEngine } from './scenarios/scenario-engine.js';
 import { restoreUploadedScenarios } from './scenarios/uploaded-scenarios.js';
 import type { StoreAdapter } from './store/adapter.js';
-import { StorageError, Store } from './store/store.js';
+import { Store, WriteFailedError } from './store/store.js';
 import { createRandom, type Random } from './trades/random.js';
 import { TradeJsonCache } from './trades/trade-json.js';
 
@@ -194,7 +194,7 @@ export async function createSandbox(options: SandboxOptions, adapter: StoreAdapt
         } catch (error) {
           // A full disk at start-up does not stop the sandbox: reads work, the store logged it, and
           // the scheduler tries the due jobs again by itself.
-          if (!(error instanceof StorageError)) {
+          if (!(error instanceof WriteFailedError)) {
             scheduler.stop();
             throw error;
           }

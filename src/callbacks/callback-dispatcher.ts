@@ -6,7 +6,7 @@ import type { Job } from '../store/jobs.js';
 import type { Scheduler } from '../clock/scheduler.js';
 import type { StateChange } from '../lifecycle/lifecycle.js';
 import type { MerchantDirectory } from '../merchants/fixtures.js';
-import { StorageError, type Store } from '../store/store.js';
+import { WriteFailedError, type Store } from '../store/store.js';
 import type { TradeRecord } from '../trades/trade.js';
 import type { TradeJsonCache } from '../trades/trade-json.js';
 import type { CallbackBehaviour } from './behaviour.js';
@@ -179,7 +179,7 @@ export class CallbackDispatcher extends EventEmitter<CallbackNotices> {
       .then(() => this.#o.store.commit())
       // A failed save is the store's to report (once per episode); the attempt is undone and runs again.
       .catch((error: unknown) => {
-        if (!(error instanceof StorageError)) this.#warn(`callback ${id} attempt failed: ${describeError(error)}`);
+        if (!(error instanceof WriteFailedError)) this.#warn(`callback ${id} attempt failed: ${describeError(error)}`);
       })
       .finally(() => {
         if (this.#inFlight.get(id) === work) this.#inFlight.delete(id);

@@ -1,5 +1,5 @@
 import { describeError, quietLogger } from '../log/logger.js';
-import { StorageError, type Store } from '../store/store.js';
+import { WriteFailedError, type Store } from '../store/store.js';
 import type { Clock } from './clock.js';
 import { JobQueue } from './job-queue.js';
 import { compareJobs, type Job } from '../store/jobs.js';
@@ -158,7 +158,7 @@ export class Scheduler {
   /** A run started by the timer: a failure is the store's to report (it logs once per episode). */
   #runInBackground(): void {
     this.runDue().catch((error: unknown) => {
-      if (!(error instanceof StorageError)) this.#warn(`running due jobs failed: ${describeError(error)}`);
+      if (!(error instanceof WriteFailedError)) this.#warn(`running due jobs failed: ${describeError(error)}`);
     });
   }
 

@@ -1,5 +1,5 @@
 import type { ErrorDetail, SignatureDebug } from '../refusals/refusal.js';
-import type { StorageError } from '../store/storage-error.js';
+import type { WriteFailedError } from '../store/write-failed-error.js';
 
 export type { ErrorDetail, SignatureDebug } from '../refusals/refusal.js';
 
@@ -80,7 +80,7 @@ export const errors = {
    * provider's document has no status for an outage and it is not the merchant's mistake
    * (a 4xx would say it is). Other write failures: 503 `storage_error`.
    */
-  storage(error: StorageError, admin: boolean): SandboxError {
+  storage(error: WriteFailedError, admin: boolean): SandboxError {
     const full = error.kind === 'full';
     const status = full && admin ? 507 : 503;
     return new SandboxError(status, full ? 'storage_full' : 'storage_error', error.message, { headers: { 'Retry-After': '5' } });

@@ -1,6 +1,6 @@
 import type { Context, ErrorHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { StorageError } from '../store/storage-error.js';
+import { WriteFailedError } from '../store/write-failed-error.js';
 import { errors, SandboxError } from './errors.js';
 
 export interface RenderErrorOptions {
@@ -25,7 +25,7 @@ export function renderError(options: RenderErrorOptions): ErrorHandler {
       options.onRefusal?.(c, error);
       return c.json(error.toJSON(), error.status as 400, error.headers);
     }
-    if (error instanceof StorageError) {
+    if (error instanceof WriteFailedError) {
       const admin = c.req.path.startsWith('/_sandbox') || c.req.path.includes('/_sandbox/');
       const refused = errors.storage(error, admin);
       return c.json(refused.toJSON(), refused.status as 503, refused.headers);

@@ -29,7 +29,7 @@ export type AddMerchantResult = { ok: true; merchant: Merchant } | { ok: false; 
  * Adds a merchant to one sandbox (a workspace) and stores it, so it survives a restart and a
  * reset. Fields left out are generated; a taken id is refused (also one being saved now).
  * Saved first: the merchant authenticates only once its row is written, and a failed write
- * (a StorageError, rejected) leaves the workspace as it was.
+ * (a WriteFailedError, rejected) leaves the workspace as it was.
  */
 export async function addMerchant(parts: { store: Store; merchants: MerchantDirectory }, input: NewMerchant): Promise<AddMerchantResult> {
   const first = parts.merchants.list()[0];

@@ -51,7 +51,7 @@ export function restoreUploadedScenarios(store: Store, shared: readonly LoadedSc
 /**
  * Replaces a sandbox's uploaded scenarios with those in `text` (or removes them, for null).
  * They go in front of the shared ones and are stored, so they survive a restart and a reset.
- * Saved first: they take effect once written, and a failed write (a StorageError, rejected)
+ * Saved first: they take effect once written, and a failed write (a WriteFailedError, rejected)
  * leaves the workspace's scenarios as they were.
  */
 export async function setUploadedScenarios(

@@ -5,8 +5,8 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { quietLogger } from '../log/logger.js';
 import { folderUsers } from './folder-users.js';
 import { describeHolder, HOLDER_NAME, type Holder, holderGone, processStart, readHolder, STALE_MS, stopHolder } from './lock-holder.js';
-import { notWritable, StorageError } from './storage-error.js';
-import { StoreError } from './store-loader.js';
+import { DataFolderRefusedError, notWritable } from './data-folder-refused-error.js';
+import { WriteFailedError } from './write-failed-error.js';
 import { refuseWorkspaceHeldDirectly, refuseWorkspaceOfHeldFolder, refuseWorkspacesFile, refuseWorkspaceWithJournal, WORKSPACES_NAME } from './workspace-folders.js';
 
 export { HOLDER_NAME } from './lock-holder.js';
@@ -48,7 +48,7 @@ type Notice = (message: string) => void;
  *
  * The holder checks every 2 s (and before the writes of each turn of the event loop, with one fstat) that the file is
  * still its own: deleted files are written again; a file of another process means the lock was
- * taken over, and from then on every write is refused with a StorageError that says so.
+ * taken over, and from then on every write is refused with a WriteFailedError that says so.
  */
 export class DataFolderLock {
   readonly folder: string;
@@ -74,7 +74,7 @@ export class DataFolderLock {
     this.#holder = { pid: process.pid, hostname: hostname(), since: new Date().toISOString(), ...(start ? { start } : {}), token: this.#token };
   }
 
-  /** Takes the lock on `dir` (creating the folder), or throws a StoreError that names the holder. */
+  /** Takes the lock on `dir` (creating the folder), or throws a DataFolderRefusedError that names the holder. */
   static async acquire(dir: string, notice: Notice = quietLogger.warn): Promise<DataFolderLock> {
     const folder = resolve(dir);
     const heldHere = (path: string) => held.has(path);
@@ -83,10 +83,10 @@ export class DataFolderLock {
     try {
       mkdirSync(folder, { recursive: true });
     } catch (error) {
-      throw new StoreError(notWritable(folder, 'the data folder', error));
+      throw new DataFolderRefusedError(notWritable(folder, 'the data folder', error));
     }
     refuseWorkspacesFile(folder);
-    if (held.has(folder)) throw new StoreError(refusal(folder, readHolder(folder)?.holder));
+    if (held.has(folder)) throw new DataFolderRefusedError(refusal(folder, readHolder(folder)?.holder));
     refuseWorkspaceHeldDirectly(folder, heldHere);
     const lock = new DataFolderLock(folder, notice);
     // A few rounds: a holder found gone is cleared away, then the lock is tried again.
@@ -99,7 +99,7 @@ export class DataFolderLock {
         return lock;
       }
     }
-    throw new StoreError(refusal(folder, readHolder(folder)?.holder));
+    throw new DataFolderRefusedError(refusal(folder, readHolder(folder)?.holder));
   }
 
   /** The lock covering a store folder: the data folder itself, or one of its workspaces (`<folder>/workspaces/<name>`). */
@@ -132,12 +132,12 @@ export class DataFolderLock {
   }
 
   /**
-   * Throws a StorageError once the lock was taken over by another process: called before every
+   * Throws a WriteFailedError once the lock was taken over by another process: called before every
    * write to the folder, so nothing is written after another process took it.
    */
   assertHeld(): void {
     this.#poll();
-    if (this.#lost !== undefined) throw new StorageError('failed', this.folder, join(this.folder, HOLDER_NAME), 'ELOCKLOST', this.#lost);
+    if (this.#lost !== undefined) throw new WriteFailedError('failed', this.folder, join(this.folder, HOLDER_NAME), 'ELOCKLOST', this.#lost);
   }
 
   /** Releases the lock (safe to call twice); a lock taken over by another process is left to it. */
@@ -166,7 +166,7 @@ export class DataFolderLock {
     const found = readHolder(folder);
     if (found) {
       const why = holderGone(found.holder, found.age);
-      if (why === undefined) throw new StoreError(refusal(folder, found.holder));
+      if (why === undefined) throw new DataFolderRefusedError(refusal(folder, found.holder));
       // Cleared only if it is still the same holder's file (another process may be here too).
       if (readHolder(folder)?.holder.token !== found.holder.token) return false;
       rmSync(join(folder, HOLDER_NAME), { force: true });
@@ -176,15 +176,15 @@ export class DataFolderLock {
     }
     const users = holdsData(folder) ? folderUsers(realpathSync(folder)) : [];
     const [user] = users;
-    if (user !== undefined) throw new StoreError(refusal(folder, undefined, user));
+    if (user !== undefined) throw new DataFolderRefusedError(refusal(folder, undefined, user));
     try {
       mkdirSync(join(folder, LOCK_NAME));
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new StoreError(notWritable(folder, 'the data folder', error));
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new DataFolderRefusedError(notWritable(folder, 'the data folder', error));
       // A lock folder without a holder file: a process between the two (starting), an older
       // version's lock that refreshes its mtime, or one left behind long ago.
       const age = Date.now() - (statSync(join(folder, LOCK_NAME), { throwIfNoEntry: false })?.mtimeMs ?? 0);
-      if (age <= STALE_MS) throw new StoreError(refusal(folder, undefined));
+      if (age <= STALE_MS) throw new DataFolderRefusedError(refusal(folder, undefined));
       rmSync(join(folder, LOCK_NAME), { recursive: true, force: true });
       this.#notice(`took over the lock on the data folder ${folder}: its lock folder had not been refreshed for ${Math.round(age / 1000)} s and named no holder.`);
       return false;
@@ -208,7 +208,7 @@ export class DataFolderLock {
       fd = openSync(aside, 'w+');
       writeSync(fd, bytes);
     } catch (error) {
-      throw new StoreError(notWritable(this.folder, 'the data folder', error));
+      throw new DataFolderRefusedError(notWritable(this.folder, 'the data folder', error));
     }
     try {
       // Atomic and exclusive (NFS too): fails with EEXIST when a holder file is already there.
@@ -232,7 +232,7 @@ export class DataFolderLock {
       fd = openSync(path, 'wx+');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-      throw new StoreError(notWritable(this.folder, 'the data folder', error));
+      throw new DataFolderRefusedError(notWritable(this.folder, 'the data folder', error));
     }
     writeSync(fd, bytes);
     if (this.#fd !== undefined) closeSync(this.#fd);

@@ -8,7 +8,7 @@ import type { TradeRecord } from '../trades/trade.js';
 import { JournalAdapter, type JournalAdapterOptions } from './journal-adapter.js';
 import { encodeRecord } from './journal-record.js';
 import { openJournals } from './open-journals.js';
-import { Store, StoreError } from './store.js';
+import { DataFolderRefusedError, Store } from './store.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -367,7 +367,7 @@ describe('JournalAdapter: crashes and damage', () => {
     );
     const before = files(dir).map((name) => [name, readFileSync(join(dir, name))]);
     const error = await open(dir).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(StoreError);
+    expect(error).toBeInstanceOf(DataFolderRefusedError);
     expect((error as Error).message).toMatch(message);
     expect((error as Error).message).toContain('it is left untouched');
     expect(files(dir).map((name) => [name, readFileSync(join(dir, name))])).toEqual(before);

@@ -4,10 +4,10 @@ import type { StoreAdapter, StoreSink } from './adapter.js';
 import { DocumentSink } from './document-sink.js';
 import { cutTornRecord, replayJournals } from './journal-replay.js';
 import { loadSnapshotFile, syncFolderSync, writeSnapshotFile } from './snapshot-file.js';
-import { assertWritable, notWritable, StorageError } from './storage-error.js';
+import { WriteFailedError } from './write-failed-error.js';
 import { shouldCompact } from './compaction-policy.js';
 import { journalName, listGenerations, matchJournals } from './journal-generations.js';
-import { StoreError } from './store-loader.js';
+import { assertWritable, DataFolderRefusedError, notWritable } from './data-folder-refused-error.js';
 import type { Change } from './table.js';
 import { type JournalWriter, journalWriter } from './journal-writer.js';
 import { DataFolderLock } from './data-folder-lock.js';
@@ -118,7 +118,7 @@ export class JournalAdapter implements StoreAdapter, IdleClosable {
     try {
       mkdirSync(dir, { recursive: true });
     } catch (error) {
-      throw new StoreError(notWritable(dir, 'the data folder', error));
+      throw new DataFolderRefusedError(notWritable(dir, 'the data folder', error));
     }
     this.dir = dir;
     this.location = join(dir, 'db.json');
@@ -236,7 +236,7 @@ export class JournalAdapter implements StoreAdapter, IdleClosable {
       fd = this.#fd ?? (this.#opened ? this.#reopen() : this.#open());
       openJournals.used(this);
     } catch (error) {
-      return Promise.reject(StorageError.from(error, this.dir, join(this.dir, journalName(this.#generation))));
+      return Promise.reject(WriteFailedError.from(error, this.dir, join(this.dir, journalName(this.#generation))));
     }
     const data = this.#dueSnapshot(changes, snapshot, liveRows);
     return this.#append(fd, changes, () => {
@@ -263,7 +263,7 @@ export class JournalAdapter implements StoreAdapter, IdleClosable {
     try {
       this.#removeObsolete();
     } catch (error) {
-      return Promise.reject(StorageError.from(error, this.dir, this.location));
+      return Promise.reject(WriteFailedError.from(error, this.dir, this.location));
     }
     const data = this.#dueSnapshot(changes, snapshot, liveRows);
     this.#busy++;
@@ -374,7 +374,7 @@ export class JournalAdapter implements StoreAdapter, IdleClosable {
         new Promise<never>((_, reject) =>
           ftruncate(fd, position, () => {
             this.#busy--;
-            reject(StorageError.from(error, this.dir, join(this.dir, journalName(generation))));
+            reject(WriteFailedError.from(error, this.dir, join(this.dir, journalName(generation))));
           }),
         ),
     );

@@ -1,16 +1,13 @@
 import { z } from 'zod';
 import { describeIssues } from '../config/issues.js';
 import type { StoreSink } from './adapter.js';
+import { DataFolderRefusedError } from './data-folder-refused-error.js';
 import { guardFor, type Guard } from './schema-guard.js';
 import { snapshotSchema, snapshotShellSchema, tableSchemas, type TableName } from './snapshot.js';
 import type { Change, Row, Table } from './table.js';
 
 /** What loading needs of a table. */
 export type LoadableTable = Pick<Table<Row>, 'load' | 'unload' | 'drop'>;
-
-export class StoreError extends Error {
-  override name = 'StoreError';
-}
 
 const MAX_ISSUES = 5;
 
@@ -20,7 +17,7 @@ const guards = Object.fromEntries(Object.entries(tableSchemas).map(([name, schem
 /**
  * Loads persisted data into a store's tables as an adapter streams it: every row is checked
  * against its table's schema (by an allocation-free guard derived from it, or by zod itself
- * when the guard is unsure) and indexed at once. Refuses (StoreError) data that is not a
+ * when the guard is unsure) and indexed at once. Refuses (DataFolderRefusedError) data that is not a
  * deposit-sandbox store, naming the first problems.
  */
 export class StoreLoader implements StoreSink {
@@ -133,9 +130,9 @@ export class StoreLoader implements StoreSink {
     if (this.#issues.length >= MAX_ISSUES) throw this.#refusal();
   }
 
-  #refusal(): StoreError {
+  #refusal(): DataFolderRefusedError {
     const problems = describeIssues(new z.ZodError(this.#issues)).slice(0, MAX_ISSUES).join('; ');
-    return new StoreError(`The store at ${this.#location} is not a deposit-sandbox store (${problems}). Move the file away to start empty; it is left untouched.`);
+    return new DataFolderRefusedError(`The store at ${this.#location} is not a deposit-sandbox store (${problems}). Move the file away to start empty; it is left untouched.`);
   }
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TradeRecord } from '../trades/trade.js';
 import type { StoreAdapter } from './adapter.js';
-import { StorageError } from './storage-error.js';
+import { WriteFailedError } from './write-failed-error.js';
 import { Store } from './store.js';
 import type { Change } from './table.js';
 
@@ -67,7 +67,7 @@ describe('Store: a failed write undoes its changes', () => {
     const b = store.commit();
     adapter.writes[1]?.settle(full());
 
-    await expect(a).rejects.toBeInstanceOf(StorageError);
+    await expect(a).rejects.toBeInstanceOf(WriteFailedError);
     await expect(b).rejects.toMatchObject({ kind: 'full', folder: '/data' });
     expect([...store.trades.values()]).toEqual([trade(1)]);
     expect(store.trades.findUnique('m', 'order-2')).toBeUndefined();
@@ -103,7 +103,7 @@ describe('Store: a failed write undoes its changes', () => {
     const reset = store.commit();
     await turn();
     adapter.writes[1]?.settle(full());
-    await expect(reset).rejects.toBeInstanceOf(StorageError);
+    await expect(reset).rejects.toBeInstanceOf(WriteFailedError);
     expect([...store.trades.values()]).toEqual([trade(1)]);
     expect(store.jobs.has('j1')).toBe(true);
     expect(store.meta.size).toBe(0);

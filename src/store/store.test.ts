@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { StoreAdapter } from './adapter.js';
-import { Store, StoreError } from './store.js';
+import { DataFolderRefusedError, Store } from './store.js';
 import type { Change } from './table.js';
 
 /** An adapter over a fixed document whose writes take `delayMs` and are recorded. */
@@ -79,7 +79,7 @@ describe('Store', () => {
   it('refuses data of another shape, naming at most five problems with their paths', async () => {
     const { adapter } = recording({ version: 1, jobs: Array.from({ length: 9 }, (_, n) => ({ ...job(n), due: 'soon' })) });
     const error = (await Store.open(adapter).catch((e: unknown) => e)) as Error;
-    expect(error).toBeInstanceOf(StoreError);
+    expect(error).toBeInstanceOf(DataFolderRefusedError);
     expect(error.message).toMatch(/^The store at test:\/\/store is not a deposit-sandbox store \(jobs\[0\]\.due: .*; jobs\[4\]\.due: [^;]*\)\. Move the file away/);
     expect(error.message).not.toContain('jobs[5]');
   });

@@ -4,13 +4,14 @@ import { quietLogger } from '../log/logger.js';
 import type { TradeRecord } from '../trades/trade.js';
 import type { StoreAdapter } from './adapter.js';
 import { SNAPSHOT_VERSION, type MetaRow, type Snapshot } from './snapshot.js';
-import { StoreError, StoreLoader } from './store-loader.js';
-import { StorageError } from './storage-error.js';
+import { DataFolderRefusedError } from './data-folder-refused-error.js';
+import { StoreLoader } from './store-loader.js';
+import { WriteFailedError } from './write-failed-error.js';
 import { Table, type Change, type Row } from './table.js';
 
 export { metaRowSchema, SNAPSHOT_VERSION, snapshotSchema, type MetaRow, type Snapshot } from './snapshot.js';
-export { StoreError } from './store-loader.js';
-export { StorageError } from './storage-error.js';
+export { DataFolderRefusedError } from './data-folder-refused-error.js';
+export { WriteFailedError } from './write-failed-error.js';
 
 /** setImmediate as it was at start-up: a test's fake timers must not stall the store. */
 const nextTurn: (callback: () => void) => unknown = setImmediate;
@@ -50,7 +51,7 @@ export interface StoreOptions {
  * Save before acknowledge: a caller answers (or queues anything) only once `commit()`
  * resolved. Every change keeps its undo; when a write fails, the store undoes the changes
  * of that batch and of every later one not yet written, newest first, so memory is exactly
- * what is on disk, and `commit()` rejects with a StorageError for every caller concerned.
+ * what is on disk, and `commit()` rejects with a WriteFailedError for every caller concerned.
  */
 export class Store {
   readonly trades: Table<TradeRecord>;
@@ -65,7 +66,7 @@ export class Store {
   readonly #warn: (message: string) => void;
   readonly #reverted: Array<() => void> = [];
   /** The failure of the current episode of failing writes (logged once), if writes fail. */
-  #failure: StorageError | undefined;
+  #failure: WriteFailedError | undefined;
 
   private constructor(adapter: StoreAdapter, options: StoreOptions) {
     this.adapter = adapter;
@@ -91,8 +92,8 @@ export class Store {
         if (raw !== null && raw !== undefined) loader.document(raw);
       }
     } catch (error) {
-      if (error instanceof StoreError) throw error;
-      throw new StoreError(`The store at ${adapter.location} cannot be loaded: ${(error as Error).message}. Move the file away to start empty; it is left untouched.`);
+      if (error instanceof DataFolderRefusedError) throw error;
+      throw new DataFolderRefusedError(`The store at ${adapter.location} cannot be loaded: ${(error as Error).message}. Move the file away to start empty; it is left untouched.`);
     }
     loader.finish();
     adapter.attach?.(() => store.settledSnapshot());
@@ -118,7 +119,7 @@ export class Store {
   }
 
   /** Whether writes are failing right now (the last write failed and none succeeded since). */
-  get failing(): StorageError | undefined {
+  get failing(): WriteFailedError | undefined {
     return this.#failure;
   }
 
@@ -137,7 +138,7 @@ export class Store {
   }
 
   /**
-   * Resolves once every change made so far is durable; rejects with a StorageError when
+   * Resolves once every change made so far is durable; rejects with a WriteFailedError when
    * the write failed (those changes are undone). The write starts on the next turn of the
    * event loop (after every request that arrived with this one has made its changes), or
    * on the turn after the write in flight is done, so concurrent callers share one write.
@@ -190,7 +191,7 @@ export class Store {
           done();
         },
         (error: unknown) => {
-          const failure = StorageError.from(error, this.adapter.folder ?? this.adapter.location, this.adapter.location);
+          const failure = WriteFailedError.from(error, this.adapter.folder ?? this.adapter.location, this.adapter.location);
           // The changes made since (newest), then this batch's: memory is what is on disk again.
           this.#rollBack(this.#takePending(), undo);
           this.#failed(failure);
@@ -225,7 +226,7 @@ export class Store {
     if (undone > 0) for (const listener of this.#reverted) listener();
   }
 
-  #failed(failure: StorageError): void {
+  #failed(failure: WriteFailedError): void {
     if (this.#failure?.kind === failure.kind) return;
     this.#failure = failure;
     this.#warn(`${failure.message} Every change is refused until a write succeeds; this is logged once.`);

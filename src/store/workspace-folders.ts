@@ -1,7 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { describeHolder, holderGone, readHolder, stopHolder } from './lock-holder.js';
-import { StoreError } from './store-loader.js';
+import { DataFolderRefusedError } from './data-folder-refused-error.js';
 import { journalName, listGenerations } from './journal-generations.js';
 
 /** The sub-folder of a data folder that holds its workspaces (src/workspaces/ keeps them there). */
@@ -35,7 +35,7 @@ export function refuseWorkspaceOfHeldFolder(folder: string, heldHere: HeldHere):
   if (!held) return;
   const holder = found?.holder;
   const url = holder?.url ? `${holder.url.replace(/\/+$/, '')}/w/${name}` : `/w/${name}`;
-  throw new StoreError(
+  throw new DataFolderRefusedError(
     `The data folder ${folder} is the workspace "${name}" of the data folder ${root}, which is in use by another deposit-sandbox (${describeHolder(holder)}). ` +
       `A second process on it would overwrite that workspace's trades. Use the workspace on the running server instead: ${url}. ` +
       'Or start this one with --data <another folder> or --in-memory (startSandbox(): data or inMemory).',
@@ -55,7 +55,7 @@ export function refuseWorkspaceWithJournal(folder: string): void {
   if (journal === undefined) return;
   const root = dirname(parent);
   const name = basename(folder);
-  throw new StoreError(
+  throw new DataFolderRefusedError(
     `The data folder ${folder} is the workspace "${name}" of the data folder ${root}, whose workspaces' journal (${journal}) may hold changes of it not yet in ${join(folder, 'db.json')}: ` +
       `opened on its own, it would miss them. Nothing was changed. Start deposit-sandbox once with --data ${root} and stop it (a clean stop folds every workspace into its db.json and removes the journal), ` +
       `then start this one; or use /w/${name} on that server.`,
@@ -88,7 +88,7 @@ export function refuseWorkspaceHeldDirectly(folder: string, heldHere: HeldHere):
     if (!held) continue;
     const holder = found?.holder;
     const stop = stopHolder(holder);
-    throw new StoreError(
+    throw new DataFolderRefusedError(
       `The data folder ${folder} holds the workspace folder ${join(workspaces, name)}, which another deposit-sandbox uses as its own data folder (${describeHolder(holder)}). ` +
         `Both would write the workspace "${name}". ${stop.charAt(0).toUpperCase()}${stop.slice(1)} first, then start this one and use /w/${name} on it; ` +
         'or start this one with --data <another folder> or --in-memory (startSandbox(): data or inMemory).',
@@ -104,7 +104,7 @@ export function refuseWorkspacesFile(folder: string): void {
   const path = join(folder, WORKSPACES_NAME);
   const stat = statSync(path, { throwIfNoEntry: false });
   if (stat === undefined || stat.isDirectory()) return;
-  throw new StoreError(
+  throw new DataFolderRefusedError(
     `${path} is a file, but the sandbox keeps its workspaces (/w/<name>) in a folder of that name (${path}/<name>/), so it does not start. ` +
       `Nothing was changed. Move the file away (mv ${path} ${path}.bak) and start again, or start with --data <another folder>.`,
   );

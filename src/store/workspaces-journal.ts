@@ -8,7 +8,7 @@ import { cutTornRecord, readJournals } from './journal-replay.js';
 import { type JournalWriter, journalWriter } from './journal-writer.js';
 import { syncFolderSync } from './snapshot-file.js';
 import { WORKSPACES_JOURNAL_NAME, WORKSPACES_NAME } from './workspace-folders.js';
-import { StorageError } from './storage-error.js';
+import { WriteFailedError } from './write-failed-error.js';
 import type { Change } from './table.js';
 import { quietLogger } from '../log/logger.js';
 
@@ -308,7 +308,7 @@ export class WorkspacesJournal {
       this.#lock?.assertHeld();
       fd = this.#fd ?? this.#open();
     } catch (error) {
-      const failure = StorageError.from(error, this.folder, path);
+      const failure = WriteFailedError.from(error, this.folder, path);
       for (const pending of batch) pending.reject(failure);
       this.#drained();
       return;
@@ -334,7 +334,7 @@ export class WorkspacesJournal {
       (error: NodeJS.ErrnoException) => {
         // What a failed write left behind is cut off: the next record goes there.
         ftruncate(fd, position, () => {
-          const failure = StorageError.from(error, this.folder, path);
+          const failure = WriteFailedError.from(error, this.folder, path);
           for (const pending of batch) pending.reject(failure);
           this.#written();
         });

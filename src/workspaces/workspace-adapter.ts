@@ -4,7 +4,7 @@ import { MemoryAdapter, type StoreAdapter, type StoreSink } from '../store/adapt
 import { JournalAdapter, type JournalAdapterOptions } from '../store/journal-adapter.js';
 import type { Change } from '../store/table.js';
 
-/** Why a change of a removed workspace was not saved (the cause of the store's StorageError). */
+/** Why a change of a removed workspace was not saved (the cause of the store's WriteFailedError). */
 export class WorkspaceRemovedError extends Error {
   override name = 'WorkspaceRemovedError';
   readonly workspace: string;
