@@ -7,6 +7,7 @@ import type { ErrorEnvelope } from '../http/errors.js';
 import type { ScenarioSummary } from '../scenarios/describe-scenario.js';
 import type { TradeState } from '../trades/trade.js';
 import type { AdvanceAnswer, ClockAnswer, HealthAnswer, ResetAnswer, TradeDetail, TradesAnswer } from '../admin/admin-answers.js';
+import { type AdminAnswer, type AdminArgs, type AdminMethod, type AdminPath, adminPath } from '../admin/admin-api.js';
 import type { IntegrationReport } from '../report/report-schema.js';
 
 export const DEFAULT_SANDBOX_URL = 'http://127.0.0.1:4242';
@@ -72,65 +73,78 @@ export class AdminClient {
   }
 
   health(): Promise<HealthAnswer> {
-    return this.request('GET', '/health');
+    return this.call('GET', '/health');
   }
 
   /** Trades matching the filters, newest first (`limit` default 100), and how many match in all. */
   trades(filter: TradeFilter = {}): Promise<TradesAnswer> {
-    return this.request('GET', `/trades${query(filter)}`);
+    return this.call('GET', '/trades', { query: filter });
   }
 
   /** One trade with its history, callbacks (oldest first) and pending steps. */
   trade(id: string): Promise<TradeDetail> {
-    return this.request('GET', `/trades/${encodeURIComponent(id)}`);
+    return this.call('GET', '/trades/:id', { param: { id } });
   }
 
   /** Moves a trade to `state` (a callback follows when it has a callback_url). */
   async transition(id: string, state: TradeState, note?: string): Promise<AdminTrade> {
-    const body = { state, ...(note !== undefined ? { note } : {}) };
-    return (await this.request<{ trade: AdminTrade }>('POST', `/trades/${encodeURIComponent(id)}/transition`, body)).trade;
+    const json = { state, ...(note !== undefined ? { note } : {}) };
+    return (await this.call('POST', '/trades/:id/transition', { param: { id }, json })).trade;
   }
 
   /** Removes every trade, callback and pending step (the clock stays where it is). */
   reset(): Promise<ResetAnswer> {
-    return this.request('POST', '/reset');
+    return this.call('POST', '/reset');
   }
 
   /** Callback events matching the filters, newest first. */
   async callbacks(filter: CallbackFilter = {}): Promise<CallbackEvent[]> {
-    return (await this.request<{ callbacks: CallbackEvent[] }>('GET', `/callbacks${query(filter)}`)).callbacks;
+    return (await this.call('GET', '/callbacks', { query: filter })).callbacks;
   }
 
   async callback(id: string): Promise<CallbackEvent> {
-    return (await this.request<{ callback: CallbackEvent }>('GET', `/callbacks/${encodeURIComponent(id)}`)).callback;
+    return (await this.call('GET', '/callbacks/:id', { param: { id } })).callback;
   }
 
   /** Sends a callback again, now, as a new event (`replay_of` = id). */
   async replay(id: string): Promise<CallbackEvent> {
-    return (await this.request<{ callback: CallbackEvent }>('POST', `/callbacks/${encodeURIComponent(id)}/replay`)).callback;
+    return (await this.call('POST', '/callbacks/:id/replay', { param: { id } })).callback;
   }
 
   clock(): Promise<ClockAnswer> {
-    return this.request('GET', '/clock');
+    return this.call('GET', '/clock');
   }
 
   /** Moves the sandbox clock forward ("10m", "5s", or ms) and runs everything that fell due, in order. */
   advanceClock(by: string | number): Promise<AdvanceAnswer> {
-    return this.request('POST', '/clock/advance', { by });
+    return this.call('POST', '/clock/advance', { json: { by } });
   }
 
   async scenarios(): Promise<ScenarioSummary[]> {
-    return (await this.request<{ scenarios: ScenarioSummary[] }>('GET', '/scenarios')).scenarios;
+    return (await this.call('GET', '/scenarios')).scenarios;
   }
 
   /** Has the sandbox check a callback receiver (see `deposit-sandbox check-callback`). */
   checkCallback(url: string, options: { merchant?: string; order?: string } = {}): Promise<CheckReport> {
-    return this.request('POST', '/check-callback', { url, ...options });
+    return this.call('POST', '/check-callback', { json: { url, ...options } });
   }
 
   /** The merchant's mistakes the sandbox counted, per merchant (the integration report). */
   report(): Promise<IntegrationReport> {
-    return this.request('GET', '/report');
+    return this.call('GET', '/report');
+  }
+
+  /**
+   * Any admin route, typed by its declaration (src/admin/admin-api.ts): `path` as the route is
+   * declared under /_sandbox (`'/trades/:id'`), `input` what it takes (`param`, `query`, `json`),
+   * resolving with what it answers. Every method above is one such call.
+   *
+   * @example
+   * const { signature } = await admin.call('POST', '/merchants/:id/sign', { param: { id }, json: { string_to_sign: 'a::b' } });
+   */
+  call<P extends AdminPath, M extends AdminMethod<P>>(method: M, path: P, ...[input]: AdminArgs<P, M>): Promise<AdminAnswer<P, M>> {
+    const { json, ...where } = (input ?? {}) as { json?: unknown; param?: Record<string, string>; query?: Record<string, unknown> };
+    return this.request(method as 'GET' | 'POST' | 'PUT' | 'DELETE', adminPath(path, where), json);
   }
 
   /** Any admin route: `path` is under /_sandbox. A string body is sent as it is (YAML), anything else as JSON. */
@@ -172,12 +186,4 @@ export class AdminClient {
     }
     return data as T;
   }
-}
-
-/** `?a=1&b=2` of the defined values, or '' when there are none. */
-function query(filter: Record<string, string | number | undefined>): string {
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(filter)) if (value !== undefined) params.set(name, String(value));
-  const text = params.toString();
-  return text ? `?${text}` : '';
 }

@@ -117,7 +117,7 @@ export async function signInWorkspace(pairs: readonly string[], options: SignOpt
   const merchant = values['merchant'];
   if (!merchant) throw new Error('With --workspace, pass merchant=<id>: the sandbox signs with the secret of that merchant of the workspace.');
   const client = new AdminClient({ url: workspaceUrl(options.url ?? DEFAULT_SANDBOX_URL, options.workspace), adminToken: options.adminToken });
-  const answer = await client.request<{ signature: string }>('POST', `/merchants/${encodeURIComponent(merchant)}/sign`, { string_to_sign });
+  const answer = await client.call('POST', '/merchants/:id/sign', { param: { id: merchant }, json: { string_to_sign } });
   return {
     endpoint,
     fields,

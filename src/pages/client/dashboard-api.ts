@@ -1,7 +1,9 @@
 /**
- * The dashboard's client for the admin API. The admin token lives in sessionStorage and goes out as
- * `Authorization: Bearer <token>`.
+ * The dashboard's client for the admin API, each call typed by its route's declaration
+ * (src/admin/admin-api.ts: type-only, so nothing of the server is bundled but adminPath()). The
+ * admin token lives in sessionStorage and goes out as `Authorization: Bearer <token>`.
  */
+import { type AdminAnswer, type AdminInput, type AdminMethod, type AdminPath, adminPath } from '../../admin/admin-api.js';
 import { basePath, type DashboardI18n } from './dashboard-i18n.js';
 
 export function dashboardApi(i18n: DashboardI18n) {
@@ -64,7 +66,16 @@ export function dashboardApi(i18n: DashboardI18n) {
     return data as T;
   }
 
-  return { request, token, ApiError };
+  /**
+   * A call of an admin route: `path` as the route is declared under /_sandbox (`'/trades/:id'`),
+   * `input` its `param`, `query` and `json`; `prefix` as request()'s.
+   */
+  function call<P extends AdminPath, M extends AdminMethod<P>>(method: M, path: P, input?: AdminInput<P, M>, prefix = base): Promise<AdminAnswer<P, M>> {
+    const { json, ...where } = (input ?? {}) as { json?: unknown; param?: Record<string, string>; query?: Record<string, unknown> };
+    return request(method as 'GET' | 'POST', adminPath(path, where), json, prefix);
+  }
+
+  return { call, token, ApiError };
 }
 
 export type DashboardApi = ReturnType<typeof dashboardApi>;

@@ -74,7 +74,7 @@ export function dashboardCheck(dom: DashboardDom, api: DashboardApi): void {
     run.disabled = true;
     fill(result, h('p', { class: 'muted', testid: 'check-running' }, t('check.running', { url: target })));
     api
-      .request<CheckReport>('POST', '/check-callback', body)
+      .call('POST', '/check-callback', { json: body })
       .then(render, (error: unknown) => fill(result, h('p', { class: 'error-text', testid: 'check-summary' }, error instanceof Error ? error.message : String(error))))
       .finally(() => (run.disabled = false));
   });

@@ -4,7 +4,7 @@ import type { DashboardDetail } from './dashboard-detail.js';
 import type { DashboardDom } from './dashboard-dom.js';
 import type { DashboardNewTrade } from './dashboard-new-trade.js';
 import { scenarioEffect } from './dashboard-scenario-effect.js';
-import type { AdvanceAnswer, CallbackAnswer, ClockAnswer, MerchantsAnswer, ResetAnswer, ScenarioSummary, ScenariosAnswer, TradeDetailAnswer, TradesAnswer } from './dashboard-types.js';
+import type { ScenarioSummary, ScenariosAnswer, TradeDetailAnswer } from './dashboard-types.js';
 
 /**
  * The dashboard: trades, one trade's detail, the clock, reset, scenarios, the merchants
@@ -94,7 +94,7 @@ export function dashboardClient(dom: DashboardDom, api: DashboardApi, detail: Da
 
   /** The merchants once per sign-in: names for the table and the filter, credentials for New trade. */
   async function loadMerchants(): Promise<void> {
-    const answer = await api.request<MerchantsAnswer>('GET', '/merchants');
+    const answer = await api.call('GET', '/merchants');
     names.clear();
     for (const m of answer.merchants) names.set(m.id.toLowerCase(), m.name);
     const chosen = el.filterMerchant.value;
@@ -104,7 +104,7 @@ export function dashboardClient(dom: DashboardDom, api: DashboardApi, detail: Da
   }
 
   async function loadClock(): Promise<void> {
-    const clock = await api.request<ClockAnswer>('GET', '/clock');
+    const clock = await api.call('GET', '/clock');
     const key = JSON.stringify(clock);
     if (key === shown.clock) return;
     shown.clock = key;
@@ -116,13 +116,8 @@ export function dashboardClient(dom: DashboardDom, api: DashboardApi, detail: Da
   }
 
   async function loadTrades(): Promise<void> {
-    const query = new URLSearchParams({ limit: '100' });
-    const merchant = el.filterMerchant.value;
-    const order = el.filterOrder.value;
-    if (merchant) query.set('merchant', merchant);
-    if (el.filterState.value) query.set('state', el.filterState.value);
-    if (order) query.set('order', order);
-    const answer = await api.request<TradesAnswer>('GET', `/trades?${query.toString()}`);
+    const query = { limit: '100', merchant: el.filterMerchant.value || undefined, state: el.filterState.value || undefined, order: el.filterOrder.value || undefined };
+    const answer = await api.call('GET', '/trades', { query });
     const key = JSON.stringify([answer, selected]);
     if (key === shown.trades) return;
     shown.trades = key;
@@ -157,7 +152,7 @@ export function dashboardClient(dom: DashboardDom, api: DashboardApi, detail: Da
     }
     let answer: TradeDetailAnswer;
     try {
-      answer = await api.request<TradeDetailAnswer>('GET', `/trades/${encodeURIComponent(id)}`);
+      answer = await api.call('GET', '/trades/:id', { param: { id } });
     } catch (error) {
       if (error instanceof api.ApiError && error.status === 404) {
         say(t('detail.gone', { id }), 'error');
@@ -176,7 +171,7 @@ export function dashboardClient(dom: DashboardDom, api: DashboardApi, detail: Da
   async function loadScenarios(): Promise<void> {
     let answer: ScenariosAnswer;
     try {
-      answer = await api.request<ScenariosAnswer>('GET', '/scenarios');
+      answer = await api.call('GET', '/scenarios');
     } catch (error) {
       if (error instanceof api.ApiError && error.status === 404) {
         fill(el.scenarios, h('p', { class: 'muted' }, t('scenarios.unlisted')));
@@ -244,13 +239,13 @@ export function dashboardClient(dom: DashboardDom, api: DashboardApi, detail: Da
   }
 
   async function move(id: string, state: string): Promise<void> {
-    await api.request('POST', `/trades/${encodeURIComponent(id)}/transition`, { state });
+    await api.call('POST', '/trades/:id/transition', { param: { id }, json: { state } });
     say(t('detail.moved', { state: word('state', state) }));
     await refresh();
   }
 
   async function replay(eventId: string): Promise<void> {
-    const answer = await api.request<CallbackAnswer>('POST', `/callbacks/${encodeURIComponent(eventId)}/replay`);
+    const answer = await api.call('POST', '/callbacks/:id/replay', { param: { id: eventId } });
     say(t('callback.replayed', { id: eventId, replay: answer.callback.id }));
     await refresh();
   }
@@ -286,7 +281,7 @@ export function dashboardClient(dom: DashboardDom, api: DashboardApi, detail: Da
     event.preventDefault();
     const by = el.advanceInput.value.trim() || '10m';
     void attempt(async () => {
-      const answer = await api.request<AdvanceAnswer>('POST', '/clock/advance', { by });
+      const answer = await api.call('POST', '/clock/advance', { json: { by } });
       say(t('clock.advanced', { by, now: formatDateTime(answer.now, dom.lang), count: answer.ran }));
       await refresh();
     });
@@ -295,7 +290,7 @@ export function dashboardClient(dom: DashboardDom, api: DashboardApi, detail: Da
   el.reset.addEventListener('click', () => {
     if (!confirm(t('reset.confirm'))) return;
     void attempt(async () => {
-      const answer = await api.request<ResetAnswer>('POST', '/reset');
+      const answer = await api.call('POST', '/reset');
       say(
         t('reset.done', {
           trades: t('reset.trades', { count: answer.removed.trades }),

@@ -108,7 +108,7 @@ export function dashboardReport(dom: DashboardDom, api: DashboardApi): void {
   function load(): void {
     refresh.disabled = true;
     api
-      .request<IntegrationReport>('GET', '/report')
+      .call('GET', '/report')
       .then(render, (error: unknown) => fill(result, h('p', { class: 'error-text', testid: 'report-summary' }, error instanceof Error ? error.message : String(error))))
       .finally(() => (refresh.disabled = false));
   }

@@ -1,10 +1,6 @@
 import type { DashboardApi } from './dashboard-api.js';
 import type { DashboardDom } from './dashboard-dom.js';
 
-interface WorkspacesAnswer {
-  workspaces: Array<{ name: string; trades: number; pending_steps: number }>;
-}
-
 const NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 
 /**
@@ -23,7 +19,7 @@ export function workspacePicker(dom: DashboardDom, api: DashboardApi): void {
 
   // The listing lives at the server's root, whichever workspace this dashboard shows.
   void api
-    .request<WorkspacesAnswer>('GET', '/workspaces', undefined, '')
+    .call('GET', '/workspaces', {}, '')
     .then((answer) => {
       for (const workspace of answer.workspaces) {
         const option = document.createElement('option');
