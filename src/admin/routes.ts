@@ -8,6 +8,7 @@ import { reportRoutes } from './report-routes.js';
 import { resetRoutes } from './reset-routes.js';
 import { scenarioRoutes } from './scenario-routes.js';
 import { tradeRoutes } from './trade-routes.js';
+import { versionRoutes } from './version-routes.js';
 
 /**
  * The sandbox's own routes, mounted at /_sandbox. Each resource guards itself with the
@@ -24,7 +25,8 @@ export function adminRoutes() {
     .route('/scenarios', scenarioRoutes())
     .route('/merchants', merchantRoutes())
     .route('/check-callback', checkCallbackRoutes())
-    .route('/report', reportRoutes());
+    .route('/report', reportRoutes())
+    .route('/version', versionRoutes());
 }
 
 /** The admin API's routes and their types, for the typed client (hc of hono/client). */
