@@ -101,6 +101,8 @@ export class JournalAdapter implements StoreAdapter, IdleClosable {
   /** Whether the journals hold changes the snapshot does not. */
   #dirty = false;
   #compacting: Promise<void> | undefined;
+  /** Set when close() begins: no compaction starts in the background from then on (close folds last). */
+  #closing = false;
   #retryAfter = 0;
   /** The lock this process holds on the folder (or on the data folder whose workspace this is), if any. */
   readonly #lock: DataFolderLock | undefined;
@@ -293,7 +295,7 @@ export class JournalAdapter implements StoreAdapter, IdleClosable {
    */
   #fold(): void {
     this.#mustFold = true;
-    if (this.#compacting || this.#busy > 0 || Date.now() < this.#retryAfter || this.#lock?.lost !== undefined) return;
+    if (this.#closing || this.#compacting || this.#busy > 0 || Date.now() < this.#retryAfter || this.#lock?.lost !== undefined) return;
     const data = this.#settled?.();
     if (data !== undefined) this.#compactInBackground(() => data);
   }
@@ -305,8 +307,18 @@ export class JournalAdapter implements StoreAdapter, IdleClosable {
 
   /** Folds the journal into the snapshot (if it holds anything) and closes the files. */
   async close(snapshot: () => unknown): Promise<void> {
-    await this.#compacting;
-    if (this.#dirty && this.#lock?.lost === undefined) await this.#compact(snapshot);
+    this.#closing = true;
+    // A fold asked for meanwhile (a rotation of the workspaces' journal) starts none of its own:
+    // two compactions would write the one temporary snapshot file at once.
+    while (this.#compacting) await this.#compacting;
+    if (this.#dirty && this.#lock?.lost === undefined) {
+      this.#compacting = this.#compact(snapshot);
+      try {
+        await this.#compacting;
+      } finally {
+        this.#compacting = undefined;
+      }
+    }
     if (this.#fd !== undefined) closeSync(this.#fd);
     this.#fd = undefined;
     openJournals.closed(this);
@@ -393,7 +405,7 @@ export class JournalAdapter implements StoreAdapter, IdleClosable {
   }
 
   #compactInBackground(snapshot: () => unknown): void {
-    if (this.#compacting || Date.now() < this.#retryAfter || this.#lock?.lost !== undefined) return;
+    if (this.#closing || this.#compacting || Date.now() < this.#retryAfter || this.#lock?.lost !== undefined) return;
     this.#compacting = this.#compact(snapshot)
       .catch((error: unknown) => {
         this.#retryAfter = Date.now() + RETRY_MS;
