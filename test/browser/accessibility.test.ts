@@ -7,22 +7,27 @@ import { serveSandbox, type ServedSandbox } from './servers.js';
 
 const TOKEN = 'qa-admin-token';
 const LANGS = ['ru', 'en'] as const;
+/** The language axe checks the pages in; the other is held to its lang and its overflow. */
+const AXE_LANG = 'ru';
 const SIZES = { phone: PHONE.viewport!, desktop: DESKTOP.viewport! } as const;
 
 /**
  * Every page in both languages, on a 390x844 phone and on a desktop: axe-core finds no
- * serious or critical violation, nothing scrolls sideways, <html lang> is the language, and
- * a screenshot of each is kept in test-artifacts/screenshots/.
+ * serious or critical violation, nothing scrolls sideways and <html lang> is the language.
  *
- * Each page is loaded once, in a phone context, and checked at both sizes by resizing the
- * viewport. The viewport does change what axe finds (the stylesheets' @media rules shrink
- * fonts, which moves the contrast threshold, hide the dashboard's wide-only columns and make
- * tables scroll inside their panels), so axe runs at each size; but the markup does not depend
- * on it: the server renders one HTML for every viewport and the pages' scripts never read the
- * viewport (the first test below holds the built scripts to that), so a resized page is laid out and styled
- * as one loaded at that size. (Headless Chromium hides scrollbars, and the pages' viewport meta
- * is width=device-width, so the phone context's mobile emulation lays 1280 px out as a desktop
- * does.) Loading and preparing a page and injecting axe into it cost more than a run of axe.
+ * axe runs once per page and size, in Russian: the language changes the words, not the
+ * colours, the markup or the stylesheets, so the English page is held to its lang and to not
+ * scrolling sideways (its words are other lengths) without a second axe run.
+ *
+ * Each page is loaded once per language, in a phone context, and checked at both sizes by
+ * resizing the viewport. The viewport does change what axe finds (the stylesheets' @media rules
+ * shrink fonts, which moves the contrast threshold, hide the dashboard's wide-only columns and
+ * make tables scroll inside their panels), so axe runs at each size; but the markup does not
+ * depend on it: the server renders one HTML for every viewport and the pages' scripts never read
+ * the viewport (the first test below holds the built scripts to that), so a resized page is laid
+ * out and styled as one loaded at that size. (Headless Chromium hides scrollbars, and the pages'
+ * viewport meta is width=device-width, so the phone context's mobile emulation lays 1280 px out
+ * as a desktop does.) Loading and preparing a page and injecting axe into it cost more than a run of axe.
  */
 describeBrowser('pages are accessible and fit a phone, in Russian and English', () => {
   let browser: Browser;
@@ -59,7 +64,7 @@ describeBrowser('pages are accessible and fit a phone, in Russian and English', 
 
   async function check(page: Page, name: string, lang: string): Promise<void> {
     expect(await page.getAttribute('html', 'lang')).toBe(lang);
-    expect(await seriousViolations(page), name).toEqual([]);
+    if (lang === AXE_LANG) expect(await seriousViolations(page), name).toEqual([]);
     expect(await sidewaysOverflow(page), `${name} scrolls sideways`).toBeLessThanOrEqual(0);
     await screenshot(page, name);
   }
@@ -107,15 +112,16 @@ describeBrowser('pages are accessible and fit a phone, in Russian and English', 
   };
 
   for (const lang of LANGS) {
+    const checks = lang === AXE_LANG ? 'axe, lang and overflow' : 'lang and overflow';
     for (const [name, reach] of Object.entries(PAGES)) {
-      it(`${name}, ${lang}, phone and desktop`, async () => {
+      it(`${name}, ${lang}, phone and desktop: ${checks}`, async () => {
         await reach(phone.page, lang);
         await checkBothSizes(phone.page, name, lang);
         await expectClean(phone);
       });
     }
 
-    it(`dashboard, ${lang}, phone and desktop`, async () => {
+    it(`dashboard, ${lang}, phone and desktop: ${checks}`, async () => {
       const watched = await openPage(browser, PHONE);
       const { page } = watched;
       await page.goto(`${sandbox.url}/_sandbox/${lang === 'ru' ? '?lang=ru' : ''}`);

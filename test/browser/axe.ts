@@ -2,7 +2,23 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+/**
+ * axe-core, given a setTimeout of its own. axe waits a zero-delay setTimeout for each rule's
+ * result, and the page's timers wait for its clock, which openPage() stops: axe's zero-delay
+ * callbacks run a task later (a message to itself) instead, and its other delays (time limits
+ * for frames and preloads, cleared once they are done) still go to the page's setTimeout.
+ */
+const AXE_SOURCE = `(function (setTimeout) {
+${readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')}
+}).call(window, (function (pageSetTimeout) {
+  return function (callback, delay, ...args) {
+    if (delay) return pageSetTimeout(callback, delay, ...args);
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => callback(...args);
+    channel.port2.postMessage(undefined);
+    return 0;
+  };
+})(window.setTimeout));`;
 
 export interface AxeViolation {
   id: string;

@@ -39,7 +39,18 @@ export function launchBrowser(): Promise<Browser> {
 }
 
 export const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 860 } };
-export const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+/**
+ * A 390 px phone at one device pixel per CSS pixel: the layout, the @media rules and axe's
+ * contrast checks are those of any scale, and a scale of 2 makes Chromium paint four times the pixels.
+ */
+export const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true };
+
+/** How often the dashboard polls (POLL_MS in src/pages/client/dashboard-client.ts). */
+export const DASHBOARD_POLL_MS = 1500;
+/** How often the payment page checks its trade's status (STATUS_POLL_MS in src/pages/client/pay.ts). */
+export const STATUS_POLL_MS = 2000;
+/** How long the dashboard waits after a keystroke in the order filter before it asks again. */
+export const FILTER_DELAY_MS = 250;
 
 /**
  * A page that remembers its script errors and console errors, so a test can assert that
@@ -51,10 +62,19 @@ export interface WatchedPage {
   problems: string[];
 }
 
+/**
+ * A new context and page whose scripts' clock stands still (Playwright's clock, paused): their
+ * timers (the dashboard's poll, the payment page's status check and countdown, the filter's
+ * delay) run only when the test moves the clock on with `page.clock.runFor()` or
+ * `runClockUntil()`, so a test waits for no poll in real time and nothing polls in the background.
+ */
 export async function openPage(browser: Browser, options: BrowserContextOptions): Promise<WatchedPage> {
   const context = await browser.newContext(options);
   // A bound for a hang, not for speed: a page on a loaded 2-core machine has taken 40 s to load.
   context.setDefaultTimeout(60_000);
+  const now = Date.now();
+  await context.clock.install({ time: now });
+  await context.clock.pauseAt(now + 1);
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
@@ -87,6 +107,25 @@ export async function openPage(browser: Browser, options: BrowserContextOptions)
   return { page, context, problems };
 }
 
+/**
+ * Moves the page's clock on by `ms` (a poll's interval) until `done()` holds, so the timers due
+ * in each step run (a poll, a status check) and their requests are answered before the next.
+ * A step taken while the previous one's requests are still under way finds no timer due and
+ * costs nothing.
+ */
+export async function runClockUntil(page: Page, ms: number, done: () => Promise<boolean>): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        if (await done()) return true;
+        await page.clock.runFor(ms);
+        return false;
+      },
+      { timeout: 60_000 },
+    )
+    .toBe(true);
+}
+
 /** Asserts the page ran no injected script and logged no error, then forgets the logged problems. */
 export async function expectClean(watched: WatchedPage): Promise<void> {
   const problems = watched.problems.splice(0);
@@ -95,14 +134,16 @@ export async function expectClean(watched: WatchedPage): Promise<void> {
 }
 
 const SCREENSHOTS = fileURLToPath(new URL('../../test-artifacts/screenshots/', import.meta.url));
+const WANT_SCREENSHOTS = process.env['SCREENSHOTS'] === '1';
 
 /**
- * Saves a full-page screenshot as test-artifacts/screenshots/<name>.png (git-ignored), for a
- * person to look at: nothing compares them. One image pixel per CSS pixel (a phone's
- * deviceScaleFactor 2 would make four times the pixels to encode), and the pages have no
- * animation or transition to stop first.
+ * With SCREENSHOTS=1, saves a full-page screenshot as test-artifacts/screenshots/<name>.png
+ * (git-ignored), for a person to look at; otherwise does nothing: nothing compares them, and
+ * painting and encoding a full page costs more than most checks of it. One image pixel per CSS
+ * pixel, and the pages have no animation or transition to stop first.
  */
 export async function screenshot(page: Page, name: string): Promise<void> {
+  if (!WANT_SCREENSHOTS) return;
   await mkdir(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: `${SCREENSHOTS}${name}.png`, fullPage: true, scale: 'css' });
 }

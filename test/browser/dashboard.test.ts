@@ -1,6 +1,6 @@
 import type { Browser, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeBrowser, DESKTOP, expectClean, launchBrowser, openPage, PHONE, screenshot, type WatchedPage } from './browser.js';
+import { DASHBOARD_POLL_MS, describeBrowser, DESKTOP, expectClean, FILTER_DELAY_MS, launchBrowser, openPage, PHONE, runClockUntil, screenshot, type WatchedPage } from './browser.js';
 import { serveSandbox, startShop, type ServedSandbox, type Shop } from './servers.js';
 
 const TOKEN = 'qa-admin-token';
@@ -32,6 +32,14 @@ describeBrowser('dashboard in Chromium', () => {
     }
     await page.getByTestId('trades-total').filter({ hasText: /trade/ }).waitFor();
   }
+
+  /** Resolves in the page a task later: a message to itself, since its setTimeout waits for the stopped clock. */
+  const taskLater = () =>
+    new Promise<void>((resolve) => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => resolve();
+      channel.port2.postMessage(undefined);
+    });
 
   const row = (page: Page, order: string) => page.getByTestId('trade-row').filter({ hasText: order });
 
@@ -97,11 +105,13 @@ describeBrowser('dashboard in Chromium', () => {
     const polls = await holdWrongTokenPolls(page);
     await page.getByTestId('token-input').fill('wrong-token');
     await page.getByTestId('token-submit').click();
+    // The poll falls due while the sign-in waits for it.
+    await page.clock.runFor(DASHBOARD_POLL_MS);
     await page.getByTestId('login-error').filter({ hasText: 'refused this token' }).waitFor();
     polls.release();
     await Promise.all(polls.held);
     // The poll's refusal has been read; the page has handled it once a task later.
-    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
+    await page.evaluate(taskLater);
     expect(await page.getByTestId('login-error').textContent()).toContain('refused this token');
     await page.unrouteAll({ behavior: 'ignoreErrors' });
     await watched.context.close();
@@ -116,6 +126,8 @@ describeBrowser('dashboard in Chromium', () => {
     const stale = await holdWrongTokenPolls(page);
     await page.getByTestId('token-input').fill('wrong-token');
     await page.getByTestId('token-submit').click();
+    // The poll falls due while the sign-in waits for it.
+    await page.clock.runFor(DASHBOARD_POLL_MS);
     await page.getByTestId('login-error').filter({ hasText: 'refused this token' }).waitFor();
     await page.getByTestId('token-input').fill(TOKEN);
     await page.getByTestId('token-submit').click();
@@ -124,7 +136,7 @@ describeBrowser('dashboard in Chromium', () => {
     await Promise.all(stale.held);
     expect(stale.held.length).toBeGreaterThan(0);
     // The stale refusals have been read; the page has handled them once a task later.
-    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
+    await page.evaluate(taskLater);
     expect(await page.getByTestId('login').isHidden()).toBe(true);
     expect(await page.evaluate(() => sessionStorage.getItem('deposit-sandbox.admin-token'))).toBe(TOKEN);
     await page.unrouteAll({ behavior: 'ignoreErrors' });
@@ -135,7 +147,8 @@ describeBrowser('dashboard in Chromium', () => {
     const { page } = desktop;
     await open(page);
     const trade = await sandbox.create({ callback_url: `${shop.url}/callbacks` });
-    await row(page, trade.order).waitFor();
+    // The next poll shows it.
+    await runClockUntil(page, DASHBOARD_POLL_MS, async () => (await row(page, trade.order).count()) === 1);
     expect(await row(page, trade.order).getByTestId('trade-state').getAttribute('data-state')).toBe('created');
     await row(page, trade.order).getByTestId('trade-order').click();
     await page.getByTestId('detail-order').filter({ hasText: trade.order }).waitFor();
@@ -145,13 +158,13 @@ describeBrowser('dashboard in Chromium', () => {
     expect(sandbox.sandbox.store.trades.get(trade.id)?.history.at(-1)).toMatchObject({ to: 'confirmed', cause: 'admin' });
     expect(await page.getByTestId('no-moves').textContent()).toContain('final');
 
-    // The callback and its attempt appear by themselves; replay sends it again.
+    // The callback and its attempt appear with the next polls; replay sends it again.
     await shop.waitFor((request) => request.path === '/callbacks');
-    await page.getByTestId('attempt-status').filter({ hasText: '200' }).first().waitFor();
+    await runClockUntil(page, DASHBOARD_POLL_MS, async () => (await page.getByTestId('attempt-status').filter({ hasText: '200' }).count()) > 0);
     expect(await page.getByTestId('attempt-response').first().textContent()).toBe('ok');
     await page.getByTestId('replay').first().click();
     await expect.poll(() => shop.received.filter((request) => request.path === '/callbacks').length, { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
-    await page.getByTestId('callback').nth(1).waitFor();
+    await runClockUntil(page, DASHBOARD_POLL_MS, async () => (await page.getByTestId('callback').count()) >= 2);
     await screenshot(page, 'dashboard-detail-desktop');
     await expectClean(desktop);
   });
@@ -167,9 +180,11 @@ describeBrowser('dashboard in Chromium', () => {
     await row(page, kept.order).waitFor();
     await page.getByTestId('filter-state').selectOption('');
     await page.getByTestId('filter-order').fill(other.order);
+    await page.clock.runFor(FILTER_DELAY_MS);
     await expect.poll(() => page.getByTestId('trade-row').count()).toBe(1);
     await row(page, other.order).waitFor();
     await page.getByTestId('filter-order').fill('');
+    await page.clock.runFor(FILTER_DELAY_MS);
     await expectClean(desktop);
   });
 

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { formatClockTime } from '../../src/pages/format.js';
-import { describeBrowser, DESKTOP, expectClean, launchBrowser, openPage, PHONE, screenshot } from './browser.js';
+import { describeBrowser, DESKTOP, expectClean, launchBrowser, openPage, PHONE, runClockUntil, screenshot, STATUS_POLL_MS } from './browser.js';
 import { serveSandbox, type ServedSandbox } from './servers.js';
 
 /**
@@ -43,10 +43,11 @@ describeBrowser('deadline on the payment page in Chromium', () => {
       expect(await page.getByTestId('manual-clock').isVisible()).toBe(true);
       await screenshot(page, `deadline-${lang}-${name}`);
 
+      // The page's status checks, every STATUS_POLL_MS of its clock, bring the advances.
       await advance('5m');
-      await expect.poll(() => page.getByTestId('time-left').textContent(), { timeout: 60_000 }).toBe('10:00');
+      await runClockUntil(page, STATUS_POLL_MS, async () => (await page.getByTestId('time-left').textContent()) === '10:00');
       await advance('10m');
-      await page.getByTestId('result-title').filter({ hasText: expired }).waitFor({ timeout: 60_000 });
+      await runClockUntil(page, STATUS_POLL_MS, async () => (await page.getByTestId('result-title').filter({ hasText: expired }).count()) === 1);
       expect(await page.getByTestId('state').getAttribute('data-state')).toBe('expired');
       // The badge speaks the page's language.
       expect(await page.getByTestId('state').textContent()).toBe(lang === 'ru' ? 'истекла' : 'expired');

@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { verifyCallbackSignature } from '../../src/auth/signature.js';
 import { DEMO } from '../support.js';
-import { describeBrowser, DESKTOP, expectClean, launchBrowser, openPage, PHONE, screenshot, type WatchedPage } from './browser.js';
+import { describeBrowser, DESKTOP, expectClean, launchBrowser, openPage, PHONE, runClockUntil, screenshot, STATUS_POLL_MS, type WatchedPage } from './browser.js';
 import { serveSandbox, startShop, type ServedSandbox, type Shop } from './servers.js';
 
 describeBrowser('payment page in Chromium', () => {
@@ -155,10 +155,12 @@ describeBrowser('payment page in Chromium', () => {
       });
       await page.goto(trade.payment_data.url);
       expect(await page.getByTestId('countdown').getAttribute('data-clock')).toBe('real');
+      // The page's clock runs the countdown's 3 s; the sandbox's runs the expiry on its own.
+      await page.clock.runFor(3_000);
       await page.getByTestId('countdown').filter({ hasText: '0:00' }).waitFor();
       await expect.poll(() => real.sandbox.store.trades.get(trade.id)?.state, { timeout: 60_000 }).toBe('expired');
       countedDown();
-      await page.getByTestId('state').filter({ hasText: 'expired' }).waitFor();
+      await runClockUntil(page, STATUS_POLL_MS, async () => (await page.getByTestId('state').filter({ hasText: 'expired' }).count()) === 1);
       expect(await page.getByTestId('result-title').textContent()).toBe('Time to pay has expired');
       await expectClean(desktop);
     } finally {

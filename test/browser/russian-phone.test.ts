@@ -3,14 +3,14 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEMO, ecomBody, p2pBody } from '../support.js';
-import { describeBrowser, DESKTOP, expectClean, launchBrowser, openPage, PHONE, screenshot } from './browser.js';
+import { DASHBOARD_POLL_MS, describeBrowser, DESKTOP, expectClean, launchBrowser, openPage, PHONE, runClockUntil, screenshot } from './browser.js';
 import { serveSandbox, startShop, type ServedSandbox, type Shop } from './servers.js';
 
 /**
  * The Russian payer and QA on a 390 px phone: state badges and payment types in Russian, the
  * SBP page's QR caption, the 3-D Secure step's language switch, expiry and CVC on one line,
- * and the dashboard's tables scrolling inside their panels instead of clipping. Screenshots go
- * to test-artifacts/screenshots/ (ru-phone-*).
+ * and the dashboard's tables scrolling inside their panels instead of clipping. With
+ * SCREENSHOTS=1, screenshots go to test-artifacts/screenshots/ (ru-phone-*).
  */
 
 /** English state and type words that a Russian page must not show (outside the switch and the requisites). */
@@ -150,7 +150,8 @@ describeBrowser('Russian pages on a 390 px phone', () => {
     const row = page.getByTestId('trade-row').filter({ hasText: trade.order });
     await row.locator('[data-testid="trade-state"][data-state="confirmed"]').waitFor();
     await page.locator('[data-testid="detail-state"][data-state="confirmed"]').waitFor();
-    await page.locator('[data-testid="callback-status"][data-status="delivered"]').waitFor();
+    // The callback may still be on its way when the page loads: the polls show it delivered.
+    await runClockUntil(page, DASHBOARD_POLL_MS, async () => (await page.locator('[data-testid="callback-status"][data-status="delivered"]').count()) > 0);
     await page.getByTestId('report-refresh').click();
     await page.getByTestId('coverage-row').first().waitFor();
     await page.getByTestId('scenarios').locator('table').waitFor();
