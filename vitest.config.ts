@@ -4,52 +4,16 @@ import { defineConfig } from 'vitest/config';
 const exclude = ['**/node_modules/**', 'test/container/**'];
 
 /**
- * Files of test/ that drive the app in this process (app.request(), startSandbox()) and start no
- * process, change no process-wide state (environment, signals, prototypes, timers) and need no
- * browser: they run with the unit tests. A new file goes to the isolated project unless added here.
+ * Which project runs a file follows from the folder it is in, so a new file needs no list:
+ *   - unit: the tests of src/ and test/in-process/: logic, and the app driven in this process
+ *     (app.request(), startSandbox()); no process started, no process-wide state changed
+ *     (environment, signals, prototypes, timers left faked), no browser;
+ *   - browser: test/browser/, on one shared Chromium;
+ *   - integration: every other test file of test/ and examples/: processes, servers, npm.
+ * docs/testing.md says where a new file goes.
  */
-const inProcess = [
-  'admin-flow',
-  'admin-token',
-  'admin',
-  'callback-fuzzer',
-  'callbacks-chaos',
-  'callbacks-faults',
-  'callbacks-manual-hang',
-  'callbacks-sender',
-  'callbacks',
-  'check-callback-routes',
-  'check-callback',
-  'cli-bundle',
-  'clock-switch',
-  'container-docs',
-  'docs-drift',
-  'fuzz',
-  'hostile-http',
-  'hostile-paths',
-  'hostile',
-  'junit-xml',
-  'one-voice',
-  'openapi',
-  'openapi-refusals',
-  'public-surface',
-  'races',
-  'readme-first-questions',
-  'report-coverage',
-  'report-workspaces',
-  'report',
-  'scenario-opt-in',
-  'scenarios-callbacks',
-  'scenarios-docs',
-  'scenarios-faults',
-  'security-web',
-  'test-times',
-  'workspaces-parallel',
-  'workspaces',
-].map((name) => `test/${name}.test.ts`);
-
-/** Files that drive Chromium: they share one, started once per run (test/browser/chromium-server.ts). */
-const browser = ['test/browser/**/*.test.ts', 'test/check-callback-dashboard.test.ts'];
+const unit = ['src/**/*.test.ts', 'src/**/*.test.tsx', 'test/in-process/**/*.test.ts'];
+const browser = ['test/browser/**/*.test.ts'];
 
 export default defineConfig({
   test: {
@@ -64,7 +28,7 @@ export default defineConfig({
           // file to the next (no re-import of hono, zod and the app per file).
           // A file that fakes timers or spies restores them itself (vitest's restoreMocks does too).
           name: 'unit',
-          include: ['src/**/*.test.ts', 'src/**/*.test.tsx', ...inProcess],
+          include: unit,
           exclude,
           pool: 'threads',
           isolate: false,
@@ -86,7 +50,7 @@ export default defineConfig({
           // examples/ holds the README's merchant-flow test; it imports the built package ('deposit-sandbox' -> dist/).
           name: 'integration',
           include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
-          exclude: [...exclude, ...inProcess, ...browser],
+          exclude: [...exclude, ...unit, ...browser],
           pool: 'forks',
           isolate: false,
           restoreMocks: true,

@@ -1,5 +1,5 @@
 // The package root: `import { startSandbox } from 'deposit-sandbox'`. This is the whole public
-// surface (docs/programmatic.md describes it; test/public-surface.test.ts pins the list);
+// surface (docs/programmatic.md describes it; test/in-process/public-surface.test.ts pins the list);
 // every other module is internal and may change in any release.
 
 // Start a sandbox in-process, and its handle.

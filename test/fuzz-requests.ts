@@ -3,7 +3,7 @@ import { LIMITS } from '../src/trades/requests.js';
 import { DEMO, SECOND } from './support.js';
 
 /**
- * Generated requests for the fuzz suite (test/fuzz.test.ts). Each is plain data, so a
+ * Generated requests for the fuzz suite (test/in-process/fuzz.test.ts). Each is plain data, so a
  * failing case prints readably: `$T0`, `$T1`... in a path stand for the run's created trades
  * (a random UUID when there are fewer), `$C0`... for its callback events, `$DEMO` / `$SECOND`
  * for the bundled merchants. Headers and signatures are resolved when the request is sent.

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { DEMO, errorOf, makeSandbox, p2pBody, type TestSandbox } from './support.js';
 
-/** Shared by test/hostile.test.ts and test/hostile-prototype.test.ts. */
+/** Shared by test/in-process/hostile.test.ts and test/hostile-prototype.test.ts. */
 export const CREATE = '/api/v1/trades/deposit/create';
 export const BUILD = '/api/v1/trades/deposit/build';
 

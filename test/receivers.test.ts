@@ -1,5 +1,5 @@
 /**
- * Callback receivers that misbehave, beyond the first attempt (test/callbacks-faults.test.ts
+ * Callback receivers that misbehave, beyond the first attempt (test/in-process/callbacks-faults.test.ts
  * covers each first attempt's log entry): every fault runs the whole documented retry
  * schedule and ends failed with each attempt logged; huge answers do not grow memory; and
  * the API keeps answering while receivers hang.

@@ -109,7 +109,7 @@ describe('merchants are kept apart', () => {
 
 describe('secrets appear in no answer and no log line', () => {
   it('across every kind of refusal, in every auth mode', async () => {
-    // Every line a sandbox writes goes through its logger (test/one-voice.test.ts): read that.
+    // Every line a sandbox writes goes through its logger (test/in-process/one-voice.test.ts): read that.
     const logger = capturingLogger();
     const receiver = await startReceiver((_q, res) => void res.writeHead(500).end('no'));
     cleanups.push(() => receiver.close());

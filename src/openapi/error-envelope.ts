@@ -3,7 +3,7 @@ import { named } from './schema-name.js';
 
 /**
  * The error envelope of src/errors.ts as a zod schema, for /openapi.json. Its type equals
- * the ErrorEnvelope interface there (test/openapi.test.ts asserts it at type level).
+ * the ErrorEnvelope interface there (test/in-process/openapi.test.ts asserts it at type level).
  */
 export const errorEnvelopeSchema = named(
   'ErrorEnvelope',

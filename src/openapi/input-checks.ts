@@ -6,7 +6,7 @@ import type { TradeState } from '../trades/trade.js';
 /**
  * What the routes check beyond what their zod schemas say in JSON Schema (a refine, a transform,
  * the lifecycle's table), written as JSON Schema for /openapi.json, so that a schema-driven tester
- * does not send values the document allows and the sandbox refuses. test/openapi-refusals.test.ts
+ * does not send values the document allows and the sandbox refuses. test/in-process/openapi-refusals.test.ts
  * checks each against the code that does the checking.
  */
 
