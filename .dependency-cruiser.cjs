@@ -17,7 +17,7 @@ const FLOORS = [
   {
     name: 'behaviour',
     what: 'what happens to trades: the lifecycle, scenarios, callbacks, the receiver check, the fuzzer, the balance probe, the options',
-    paths: ['^src/(lifecycle|scenarios|callbacks|check-callback|callback-fuzzer|balance-probe)/', '^src/config/options\\.ts$'],
+    paths: ['^src/(lifecycle|scenarios|callbacks|check-callback|callback-fuzzer|balance-probe|profile)/', '^src/config/options\\.ts$'],
   },
   {
     name: 'tenant',
