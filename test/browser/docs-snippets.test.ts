@@ -4,16 +4,19 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeBrowser, DESKTOP, launchBrowser, openPage } from './browser.js';
+import { describeBrowser, DESKTOP, launchBrowser, openPage, type WatchedPage } from './browser.js';
 import { serveSandbox, startShop, type ServedSandbox, type Shop } from './servers.js';
 
 describeBrowser('docs/payment-page.md: the Playwright examples', () => {
   let browser: Browser;
   let sandbox: ServedSandbox;
   let shop: Shop;
+  /** One tab for the file: each example loads its own trade's page in it. */
+  let tab: WatchedPage;
 
   beforeAll(async () => {
     [browser, sandbox, shop] = await Promise.all([launchBrowser(), serveSandbox(), startShop()]);
+    tab = await openPage(browser, DESKTOP);
   });
 
   afterAll(async () => {
@@ -23,7 +26,7 @@ describeBrowser('docs/payment-page.md: the Playwright examples', () => {
 
   it('pays an ecom trade with the test card and lands on the return_url', async () => {
     const trade = await sandbox.create({ return_url: `${shop.url}/thanks` }, 'build');
-    const { page } = await openPage(browser, DESKTOP);
+    const { page } = tab;
     // Playwright: pay an ecom trade with the test card
     await page.goto(trade.payment_data.url);
     await page.getByTestId('card-number').fill('4242 4242 4242 4242');
@@ -37,7 +40,7 @@ describeBrowser('docs/payment-page.md: the Playwright examples', () => {
 
   it('pins the page language with ?lang=', async () => {
     const trade = await sandbox.create({}, 'build');
-    const { page } = await openPage(browser, DESKTOP);
+    const { page } = tab;
     // Playwright: pin the language in your own tests
     await page.goto(`${trade.payment_data.url}?lang=en`);
     expect(await page.getAttribute('html', 'lang')).toBe('en');
@@ -45,7 +48,7 @@ describeBrowser('docs/payment-page.md: the Playwright examples', () => {
 
   it('pays through the 3-D Secure step with code 1111', async () => {
     const trade = await sandbox.create({ return_url: `${shop.url}/after-3ds` }, 'build');
-    const { page } = await openPage(browser, DESKTOP);
+    const { page } = tab;
     await page.goto(trade.payment_data.url);
     // Playwright
     await page.getByTestId('card-number').fill('4000 0000 0000 3220');

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEMO, ecomBody, p2pBody } from '../support.js';
-import { DASHBOARD_POLL_MS, describeBrowser, DESKTOP, expectClean, launchBrowser, openPage, PHONE, runClockUntil, screenshot } from './browser.js';
+import { DASHBOARD_POLL_MS, describeBrowser, DESKTOP, expectClean, launchBrowser, openPage, PHONE, runClockUntil, screenshot, type WatchedPage } from './browser.js';
 import { serveSandbox, startShop, type ServedSandbox, type Shop } from './servers.js';
 
 /**
@@ -35,9 +35,12 @@ describeBrowser('Russian pages on a 390 px phone', () => {
   let browser: Browser;
   let sandbox: ServedSandbox;
   let shop: Shop;
+  /** The payment pages' tab: each of their tests loads its own trade's page in it. */
+  let payer: WatchedPage;
 
   beforeAll(async () => {
     [browser, sandbox, shop] = await Promise.all([launchBrowser(), serveSandbox(), startShop()]);
+    payer = await openPage(browser, PHONE);
   });
 
   afterAll(async () => {
@@ -47,7 +50,7 @@ describeBrowser('Russian pages on a 390 px phone', () => {
 
   it('the result page says the state and the payment type in Russian', async () => {
     const trade = await sandbox.create({ order: 'ru-result-1' });
-    const watched = await openPage(browser, PHONE);
+    const watched = payer;
     const { page } = watched;
     await page.goto(`${trade.payment_data.url}?lang=ru`);
     await page.getByTestId('pay').click();
@@ -60,12 +63,11 @@ describeBrowser('Russian pages on a 390 px phone', () => {
     expect(await noPageOverflow(page)).toBe(true);
     await screenshot(page, 'ru-phone-result');
     await expectClean(watched);
-    await watched.context.close();
   });
 
   it('the SBP page says what its QR code is for in a sandbox, without promising a bank app will fill it in', async () => {
     const trade = await sandbox.create({ order: 'ru-sbp-1', type: 'nspk' });
-    const watched = await openPage(browser, PHONE);
+    const watched = payer;
     const { page } = watched;
     await page.goto(`${trade.payment_data.url}?lang=ru`);
     const caption = (await page.locator('.sbp-qr figcaption').textContent()) ?? '';
@@ -75,12 +77,11 @@ describeBrowser('Russian pages on a 390 px phone', () => {
     expect(await noPageOverflow(page)).toBe(true);
     await screenshot(page, 'ru-phone-sbp');
     await expectClean(watched);
-    await watched.context.close();
   });
 
   it('the card form lines up expiry and CVC; the 3-D Secure step has the language switch and keeps the step', async () => {
     const trade = await sandbox.create({ order: 'ru-3ds-1', return_url: `${shop.url}/back` }, 'build');
-    const watched = await openPage(browser, PHONE);
+    const watched = payer;
     const { page } = watched;
     await page.goto(`${trade.payment_data.url}?lang=ru`);
     const [expiry, cvc] = await Promise.all([page.getByTestId('card-expiry').boundingBox(), page.getByTestId('card-cvc').boundingBox()]);
@@ -107,7 +108,6 @@ describeBrowser('Russian pages on a 390 px phone', () => {
     await page.waitForURL(`${shop.url}/back`);
     expect(sandbox.sandbox.store.trades.get(trade.id)?.state).toBe('confirmed');
     await expectClean(watched);
-    await watched.context.close();
   });
 
   it('the Russian dashboard: tables scroll inside their panels, nothing clips the page, one word for merchant', async () => {

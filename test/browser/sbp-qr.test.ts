@@ -2,7 +2,7 @@ import jsQRModule from 'jsqr';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parseSbpPayload } from '../../src/pages/sbp-qr.js';
-import { describeBrowser, DESKTOP, expectClean, launchBrowser, openPage, PHONE, screenshot } from './browser.js';
+import { describeBrowser, DESKTOP, expectClean, launchBrowser, openPage, PHONE, screenshot, type WatchedPage } from './browser.js';
 import { serveSandbox, type ServedSandbox } from './servers.js';
 
 // jsqr is CommonJS with an ES-style default in its types: take whichever the loader hands over.
@@ -37,9 +37,13 @@ async function decodeQr(page: Page): Promise<string | undefined> {
 describeBrowser('SBP QR code in Chromium', () => {
   let browser: Browser;
   let sandbox: ServedSandbox;
+  /** One tab per device for the file: each test loads its own trade's page in it. */
+  let phone: WatchedPage;
+  let desktop: WatchedPage;
 
   beforeAll(async () => {
     [browser, sandbox] = await Promise.all([launchBrowser(), serveSandbox()]);
+    [phone, desktop] = await Promise.all([openPage(browser, PHONE), openPage(browser, DESKTOP)]);
   });
 
   afterAll(async () => {
@@ -48,13 +52,13 @@ describeBrowser('SBP QR code in Chromium', () => {
   });
 
   for (const [lang, device, name] of [
-    ['ru', PHONE, 'phone'],
-    ['en', DESKTOP, 'desktop'],
+    ['ru', () => phone, 'phone'],
+    ['en', () => desktop, 'desktop'],
   ] as const) {
     it(`${lang}, ${name}: decodes back to the phone, amount and recipient`, async () => {
       const trade = await sandbox.create({ order: `qr-${lang}`, type: 'nspk', amount_cents: 123456 });
       const stored = sandbox.sandbox.store.trades.get(trade.id)!;
-      const watched = await openPage(browser, device);
+      const watched = device();
       const { page } = watched;
       await page.goto(`${trade.payment_data.url}?lang=${lang}`);
       expect(await page.getByTestId('sbp-qr').locator('svg').count()).toBe(1);
@@ -70,16 +74,13 @@ describeBrowser('SBP QR code in Chromium', () => {
       expect(await page.getByTestId('sbp-qr').getAttribute('aria-label')).toContain(stored.requisites.name);
       await screenshot(page, `sbp-qr-${lang}-${name}`);
       await expectClean(watched);
-      await watched.context.close();
     });
   }
 
   it('an any_bank page has no QR code', async () => {
     const trade = await sandbox.create({ order: 'qr-card' });
-    const watched = await openPage(browser, PHONE);
-    await watched.page.goto(trade.payment_data.url);
-    await watched.page.getByTestId('requisites-number').waitFor();
-    expect(await watched.page.getByTestId('sbp-qr').count()).toBe(0);
-    await watched.context.close();
+    await phone.page.goto(trade.payment_data.url);
+    await phone.page.getByTestId('requisites-number').waitFor();
+    expect(await phone.page.getByTestId('sbp-qr').count()).toBe(0);
   });
 });

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeBrowser, DESKTOP, expectClean, launchBrowser, openPage, PHONE, screenshot } from './browser.js';
+import { describeBrowser, DESKTOP, expectClean, launchBrowser, openPage, PHONE, screenshot, type WatchedPage } from './browser.js';
 import { serveSandbox, startShop, type ServedSandbox, type Shop } from './servers.js';
 
 /** 4000 0000 0000 3220 asks for a 3-D Secure code: 1111 pays, another code or Cancel declines. */
@@ -8,9 +8,13 @@ describeBrowser('3-D Secure in Chromium', () => {
   let browser: Browser;
   let sandbox: ServedSandbox;
   let shop: Shop;
+  /** One tab per device for the file: each test loads its own trade's page in it. */
+  let phone: WatchedPage;
+  let desktop: WatchedPage;
 
   beforeAll(async () => {
     [browser, sandbox, shop] = await Promise.all([launchBrowser(), serveSandbox(), startShop()]);
+    [phone, desktop] = await Promise.all([openPage(browser, PHONE), openPage(browser, DESKTOP)]);
   });
 
   afterAll(async () => {
@@ -21,9 +25,8 @@ describeBrowser('3-D Secure in Chromium', () => {
   const state = (id: string) => sandbox.sandbox.store.trades.get(id)?.state;
 
   /** Opens an ecom trade's page, pays with the 3-D Secure card, and waits for the code prompt. */
-  async function challenge(lang: 'ru' | 'en', device: typeof DESKTOP, order: string) {
+  async function challenge(lang: 'ru' | 'en', watched: WatchedPage, order: string) {
     const trade = await sandbox.create({ order, callback_url: `${shop.url}/callback`, return_url: `${shop.url}/back?order=${order}` }, 'build');
-    const watched = await openPage(browser, device);
     const { page } = watched;
     await page.goto(`${trade.payment_data.url}?lang=${lang}`);
     await page.getByTestId('test-cards').locator('summary').click();
@@ -40,11 +43,11 @@ describeBrowser('3-D Secure in Chromium', () => {
   }
 
   for (const [lang, device, name] of [
-    ['ru', PHONE, 'phone'],
-    ['en', DESKTOP, 'desktop'],
+    ['ru', () => phone, 'phone'],
+    ['en', () => desktop, 'desktop'],
   ] as const) {
     it(`${lang}, ${name}: code 1111 confirms, sends the callback and goes to the return_url`, async () => {
-      const { trade, watched, page } = await challenge(lang, device, `3ds-ok-${lang}`);
+      const { trade, watched, page } = await challenge(lang, device(), `3ds-ok-${lang}`);
       await screenshot(page, `3ds-challenge-${lang}-${name}`);
       await page.getByTestId('3ds-code').fill('1111');
       await page.getByTestId('3ds-submit').click();
@@ -54,33 +57,30 @@ describeBrowser('3-D Secure in Chromium', () => {
       const callback = await shop.waitFor((r) => r.method === 'POST' && r.body.includes(trade.id));
       expect(JSON.parse(callback.body)).toMatchObject({ id: trade.id, state: 'confirmed' });
       await expectClean(watched);
-      await watched.context.close();
     });
 
     it(`${lang}, ${name}: another code declines (canceled)`, async () => {
-      const { trade, watched, page } = await challenge(lang, device, `3ds-bad-${lang}`);
+      const { trade, watched, page } = await challenge(lang, device(), `3ds-bad-${lang}`);
       await page.getByTestId('3ds-code').fill('0000');
       await page.getByTestId('3ds-submit').click();
       await page.getByTestId('shop').waitFor();
       expect(state(trade.id)).toBe('canceled');
       expect(sandbox.sandbox.store.trades.get(trade.id)?.history.at(-1)?.note).toContain('Wrong 3-D Secure code');
       await expectClean(watched);
-      await watched.context.close();
     });
 
     it(`${lang}, ${name}: Cancel declines (canceled)`, async () => {
-      const { trade, watched, page } = await challenge(lang, device, `3ds-cancel-${lang}`);
+      const { trade, watched, page } = await challenge(lang, device(), `3ds-cancel-${lang}`);
       await page.getByTestId('3ds-cancel').click();
       await page.getByTestId('shop').waitFor();
       expect(state(trade.id)).toBe('canceled');
       await expectClean(watched);
-      await watched.context.close();
     });
   }
 
   it('without a return_url the result page says why, in the page language', async () => {
     const trade = await sandbox.create({ order: '3ds-result' }, 'build');
-    const watched = await openPage(browser, PHONE);
+    const watched = phone;
     const { page } = watched;
     await page.goto(`${trade.payment_data.url}?lang=ru`);
     await page.getByTestId('card-number').fill('4000000000003220');
@@ -95,6 +95,5 @@ describeBrowser('3-D Secure in Chromium', () => {
     expect(await page.getByTestId('result-icon').getAttribute('data-icon')).toBe('canceled');
     await screenshot(page, '3ds-declined-ru-phone');
     await expectClean(watched);
-    await watched.context.close();
   });
 });
