@@ -9,12 +9,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { resetCommand } from '../../src/cli/reset.js';
-import { signCommand } from '../../src/cli/sign-command.js';
-import { triggerCommand } from '../../src/cli/trigger.js';
-import { startReceiver, type Receiver } from '../callbacks-receiver.js';
-import { killAll, serve } from '../data-folder-support.js';
-import { DEMO } from '../support.js';
+import { resetCommand } from '../src/cli/reset.js';
+import { signCommand } from '../src/cli/sign-command.js';
+import { triggerCommand } from '../src/cli/trigger.js';
+import { startReceiver, type Receiver } from './callbacks-receiver.js';
+import { killAll, serve } from './data-folder-support.js';
+import { DEMO } from './support.js';
 
 const WORKERS = 8;
 const ORDERS = ['same-1', 'same-2', 'same-3', 'same-4', 'same-5'];
