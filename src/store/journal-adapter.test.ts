@@ -1,25 +1,14 @@
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { JSONFile } from 'lowdb/node';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { sampleTrade } from '../../test/sample-trade.js';
+import { folderIn, it } from '../../test/temp-folder.js';
 import type { TradeRecord } from '../trades/trade.js';
 import { JournalAdapter, type JournalAdapterOptions } from './journal-adapter.js';
 import { encodeRecord } from './journal-record.js';
 import { openJournals } from './open-journals.js';
 import { DataFolderRefusedError, Store } from './store.js';
-
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'deposit-sandbox-store-'));
-  dirs.push(dir);
-  return dir;
-}
 
 const trade = sampleTrade;
 
@@ -40,8 +29,7 @@ const journal = (dir: string, generation: number) => join(dir, `journal.${genera
 const snapshotFile = (generation: number, rows: TradeRecord[]) => `${JSON.stringify({ version: 1, generation, trades: rows, jobs: [], callbacks: [], meta: [] }, null, 2)}\n`;
 
 describe('JournalAdapter: writes and restarts', () => {
-  it('every committed change is there after a restart, without a shutdown', async () => {
-    const dir = tempDir();
+  it('every committed change is there after a restart, without a shutdown', async ({ folder: dir }) => {
     const { store } = await open(dir);
     store.trades.put(trade(1));
     store.trades.put(trade(2));
@@ -61,8 +49,7 @@ describe('JournalAdapter: writes and restarts', () => {
     expect(notes).toEqual([]);
   });
 
-  it('a group commit is one journal line', async () => {
-    const dir = tempDir();
+  it('a group commit is one journal line', async ({ folder: dir }) => {
     const { store } = await open(dir);
     for (let n = 0; n < 10; n++) store.trades.put(trade(n));
     await Promise.all([store.commit(), store.commit()]);
@@ -71,8 +58,7 @@ describe('JournalAdapter: writes and restarts', () => {
     expect((JSON.parse(lines[0]!) as { changes: unknown[] }).changes).toHaveLength(10);
   });
 
-  it('close() compacts the journal into db.json, which lowdb reads as the store snapshot', async () => {
-    const dir = tempDir();
+  it('close() compacts the journal into db.json, which lowdb reads as the store snapshot', async ({ folder: dir }) => {
     const { store } = await open(dir);
     store.trades.put(trade(1));
     store.trades.put(trade(2));
@@ -89,8 +75,7 @@ describe('JournalAdapter: writes and restarts', () => {
     expect(trades(again)).toEqual([trade(1), trade(2)]);
   });
 
-  it('restarts after compaction keep working: more writes, another crash, another restart', async () => {
-    const dir = tempDir();
+  it('restarts after compaction keep working: more writes, another crash, another restart', async ({ folder: dir }) => {
     const first = await open(dir);
     first.store.trades.put(trade(1));
     await first.store.close();
@@ -105,8 +90,7 @@ describe('JournalAdapter: writes and restarts', () => {
     expect(trades((await open(dir)).store)).toEqual([trade(2)]);
   });
 
-  it('compacts in the background once rows written again pass the threshold, while writes go on, losing none', async () => {
-    const dir = tempDir();
+  it('compacts in the background once rows written again pass the threshold, while writes go on, losing none', async ({ folder: dir }) => {
     const { store } = await open(dir, { compactBytes: 2_000 });
     const generation = () => Number(/journal\.(\d+)/.exec(files(dir).find((name) => name.startsWith('journal.')) ?? '')?.[1]);
     // Writes go on while a compaction runs (a slow fsync under load lets many through): write until
@@ -130,8 +114,7 @@ describe('JournalAdapter: writes and restarts', () => {
     expect(trades((await open(dir)).store)).toEqual(expected);
   });
 
-  it('leaves a journal of new rows alone until it reaches four times the threshold', async () => {
-    const dir = tempDir();
+  it('leaves a journal of new rows alone until it reaches four times the threshold', async ({ folder: dir }) => {
     const { store } = await open(dir, { compactBytes: 2_000 });
     let n = 0;
     const write = async (until: number) => {
@@ -156,8 +139,7 @@ describe('JournalAdapter: writes and restarts', () => {
     expect(trades((await open(dir)).store)).toEqual(Array.from({ length: n }, (_, k) => trade(k)));
   });
 
-  it('clear() is persisted, compacted at once, and later writes stay', async () => {
-    const dir = tempDir();
+  it('clear() is persisted, compacted at once, and later writes stay', async ({ folder: dir }) => {
     const { store } = await open(dir);
     store.trades.put(trade(1));
     store.meta.put({ id: 'clock', offset: 7 });
@@ -173,8 +155,7 @@ describe('JournalAdapter: writes and restarts', () => {
     expect(again.meta.size).toBe(0);
   });
 
-  it('with fsync on, writes and compactions behave the same', async () => {
-    const dir = tempDir();
+  it('with fsync on, writes and compactions behave the same', async ({ folder: dir }) => {
     const { store } = await open(dir, { fsync: true });
     store.trades.put(trade(1));
     await store.commit();
@@ -186,8 +167,7 @@ describe('JournalAdapter: writes and restarts', () => {
     expect(trades((await open(dir)).store)).toEqual([trade(1), trade(2)]);
   });
 
-  it('read() gives the whole store as one snapshot document', async () => {
-    const dir = tempDir();
+  it('read() gives the whole store as one snapshot document', async ({ folder: dir }) => {
     const { store } = await open(dir);
     store.trades.put(trade(1));
     await store.close();
@@ -195,11 +175,10 @@ describe('JournalAdapter: writes and restarts', () => {
     store.trades.put(trade(1, { state: 'canceled' }));
     await store.commit();
     expect(await new JournalAdapter(dir).read()).toMatchObject({ version: 1, trades: [trade(1, { state: 'canceled' }), trade(2)] });
-    expect(await new JournalAdapter(tempDir()).read()).toBeNull();
+    expect(await new JournalAdapter(folderIn(dir)).read()).toBeNull();
   });
 
-  it('a db.json as lowdb writes it (pretty-printed, no generation, no journal) loads and moves on', async () => {
-    const dir = tempDir();
+  it('a db.json as lowdb writes it (pretty-printed, no generation, no journal) loads and moves on', async ({ folder: dir }) => {
     await new JSONFile(join(dir, 'db.json')).write({ version: 1, trades: [trade(1)], jobs: [], callbacks: [], meta: [] });
     const { store } = await open(dir);
     expect(trades(store)).toEqual([trade(1)]);
@@ -210,8 +189,7 @@ describe('JournalAdapter: writes and restarts', () => {
 });
 
 describe('JournalAdapter: crashes and damage', () => {
-  it('a torn last record (a write cut short) is dropped and cut off before the next write', async () => {
-    const dir = tempDir();
+  it('a torn last record (a write cut short) is dropped and cut off before the next write', async ({ folder: dir }) => {
     const { store } = await open(dir);
     store.trades.put(trade(1));
     await store.commit();
@@ -250,8 +228,7 @@ describe('JournalAdapter: crashes and damage', () => {
     expect(third.notes).toEqual([]);
   });
 
-  it('a complete last record with a checksum mismatch is damage, not a torn write: kept byte for byte, never cut off', async () => {
-    const dir = tempDir();
+  it('a complete last record with a checksum mismatch is damage, not a torn write: kept byte for byte, never cut off', async ({ folder: dir }) => {
     const { store } = await open(dir);
     store.trades.put(trade(1));
     await store.commit();
@@ -274,8 +251,7 @@ describe('JournalAdapter: crashes and damage', () => {
     expect(trades((await open(dir)).store)).toEqual([trade(1), trade(3)]);
   });
 
-  it('a damaged record in the middle is skipped, the rest loads, and the file is kept aside on compaction', async () => {
-    const dir = tempDir();
+  it('a damaged record in the middle is skipped, the rest loads, and the file is kept aside on compaction', async ({ folder: dir }) => {
     const records = [1, 2, 3].map((n) => encodeRecord([{ op: 'put', table: 'trades', record: trade(n) }]).toString());
     writeFileSync(journal(dir, 0), records[0]! + records[1]!.replace('order-2', 'order-X') + records[2]!);
     const { store, notes } = await open(dir);
@@ -288,8 +264,7 @@ describe('JournalAdapter: crashes and damage', () => {
     expect(again.notes).toEqual([]);
   });
 
-  it('crash during compaction, before the new snapshot: old snapshot + both journals load in order', async () => {
-    const dir = tempDir();
+  it('crash during compaction, before the new snapshot: old snapshot + both journals load in order', async ({ folder: dir }) => {
     writeFileSync(join(dir, 'db.json'), snapshotFile(4, [trade(1)]));
     writeFileSync(journal(dir, 4), encodeRecord([{ op: 'put', table: 'trades', record: trade(2) }]).toString());
     writeFileSync(
@@ -314,8 +289,7 @@ describe('JournalAdapter: crashes and damage', () => {
     expect(trades((await open(dir)).store)).toEqual([trade(2, { state: 'confirmed' }), trade(3)]);
   });
 
-  it('crash during compaction, after the new snapshot: the journal it replaces is ignored, then removed', async () => {
-    const dir = tempDir();
+  it('crash during compaction, after the new snapshot: the journal it replaces is ignored, then removed', async ({ folder: dir }) => {
     // db.json generation 5 already holds journal 4's changes; replaying 4 again would resurrect trade 1.
     writeFileSync(join(dir, 'db.json'), snapshotFile(5, [trade(2)]));
     writeFileSync(journal(dir, 4), encodeRecord([{ op: 'put', table: 'trades', record: trade(1) }]).toString());
@@ -328,14 +302,12 @@ describe('JournalAdapter: crashes and damage', () => {
     expect(trades((await open(dir)).store)).toEqual([trade(2), trade(3), trade(4)]);
   });
 
-  it('a journal without its snapshot (crash before the first compaction) loads on its own', async () => {
-    const dir = tempDir();
+  it('a journal without its snapshot (crash before the first compaction) loads on its own', async ({ folder: dir }) => {
     writeFileSync(journal(dir, 0), encodeRecord([{ op: 'put', table: 'trades', record: trade(1) }]).toString());
     expect(trades((await open(dir)).store)).toEqual([trade(1)]);
   });
 
-  it('a journal newer than db.json with a gap is refused, naming the files, and nothing is touched', async () => {
-    const dir = tempDir();
+  it('a journal newer than db.json with a gap is refused, naming the files, and nothing is touched', async ({ folder: dir }) => {
     writeFileSync(join(dir, 'db.json'), snapshotFile(2, [trade(1)]));
     writeFileSync(journal(dir, 4), encodeRecord([{ op: 'put', table: 'trades', record: trade(2) }]).toString());
     const before = files(dir).map((name) => readFileSync(join(dir, name)));
@@ -343,21 +315,19 @@ describe('JournalAdapter: crashes and damage', () => {
     expect(files(dir).map((name) => readFileSync(join(dir, name)))).toEqual(before);
   });
 
-  it('journals whose start is missing and no db.json are refused too', async () => {
-    const dir = tempDir();
+  it('journals whose start is missing and no db.json are refused too', async ({ folder: dir }) => {
     writeFileSync(journal(dir, 3), encodeRecord([{ op: 'put', table: 'trades', record: trade(2) }]).toString());
     await expect(open(dir)).rejects.toThrow(/there is no db\.json but the next journal is journal\.3\.ndjson \(journal\.0\.ndjson is missing\)/);
   });
 
-  it.each([
+  it.for([
     ['an array', '[1, 2, 3]', /not a deposit-sandbox store \(\(root\): /],
     ['another app’s JSON', '{"posts": [{"id": 1}]}', /not a deposit-sandbox store \(version: /],
     ['a future version', '{"version": 2, "trades": []}', /not a deposit-sandbox store \(version: /],
     ['a bad row', snapshotFile(0, [trade(1), { ...trade(2), amount_cents: 'ten' } as never]), /not a deposit-sandbox store \(trades\[1\]\.amount_cents: /],
     ['not JSON', '{"version": 1, "trades": [', /cannot be loaded: /],
     ['a bad generation', '{"version": 1, "generation": -1}', /cannot be loaded: "generation" in db\.json must be a whole number/],
-  ])('%s in db.json is refused with a clear message and the folder is left untouched', async (_label, content, message) => {
-    const dir = tempDir();
+  ] as const)('%s in db.json is refused with a clear message and the folder is left untouched', async ([, content, message], { folder: dir }) => {
     writeFileSync(join(dir, 'db.json'), content);
     writeFileSync(
       journal(dir, 0),
@@ -373,22 +343,19 @@ describe('JournalAdapter: crashes and damage', () => {
     expect(files(dir).map((name) => [name, readFileSync(join(dir, name))])).toEqual(before);
   });
 
-  it('a journal record that passes its checksum but not the schema is refused like a bad row', async () => {
-    const dir = tempDir();
+  it('a journal record that passes its checksum but not the schema is refused like a bad row', async ({ folder: dir }) => {
     writeFileSync(journal(dir, 0), encodeRecord([{ op: 'put', table: 'trades', record: { ...trade(1), state: 'lost' } as never }]).toString());
     await expect(open(dir)).rejects.toThrow(/not a deposit-sandbox store \(journal\.trades\.00000000-0000-4000-8000-000000000001\.state: /);
   });
 });
 
 describe('JournalAdapter: snapshot layout fallbacks', () => {
-  it('a db.json reformatted by hand (any valid JSON) still loads', async () => {
-    const dir = tempDir();
+  it('a db.json reformatted by hand (any valid JSON) still loads', async ({ folder: dir }) => {
     writeFileSync(join(dir, 'db.json'), JSON.stringify({ trades: [trade(1), trade(2)], version: 1 }));
     expect(trades((await open(dir)).store)).toEqual([trade(1), trade(2)]);
   });
 
-  it('a file that stops fitting the layout half-way is read again whole, without duplicates', async () => {
-    const dir = tempDir();
+  it('a file that stops fitting the layout half-way is read again whole, without duplicates', async ({ folder: dir }) => {
     const { store } = await open(dir);
     store.trades.put(trade(1));
     store.trades.put(trade(2));
@@ -398,8 +365,7 @@ describe('JournalAdapter: snapshot layout fallbacks', () => {
     expect(trades((await open(dir)).store)).toEqual([trade(1), trade(2)]);
   });
 
-  it('a truncated db.json is not JSON and is refused', async () => {
-    const dir = tempDir();
+  it('a truncated db.json is not JSON and is refused', async ({ folder: dir }) => {
     writeFileSync(join(dir, 'db.json'), snapshotFile(0, [trade(1), trade(2)]));
     truncateSync(join(dir, 'db.json'), 400);
     await expect(open(dir)).rejects.toThrow(/cannot be loaded/);
@@ -407,11 +373,11 @@ describe('JournalAdapter: snapshot layout fallbacks', () => {
 });
 
 describe('JournalAdapter: open descriptors stay bounded', () => {
-  it('journals beyond the bound are closed while idle and reopened on the next write, losing nothing', async () => {
+  it('journals beyond the bound are closed while idle and reopened on the next write, losing nothing', async ({ folder }) => {
     const previous = openJournals.max;
     openJournals.max = 2;
     try {
-      const opened = await Promise.all([tempDir(), tempDir(), tempDir(), tempDir()].map(async (dir) => ({ dir, ...(await open(dir)) })));
+      const opened = await Promise.all([folderIn(folder), folderIn(folder), folderIn(folder), folderIn(folder)].map(async (dir) => ({ dir, ...(await open(dir)) })));
       for (let round = 1; round <= 3; round++) {
         for (const { store } of opened) {
           store.trades.put(trade(round));

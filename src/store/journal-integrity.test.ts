@@ -1,22 +1,11 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../../test/temp-folder.js';
 import { sampleTrade } from '../../test/sample-trade.js';
 import { JournalAdapter } from './journal-adapter.js';
 import { encodeRecord } from './journal-record.js';
 import { Store } from './store.js';
-
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'deposit-sandbox-integrity-'));
-  dirs.push(dir);
-  return dir;
-}
 
 const trade = sampleTrade;
 
@@ -30,9 +19,8 @@ const ids = (store: Store) => [...store.trades.values()].map((t) => t.id).sort()
 const files = (dir: string) => readdirSync(dir).sort();
 const journal = (dir: string, generation: number) => join(dir, `journal.${generation}.ndjson`);
 
-/** A folder whose db.json holds trades 1-2 (generation 1) and whose journal.1 holds trades 3-4, one record each. */
-async function folder(): Promise<string> {
-  const dir = tempDir();
+/** Fills `dir`: its db.json holds trades 1-2 (generation 1) and its journal.1 trades 3-4, one record each. */
+async function populated(dir: string): Promise<string> {
   const { store } = await open(dir);
   store.trades.put(trade(1));
   store.trades.put(trade(2));
@@ -46,8 +34,8 @@ async function folder(): Promise<string> {
 }
 
 describe('journal damage is kept, never cut off', () => {
-  it('a journal overwritten with garbage is kept byte for byte, and the warning says it is mostly garbage (defect 11)', async () => {
-    const dir = await folder();
+  it('a journal overwritten with garbage is kept byte for byte, and the warning says it is mostly garbage (defect 11)', async ({ folder }) => {
+    const dir = await populated(folder);
     const garbage = Buffer.from(Array.from({ length: 100 }, (_, i) => `garbage line ${i} ${'x'.repeat(i)}\n`).join(''));
     writeFileSync(journal(dir, 1), garbage);
     const { store, notes } = await open(dir);
@@ -61,8 +49,7 @@ describe('journal damage is kept, never cut off', () => {
     expect(ids((await open(dir)).store)).toEqual([1, 2, 5].map((n) => trade(n).id));
   });
 
-  it('a journal whose last 4 KiB were zeroed keeps the file; the records before the damage load (defect 11)', async () => {
-    const dir = tempDir();
+  it('a journal whose last 4 KiB were zeroed keeps the file; the records before the damage load (defect 11)', async ({ folder: dir }) => {
     const records = Array.from({ length: 20 }, (_, i) => encodeRecord([{ op: 'put', table: 'trades', record: trade(i + 1) }]));
     const whole = Buffer.concat(records);
     whole.fill(0, whole.length - 4096);
@@ -79,8 +66,8 @@ describe('journal damage is kept, never cut off', () => {
 });
 
 describe('db.json: checksum and generation', () => {
-  it('a db.json whose generation is ahead of the journals stops start-up and deletes nothing (defect 9)', async () => {
-    const dir = await folder();
+  it('a db.json whose generation is ahead of the journals stops start-up and deletes nothing (defect 9)', async ({ folder }) => {
+    const dir = await populated(folder);
     const snapshot = join(dir, 'db.json');
     // The checksum would catch a flipped digit; a db.json restored from another copy has a valid one.
     const original = readFileSync(snapshot, 'utf8');
@@ -90,8 +77,8 @@ describe('db.json: checksum and generation', () => {
     expect(files(dir).map((name) => [name, readFileSync(join(dir, name))])).toEqual(before);
   });
 
-  it('a db.json older than the journals stops start-up naming both files', async () => {
-    const dir = await folder();
+  it('a db.json older than the journals stops start-up naming both files', async ({ folder }) => {
+    const dir = await populated(folder);
     const snapshot = join(dir, 'db.json');
     writeFileSync(
       snapshot,
@@ -103,8 +90,8 @@ describe('db.json: checksum and generation', () => {
     expect(existsSync(journal(dir, 1))).toBe(true);
   });
 
-  it('every single-bit flip in db.json is refused or loads the same data (defect 10)', async () => {
-    const dir = await folder();
+  it('every single-bit flip in db.json is refused or loads the same data (defect 10)', async ({ folder }) => {
+    const dir = await populated(folder);
     const snapshot = join(dir, 'db.json');
     const bytes = readFileSync(snapshot);
     const expected = [...(await open(dir)).store.trades.values()];

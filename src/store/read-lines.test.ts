@@ -1,18 +1,12 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../../test/temp-folder.js';
 import { readLines } from './read-lines.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function file(content: string | Buffer): string {
-  const dir = mkdtempSync(join(tmpdir(), 'deposit-sandbox-lines-'));
-  dirs.push(dir);
-  const path = join(dir, 'f');
+/** A file holding `content` in `folder`. */
+function file(folder: string, content: string | Buffer): string {
+  const path = join(folder, 'f');
   writeFileSync(path, content);
   return path;
 }
@@ -24,8 +18,8 @@ async function lines(path: string, chunkSize?: number) {
 }
 
 describe('readLines', () => {
-  it.each([1, 2, 3, 7, 1 << 20])('gives every line with its offset, whatever the chunk size (%i)', async (chunk) => {
-    const path = file('alpha\n\nбета\ngamma-long-line\n');
+  it.for([1, 2, 3, 7, 1 << 20])('gives every line with its offset, whatever the chunk size (%i)', async (chunk, { folder }) => {
+    const path = file(folder, 'alpha\n\nбета\ngamma-long-line\n');
     expect(await lines(path, chunk)).toEqual({
       out: [
         ['alpha', 0, true],
@@ -37,24 +31,24 @@ describe('readLines', () => {
     });
   });
 
-  it('marks a last line without its newline as incomplete', async () => {
-    expect((await lines(file('one\ntw'), 4)).out).toEqual([
+  it('marks a last line without its newline as incomplete', async ({ folder }) => {
+    expect((await lines(file(folder, 'one\ntw'), 4)).out).toEqual([
       ['one', 0, true],
       ['tw', 4, false],
     ]);
   });
 
-  it('stops when the visitor returns false', async () => {
+  it('stops when the visitor returns false', async ({ folder }) => {
     const seen: string[] = [];
-    await readLines(file('a\nb\nc\n'), (bytes) => {
+    await readLines(file(folder, 'a\nb\nc\n'), (bytes) => {
       seen.push(bytes.toString());
       return seen.length < 2;
     });
     expect(seen).toEqual(['a', 'b']);
   });
 
-  it('visits nothing in an empty file and rejects for a missing one', async () => {
-    expect(await lines(file(''))).toEqual({ out: [], size: 0 });
+  it('visits nothing in an empty file and rejects for a missing one', async ({ folder }) => {
+    expect(await lines(file(folder, ''))).toEqual({ out: [], size: 0 });
     await expect(readLines('/nonexistent/deposit-sandbox/file', () => true)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });

@@ -1,19 +1,13 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../../test/temp-folder.js';
 import { sampleTrade } from '../../test/sample-trade.js';
 import { loadSnapshotFile, type SnapshotVisitor, WHOLE_FILE_BYTES, writeSnapshotFile } from './snapshot-file.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function tempFile(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'deposit-sandbox-snapshot-'));
-  dirs.push(dir);
-  return join(dir, 'db.json');
+/** Where a test's snapshot file goes. */
+function tempFile(folder: string): string {
+  return join(folder, 'db.json');
 }
 
 /** Records what a visitor is given, in order. */
@@ -48,22 +42,22 @@ describe.each([
   ['read whole', WHOLE_FILE_BYTES],
   ['read in chunks', 0],
 ])('loadSnapshotFile (%s)', (_how, wholeFileBytes) => {
-  it('gives every member and row as written, in order, and the file size', async () => {
-    const path = tempFile();
+  it('gives every member and row as written, in order, and the file size', async ({ folder }) => {
+    const path = tempFile(folder);
     const bytes = await writeSnapshotFile(path, data, { fsync: false });
     const { seen, visitor } = recorder();
     expect(await loadSnapshotFile(path, visitor, wholeFileBytes)).toBe(bytes);
     expect(seen).toEqual(expected);
   });
 
-  it('resolves null, visiting nothing, when there is no file', async () => {
+  it('resolves null, visiting nothing, when there is no file', async ({ folder }) => {
     const { seen, visitor } = recorder();
-    expect(await loadSnapshotFile(tempFile(), visitor, wholeFileBytes)).toBeNull();
+    expect(await loadSnapshotFile(tempFile(folder), visitor, wholeFileBytes)).toBeNull();
     expect(seen).toEqual([]);
   });
 
-  it('refuses a file whose bytes no longer match its checksum before giving the visitor anything', async () => {
-    const path = tempFile();
+  it('refuses a file whose bytes no longer match its checksum before giving the visitor anything', async ({ folder }) => {
+    const path = tempFile(folder);
     await writeSnapshotFile(path, data, { fsync: false });
     writeFileSync(path, readFileSync(path, 'utf8').replace('"amount_cents":1003', '"amount_cents":9003'));
     const { seen, visitor } = recorder();
@@ -73,23 +67,23 @@ describe.each([
     expect(seen).toEqual([]);
   });
 
-  it('refuses a file whose checksum line is damaged', async () => {
-    const path = tempFile();
+  it('refuses a file whose checksum line is damaged', async ({ folder }) => {
+    const path = tempFile(folder);
     await writeSnapshotFile(path, data, { fsync: false });
     writeFileSync(path, readFileSync(path, 'utf8').replace(/"crc32:([0-9a-f]{8})"/, '"crc32:zz"'));
     await expect(loadSnapshotFile(path, recorder().visitor, wholeFileBytes)).rejects.toThrow(/the "checksum" line at the end of db\.json is damaged/);
   });
 
-  it('reads a file in another layout (reformatted by hand) whole, after a reset', async () => {
-    const path = tempFile();
+  it('reads a file in another layout (reformatted by hand) whole, after a reset', async ({ folder }) => {
+    const path = tempFile(folder);
     writeFileSync(path, JSON.stringify({ trades: rows, version: 1 }));
     const { seen, visitor } = recorder();
     await loadSnapshotFile(path, visitor, wholeFileBytes);
     expect(seen).toEqual([['document', { trades: rows, version: 1 }]]);
   });
 
-  it('reads again whole a file that stops fitting the layout half-way (a row split over two lines)', async () => {
-    const path = tempFile();
+  it('reads again whole a file that stops fitting the layout half-way (a row split over two lines)', async ({ folder }) => {
+    const path = tempFile(folder);
     await writeSnapshotFile(path, { version: 1, trades: rows }, { fsync: false });
     const text = readFileSync(path, 'utf8').replace(/,\n {2}"checksum".*\n\}\n$/, '\n}\n');
     writeFileSync(path, text.replace('"state":"created",', '"state":"created",\n'));
@@ -98,8 +92,8 @@ describe.each([
     expect(seen).toEqual([['document', { version: 1, trades: rows }]]);
   });
 
-  it('throws on a file cut short (not JSON)', async () => {
-    const path = tempFile();
+  it('throws on a file cut short (not JSON)', async ({ folder }) => {
+    const path = tempFile(folder);
     await writeSnapshotFile(path, { version: 1, trades: rows }, { fsync: false });
     writeFileSync(path, readFileSync(path, 'utf8').slice(0, 400));
     await expect(loadSnapshotFile(path, recorder().visitor, wholeFileBytes)).rejects.toThrow();
@@ -107,8 +101,8 @@ describe.each([
 });
 
 describe('loadSnapshotFile on a large file', () => {
-  it('lets the event loop turn while it parses (a callback queued at the first row runs before the last)', async () => {
-    const path = tempFile();
+  it('lets the event loop turn while it parses (a callback queued at the first row runs before the last)', async ({ folder }) => {
+    const path = tempFile(folder);
     const many = Array.from({ length: 6000 }, (_, i) => sampleTrade(i + 1));
     await writeSnapshotFile(path, { version: 1, trades: many }, { fsync: false });
     let visited = 0;

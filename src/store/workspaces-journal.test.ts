@@ -1,7 +1,7 @@
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, vi } from 'vitest';
+import { it } from '../../test/temp-folder.js';
 import { sampleTrade } from '../../test/sample-trade.js';
 import { JournalAdapter } from './journal-adapter.js';
 import { encodeRecord } from './journal-record.js';
@@ -9,16 +9,9 @@ import { JournalWriter } from './journal-writer.js';
 import { Store } from './store.js';
 import { WorkspacesJournal, type WorkspacesJournalOptions } from './workspaces-journal.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-/** A data folder's workspaces folder. */
-function workspacesFolder(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'deposit-sandbox-wsj-'));
-  dirs.push(dir);
-  return join(dir, 'workspaces');
+/** The workspaces folder of a data folder. */
+function workspacesFolder(data: string): string {
+  return join(data, 'workspaces');
 }
 
 /** One server's view: the journal, and the stores of the workspaces it opened. */
@@ -72,8 +65,8 @@ const lines = (folder: string, generation: number) =>
 const ids = (store: Store) => [...store.trades.values()].map((t) => t.id).sort();
 
 describe('WorkspacesJournal: one journal for the workspaces of a data folder', () => {
-  it('workspaces that commit in one turn share one record; after a restart without shutdown each has its own changes and no other', async () => {
-    const folder = workspacesFolder();
+  it('workspaces that commit in one turn share one record; after a restart without shutdown each has its own changes and no other', async ({ folder: data }) => {
+    const folder = workspacesFolder(data);
     const server = new Server(folder);
     const [a, b, c] = await server.openAll(['a', 'b', 'c']);
     if (!a || !b || !c) throw new Error('not opened');
@@ -101,8 +94,8 @@ describe('WorkspacesJournal: one journal for the workspaces of a data folder', (
     expect(again.notes).toEqual([]);
   });
 
-  it('a clean stop folds every workspace into its db.json and leaves no journal; the data loads from the snapshots alone', async () => {
-    const folder = workspacesFolder();
+  it('a clean stop folds every workspace into its db.json and leaves no journal; the data loads from the snapshots alone', async ({ folder: data }) => {
+    const folder = workspacesFolder(data);
     const server = new Server(folder);
     const [a, b] = await server.openAll(['a', 'b']);
     a?.trades.put(sampleTrade(1));
@@ -119,8 +112,8 @@ describe('WorkspacesJournal: one journal for the workspaces of a data folder', (
     expect(b2 && ids(b2)).toEqual([sampleTrade(2).id]);
   });
 
-  it('writes after a clean restart survive a later crash: a place in the journal is never used twice for one workspace', async () => {
-    const folder = workspacesFolder();
+  it('writes after a clean restart survive a later crash: a place in the journal is never used twice for one workspace', async ({ folder: data }) => {
+    const folder = workspacesFolder(data);
     const first = new Server(folder);
     const [victim] = await first.openAll(['victim']);
     for (let n = 1; n <= 30; n++) {
@@ -146,8 +139,8 @@ describe('WorkspacesJournal: one journal for the workspaces of a data folder', (
     expect(third.notes).toEqual([]);
   });
 
-  it('a snapshot ahead of a journal cut short: the workspace writes past it, and a crash keeps those writes', async () => {
-    const folder = workspacesFolder();
+  it('a snapshot ahead of a journal cut short: the workspace writes past it, and a crash keeps those writes', async ({ folder: data }) => {
+    const folder = workspacesFolder(data);
     const first = new Server(folder);
     const [a, b] = await first.openAll(['a', 'b']);
     for (let n = 1; n <= 5; n++) {
@@ -175,8 +168,8 @@ describe('WorkspacesJournal: one journal for the workspaces of a data folder', (
     expect(b3 && ids(b3)).toContain(sampleTrade(11).id);
   });
 
-  it('lives in a folder of its own, where no workspace can stand: a workspace named like a journal file is an ordinary workspace', async () => {
-    const folder = workspacesFolder();
+  it('lives in a folder of its own, where no workspace can stand: a workspace named like a journal file is an ordinary workspace', async ({ folder: data }) => {
+    const folder = workspacesFolder(data);
     const server = new Server(folder);
     const names = ['journal.0.ndjson', 'journal.1.ndjson', 'other'];
     const stores = await server.openAll(names);
@@ -190,8 +183,8 @@ describe('WorkspacesJournal: one journal for the workspaces of a data folder', (
     expect(again.notes).toEqual([]);
   });
 
-  it('a journal of the earlier layout (files in the workspaces folder itself) is moved into its folder and replayed', async () => {
-    const folder = workspacesFolder();
+  it('a journal of the earlier layout (files in the workspaces folder itself) is moved into its folder and replayed', async ({ folder: data }) => {
+    const folder = workspacesFolder(data);
     const server = new Server(folder);
     const [a] = await server.openAll(['a']);
     a?.trades.put(sampleTrade(1));
@@ -206,8 +199,8 @@ describe('WorkspacesJournal: one journal for the workspaces of a data folder', (
     expect(existsSync(journalFolder(folder))).toBe(false);
   });
 
-  it("a removed workspace's entries no longer count: one made later under its name starts empty and keeps only its own", async () => {
-    const folder = workspacesFolder();
+  it("a removed workspace's entries no longer count: one made later under its name starts empty and keeps only its own", async ({ folder: data }) => {
+    const folder = workspacesFolder(data);
     const server = new Server(folder);
     await removeAfterOneTrade(server);
     rmSync(join(folder, 'a'), { recursive: true });
@@ -221,16 +214,16 @@ describe('WorkspacesJournal: one journal for the workspaces of a data folder', (
     expect(a3 && ids(a3)).toEqual([sampleTrade(2).id]);
   });
 
-  it('a removal that stopped before the folder went (kill -9): the workspace is whole, from the snapshot its removal wrote', async () => {
-    const folder = workspacesFolder();
+  it('a removal that stopped before the folder went (kill -9): the workspace is whole, from the snapshot its removal wrote', async ({ folder: data }) => {
+    const folder = workspacesFolder(data);
     await removeAfterOneTrade(new Server(folder));
     const again = new Server(folder);
     const [a2] = await again.openAll(['a']);
     expect(a2 && ids(a2)).toEqual([sampleTrade(1).id]);
   });
 
-  it('past its bound it starts a new generation; idle workspaces fold their entries in and the old generation is removed', async () => {
-    const folder = workspacesFolder();
+  it('past its bound it starts a new generation; idle workspaces fold their entries in and the old generation is removed', async ({ folder: data }) => {
+    const folder = workspacesFolder(data);
     const server = new Server(folder, { rotateBytes: 4096 });
     const [busy, idle] = await server.openAll(['busy', 'idle']);
     if (!busy || !idle) throw new Error('not opened');
@@ -251,8 +244,8 @@ describe('WorkspacesJournal: one journal for the workspaces of a data folder', (
     expect(idle2 && ids(idle2)).toEqual([sampleTrade(0).id]);
   });
 
-  it('a workspace whose own write passes the bound and which then stays idle folds its entries in all the same', async () => {
-    const folder = workspacesFolder();
+  it('a workspace whose own write passes the bound and which then stays idle folds its entries in all the same', async ({ folder: data }) => {
+    const folder = workspacesFolder(data);
     const server = new Server(folder, { rotateBytes: 4096 });
     const [only] = await server.openAll(['only']);
     if (!only) throw new Error('not opened');
@@ -264,8 +257,8 @@ describe('WorkspacesJournal: one journal for the workspaces of a data folder', (
     expect((JSON.parse(readFileSync(join(folder, 'only', 'db.json'), 'utf8')) as { trades: unknown[] }).trades).toHaveLength(20);
   });
 
-  it('a record cut short at the end is dropped with a note and written over; a damaged one is skipped, named, and its file kept aside', async () => {
-    const folder = workspacesFolder();
+  it('a record cut short at the end is dropped with a note and written over; a damaged one is skipped, named, and its file kept aside', async ({ folder: data }) => {
+    const folder = workspacesFolder(data);
     const server = new Server(folder);
     const [a] = await server.openAll(['a']);
     a?.trades.put(sampleTrade(1));
@@ -291,8 +284,8 @@ describe('WorkspacesJournal: one journal for the workspaces of a data folder', (
     expect(journalFiles(folder)).toEqual(['journal.0.damaged.ndjson']);
   });
 
-  it('a failed write is refused for every workspace in its record, undone in memory, and leaves nothing in the file', async () => {
-    const folder = workspacesFolder();
+  it('a failed write is refused for every workspace in its record, undone in memory, and leaves nothing in the file', async ({ folder: data }) => {
+    const folder = workspacesFolder(data);
     const failing = new JournalWriter();
     failing.append = () => Promise.reject(Object.assign(new Error('no space left on device'), { code: 'ENOSPC' }));
     const server = new Server(folder, { writer: failing });
@@ -307,8 +300,8 @@ describe('WorkspacesJournal: one journal for the workspaces of a data folder', (
     expect(readFileSync(join(journalFolder(folder), 'journal.0.ndjson'), 'utf8')).toBe('');
   });
 
-  it('a workspace folder with a journal of its own (an earlier version) loads as it is and folds it in at its first compaction', async () => {
-    const folder = workspacesFolder();
+  it('a workspace folder with a journal of its own (an earlier version) loads as it is and folds it in at its first compaction', async ({ folder: data }) => {
+    const folder = workspacesFolder(data);
     mkdirSync(join(folder, 'old'), { recursive: true });
     writeFileSync(join(folder, 'old', 'journal.0.ndjson'), encodeRecord([{ op: 'put', table: 'trades', record: sampleTrade(1) }]));
     const server = new Server(folder);
@@ -329,8 +322,8 @@ describe('WorkspacesJournal: one journal for the workspaces of a data folder', (
     expect(old2 && ids(old2)).toEqual([sampleTrade(1).id, sampleTrade(2).id].sort());
   });
 
-  it('a workspace folder removed by hand while the server was stopped: its entries are let go, and a workspace made under its name starts empty', async () => {
-    const folder = workspacesFolder();
+  it('a workspace folder removed by hand while the server was stopped: its entries are let go, and a workspace made under its name starts empty', async ({ folder: data }) => {
+    const folder = workspacesFolder(data);
     const server = new Server(folder);
     const [gone] = await server.openAll(['gone']);
     gone?.trades.put(sampleTrade(1));
