@@ -1,15 +1,12 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../../test/temp-folder.js';
 import { formatProblem } from '../config/yaml-issues.js';
 import { BUILTIN_PROFILE_NAMES } from './builtin-profile-names.js';
 import { loadProfile, parseProfile } from './load-profile.js';
 import { mergeProfile } from './merge-profile.js';
 import { ProfileError } from './profile-error.js';
-
-const folder = mkdtempSync(join(tmpdir(), 'profile-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 /** The problems of a profile, as `file:line:column: key: message` lines. */
 function problems(text: string, file = 'my-provider.yaml'): string[] {
@@ -27,7 +24,7 @@ describe('loadProfile', () => {
     for (const name of BUILTIN_PROFILE_NAMES) expect(loadProfile(name).name).toBe(name);
   });
 
-  it('loads a YAML file by its path, applying extends: the file replaces keys, lists whole', () => {
+  it('loads a YAML file by its path, applying extends: the file replaces keys, lists whole', ({ folder }) => {
     const file = join(folder, 'my-provider.yaml');
     writeFileSync(file, 'name: my-provider\nextends: sandbox\nrequests:\n  signature:\n    algorithm: sha512\n    secret: first-slot\ncallbacks:\n  retries: [2s]\n');
     const profile = loadProfile(file);
@@ -41,7 +38,7 @@ describe('loadProfile', () => {
     });
   });
 
-  it('loads a JSON file with the same parser, $schema allowed, and places its problems on lines too', () => {
+  it('loads a JSON file with the same parser, $schema allowed, and places its problems on lines too', ({ folder }) => {
     const good = join(folder, 'my-provider.json');
     writeFileSync(good, JSON.stringify({ $schema: './profile.schema.json', name: 'json-provider', extends: 'strict', callbacks: { acknowledge: 'ok-text' } }, null, '\t'));
     expect(loadProfile(good).callbacks).toMatchObject({ acknowledge: 'ok-text', sandbox_headers: false });
@@ -57,7 +54,7 @@ describe('loadProfile', () => {
     expect(() => loadProfile('paypal')).toThrow(/paypal: is not a built-in profile\. The built-ins: sandbox, /);
   });
 
-  it('says a file that cannot be read cannot be read', () => {
+  it('says a file that cannot be read cannot be read', ({ folder }) => {
     expect(() => loadProfile(join(folder, 'none.yaml'))).toThrow(/none\.yaml: cannot be read: ENOENT/);
   });
 

@@ -1,11 +1,14 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it, test } from '../../test/temp-folder.js';
 import { BUNDLED_SCENARIOS, loadScenarios, parseScenarioFile, ScenarioError } from './load-scenarios.js';
 
-const root = mkdtempSync(join(tmpdir(), 'scenario-load-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+/** The file's temporary folder: each helper call makes a folder of its own in it. */
+let root: string;
+test.beforeAll(({ fileFolder }) => {
+  root = fileFolder;
+});
 let folders = 0;
 
 /** A folder holding these files. */

@@ -1,14 +1,17 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it, test } from '../../test/temp-folder.js';
 import { accepted } from '../../test/support.js';
 import { SandboxError } from '../http/errors.js';
 import type { MatchRequest } from './match-scenario.js';
 import { ScenarioEngine } from './scenario-engine.js';
 
-const root = mkdtempSync(join(tmpdir(), 'scenario-engine-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+/** The file's temporary folder: each helper call makes a folder of its own in it. */
+let root: string;
+test.beforeAll(({ fileFolder }) => {
+  root = fileFolder;
+});
 let folders = 0;
 function folder(files: Record<string, string>): string {
   const dir = join(root, `f${++folders}`);
@@ -23,12 +26,16 @@ const request = (overrides: Partial<MatchRequest> = {}): MatchRequest => ({ type
 const scenario = (name: string, match?: string) => `  - name: ${name}\n    description: ${name}\n${match ? `    match: ${match}\n` : ''}`;
 
 describe('ScenarioEngine', () => {
-  const user = folder({
-    // Files in name order: 10-* before 20-*.
-    '20-late.yaml': `scenarios:\n${scenario('late-confirm', '{order: "^sbx-confirm-"}')}`,
-    '10-early.yaml': `scenarios:\n${scenario('big', '{amount: {min: 1000000}}')}${scenario('big-ecom', '{amount: {min: 1000000}, type: ecom}')}${scenario('header-only')}`,
+  let user: string;
+  let engine: ScenarioEngine;
+  test.beforeAll(() => {
+    user = folder({
+      // Files in name order: 10-* before 20-*.
+      '20-late.yaml': `scenarios:\n${scenario('late-confirm', '{order: "^sbx-confirm-"}')}`,
+      '10-early.yaml': `scenarios:\n${scenario('big', '{amount: {min: 1000000}}')}${scenario('big-ecom', '{amount: {min: 1000000}, type: ecom}')}${scenario('header-only')}`,
+    });
+    engine = ScenarioEngine.load(user);
   });
-  const engine = ScenarioEngine.load(user);
 
   it('leaves the bundled folder out with bundled: false', () => {
     expect(ScenarioEngine.load(user, { bundled: false }).names()).toEqual(['big', 'big-ecom', 'header-only', 'late-confirm']);

@@ -1,7 +1,7 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../../test/temp-folder.js';
 import { exposureWarning } from './exposure-warning.js';
 import { runningInContainer } from './running-in-container.js';
 
@@ -30,16 +30,11 @@ describe('exposureWarning', () => {
 });
 
 describe('runningInContainer', () => {
-  it("sees Docker's /.dockerenv, podman's /run/.containerenv or the container variable", () => {
-    const dir = mkdtempSync(join(tmpdir(), 'deposit-sandbox-container-'));
-    const marker = join(dir, '.dockerenv');
-    try {
-      expect(runningInContainer([marker], {})).toBe(false);
-      writeFileSync(marker, '');
-      expect(runningInContainer([marker], {})).toBe(true);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+  it("sees Docker's /.dockerenv, podman's /run/.containerenv or the container variable", ({ folder }) => {
+    const marker = join(folder, '.dockerenv');
+    expect(runningInContainer([marker], {})).toBe(false);
+    writeFileSync(marker, '');
+    expect(runningInContainer([marker], {})).toBe(true);
     expect(runningInContainer([], { container: 'podman' })).toBe(true);
     expect(runningInContainer([], { container: '' })).toBe(false);
   });

@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
+import { it } from '../../test/temp-folder.js';
 import { accepted, DEMO, SECOND } from '../../test/support.js';
 import { Refusal } from '../refusals/refusal.js';
 import type { Sandbox } from '../sandbox.js';
@@ -21,20 +21,13 @@ const request = (overrides: Partial<CreateRequest> = {}): CreateRequest => ({
 });
 
 const open: Server[] = [];
-const dirs: string[] = [];
 async function sandbox(options: Parameters<typeof createServer>[0] = { inMemory: true }): Promise<Sandbox> {
   const server = await createServer(options);
   open.push(server);
   return server.root;
 }
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'deposit-sandbox-service-'));
-  dirs.push(dir);
-  return dir;
-}
 afterEach(async () => {
   await Promise.all(open.splice(0).map((server) => server.close()));
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('createTrade', () => {
@@ -76,8 +69,7 @@ describe('createTrade', () => {
     expect(await draw()).toEqual(await draw());
   });
 
-  it('with a seed, a restart on the same data draws past the ids already stored', async () => {
-    const data = tempDir();
+  it('with a seed, a restart on the same data draws past the ids already stored', async ({ folder: data }) => {
     const firstServer = await createServer({ data, seed: 7 });
     const first = firstServer.root;
     const before = createTrade(first, request());
@@ -103,8 +95,7 @@ describe('findTrade', () => {
 });
 
 describe('the JSON-file store', () => {
-  it('a trade created before a restart is there after it', async () => {
-    const data = tempDir();
+  it('a trade created before a restart is there after it', async ({ folder: data }) => {
     const firstServer = await createServer({ data });
     const first = firstServer.root;
     const trade = createTrade(first, request());
@@ -115,8 +106,7 @@ describe('the JSON-file store', () => {
     expect(findTrade(second.store, DEMO.id, trade.id)).toEqual(trade);
   });
 
-  it('the duplicate-order index survives a restart', async () => {
-    const data = tempDir();
+  it('the duplicate-order index survives a restart', async ({ folder: data }) => {
     const firstServer = await createServer({ data });
     const first = firstServer.root;
     createTrade(first, request());
@@ -125,12 +115,11 @@ describe('the JSON-file store', () => {
     expect(() => createTrade(second, request())).toThrow(/already exists/);
   });
 
-  it.each([
+  it.for([
     ['not JSON', '{"version": 1, "trades": ['],
     ['JSON of another shape', '{"trades": "nope"}'],
     ['a trade missing fields', '{"version": 1, "trades": [{"id": "x"}]}'],
-  ])('a corrupt db.json (%s) stops start-up with a clear message and is left byte-identical', async (_label, content) => {
-    const data = tempDir();
+  ] as const)('a corrupt db.json (%s) stops start-up with a clear message and is left byte-identical', async ([, content], { folder: data }) => {
     const file = join(data, 'db.json');
     writeFileSync(file, content);
     const before = readFileSync(file);

@@ -1,7 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { describe, expect } from 'vitest';
+import { it } from '../../test/temp-folder.js';
 import { caseTwin, foldsCase } from './case-folding.js';
 
 /** A file system of the given paths (each with its own inode), folding case or not. */
@@ -24,13 +22,8 @@ describe('foldsCase', () => {
     expect(foldsCase('/1/2', fakeStat(['/1', '/1/2'], true))).toBe(false);
   });
 
-  it('says no on this machine’s temporary folder when it tells case apart (Linux file systems do)', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'deposit-sandbox-case-'));
-    try {
-      if (process.platform === 'linux') expect(foldsCase(dir)).toBe(false);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+  it('says no on this machine’s temporary folder when it tells case apart (Linux file systems do)', ({ folder }) => {
+    if (process.platform === 'linux') expect(foldsCase(folder)).toBe(false);
   });
 });
 

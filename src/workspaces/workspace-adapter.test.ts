@@ -1,21 +1,14 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, vi } from 'vitest';
+import { it } from '../../test/temp-folder.js';
 import { sampleTrade } from '../../test/sample-trade.js';
 import { Store } from '../store/store.js';
 import { WorkspacesJournal } from '../store/workspaces-journal.js';
 import { WorkspaceAdapter } from './workspace-adapter.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
 describe('WorkspaceAdapter', () => {
-  it("a workspace made on trial writes the workspaces' journal once kept, and folds its entries in when a generation is to be removed", async () => {
-    const data = mkdtempSync(join(tmpdir(), 'deposit-sandbox-wsa-'));
-    dirs.push(data);
+  it("a workspace made on trial writes the workspaces' journal once kept, and folds its entries in when a generation is to be removed", async ({ folder: data }) => {
     const folder = join(data, 'workspaces');
     const journal = new WorkspacesJournal(folder, { rotateBytes: 4096 });
     journal.settle(new Set());

@@ -1,7 +1,7 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, vi } from 'vitest';
+import { it } from '../../test/temp-folder.js';
 import { startReceiver, type Receiver } from '../../test/callbacks-receiver.js';
 import { capturingLogger, DEMO } from '../../test/support.js';
 import { createApp } from '../app.js';
@@ -31,15 +31,8 @@ function trade(sandbox: Sandbox, order: string, callback_url?: string) {
   return created;
 }
 
-function tempData(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'deposit-sandbox-ws-'));
-  cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
-
 describe('WorkspaceRegistry', () => {
-  it('keeps each workspace in <data>/workspaces/<name>/ and loads every one after a restart; default stays at the root', async () => {
-    const data = tempData();
+  it('keeps each workspace in <data>/workspaces/<name>/ and loads every one after a restart; default stays at the root', async ({ folder: data }) => {
     const firstServer = await createServer({ data, clock: 'manual' });
     const first = firstServer.root;
     trade(first, 'root-1');
@@ -76,8 +69,7 @@ describe('WorkspaceRegistry', () => {
     expect((await open(secondServer, 'b')).merchants.get(merchant.merchant.id)).toBeUndefined();
   });
 
-  it("after a kill -9, a workspace's last write counts from the workspaces' journal, not from its folder's files", async () => {
-    const data = tempData();
+  it("after a kill -9, a workspace's last write counts from the workspaces' journal, not from its folder's files", async ({ folder: data }) => {
     const firstServer = await createServer({ data });
     const w = await open(firstServer, 'w');
     trade(w, 'x');
@@ -93,8 +85,7 @@ describe('WorkspaceRegistry', () => {
     expect((await open(secondServer, 'w')).store.trades.size).toBe(1);
   });
 
-  it('no workspace name stands in the way of the server: workspaces named like its journal files are ordinary, and every other keeps writing', async () => {
-    const data = tempData();
+  it('no workspace name stands in the way of the server: workspaces named like its journal files are ordinary, and every other keeps writing', async ({ folder: data }) => {
     const firstServer = await createServer({ data });
     const first = firstServer.root;
     const names = ['journal.0.ndjson', 'journal.1.ndjson', 'journal.0.damaged.ndjson', 'other'];
@@ -116,8 +107,7 @@ describe('WorkspaceRegistry', () => {
     }
   });
 
-  it('names that differ only in case are two workspaces on a file system that tells case apart', async () => {
-    const data = tempData();
+  it('names that differ only in case are two workspaces on a file system that tells case apart', async ({ folder: data }) => {
     const rootServer = await createServer({ data });
     cleanup.push(() => rootServer.close());
     trade(await open(rootServer, 'Worker-3'), 'upper');
@@ -126,8 +116,7 @@ describe('WorkspaceRegistry', () => {
     expect((await open(rootServer, 'worker-3')).store.trades.size).toBe(1);
   });
 
-  it("while the workspaces' journal cannot be read, start-up says so and no workspace expires (its last use may be in there)", async () => {
-    const data = tempData();
+  it("while the workspaces' journal cannot be read, start-up says so and no workspace expires (its last use may be in there)", async ({ folder: data }) => {
     mkdirSync(join(data, 'workspaces', 'w'), { recursive: true });
     const hoursAgo = new Date(Date.now() - 2 * 3_600_000);
     utimesSync(join(data, 'workspaces', 'w'), hoursAgo, hoursAgo);
@@ -142,8 +131,7 @@ describe('WorkspaceRegistry', () => {
     expect(readdirSync(join(data, 'workspaces'))).toContain('w');
   });
 
-  it('expires workspaces unused for --workspace-ttl, with a log line, and removes their folder', async () => {
-    const data = tempData();
+  it('expires workspaces unused for --workspace-ttl, with a log line, and removes their folder', async ({ folder: data }) => {
     const logger = capturingLogger();
     const rootServer = await createServer({ data, workspaceTtl: '1h' }, { services: { logger } });
     cleanup.push(() => rootServer.close());
@@ -223,8 +211,7 @@ describe('WorkspaceRegistry', () => {
 });
 
 describe('a workspace whose store cannot be loaded', () => {
-  it('is reported, the others load, and its folder is left untouched', async () => {
-    const data = tempData();
+  it('is reported, the others load, and its folder is left untouched', async ({ folder: data }) => {
     const firstServer = await createServer({ data });
     trade(await open(firstServer, 'good'), 'x');
     trade(await open(firstServer, 'broken'), 'x');
