@@ -1,7 +1,7 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
+import { it } from '../temp-folder.js';
 import { verifyCallbackSignature } from '../../src/auth/signature.js';
 import type { CallbackEvent } from '../../src/store/callback-records.js';
 import { startReceiver, type Receiver } from '../callbacks-receiver.js';
@@ -52,9 +52,7 @@ describe('create -> admin transition -> callback received', () => {
     expect(callbacks).toEqual([expect.objectContaining({ status: 'delivered', attempts: [expect.objectContaining({ status: 200 })] })]);
   });
 
-  it('runs a scenario timeline and its callback retries through one advance', async () => {
-    const folder = await mkdtemp(join(tmpdir(), 'deposit-sandbox-flow-'));
-    cleanups.push(() => rm(folder, { recursive: true, force: true }));
+  it('runs a scenario timeline and its callback retries through one advance', async ({ folder }) => {
     await writeFile(
       join(folder, 'flow.yaml'),
       [

@@ -1,7 +1,7 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
+import { it, test } from '../temp-folder.js';
 import { verifyCallbackSignature } from '../../src/auth/signature.js';
 import type { CallbackEvent } from '../../src/store/callback-records.js';
 import { startReceiver, type Receiver } from '../callbacks-receiver.js';
@@ -28,12 +28,12 @@ scenarios:
       bad_signature: true
 `;
 
+/** The scenario folder the file's sandboxes load. */
 let folder: string;
-beforeAll(async () => {
-  folder = await mkdtemp(join(tmpdir(), 'deposit-sandbox-chaos-'));
+test.beforeAll(async ({ fileFolder }) => {
+  folder = fileFolder;
   await writeFile(join(folder, 'chaos.yaml'), SCENARIOS);
 });
-afterAll(() => rm(folder, { recursive: true, force: true }));
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {

@@ -1,9 +1,7 @@
 import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { ServerResponse } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
+import { it } from '../temp-folder.js';
 import { verifyCallbackSignature } from '../../src/auth/signature.js';
 import type { CallbackEvent } from '../../src/store/callback-records.js';
 import type { SandboxOptionsInput } from '../../src/config/options.js';
@@ -239,15 +237,8 @@ describe('callback ordering and concurrency', () => {
 });
 
 describe('callbacks across a restart', () => {
-  async function dataDir(): Promise<string> {
-    const dir = await mkdtemp(join(tmpdir(), 'deposit-sandbox-callbacks-'));
-    cleanups.push(() => rm(dir, { recursive: true, force: true }));
-    return dir;
-  }
-
-  it('runs a stored pending retry in a new sandbox over the same data', async () => {
+  it('runs a stored pending retry in a new sandbox over the same data', async ({ folder: data }) => {
     const r = await receiver(statuses(500, 200));
-    const data = await dataDir();
     const first = await makeSandbox({ clock: 'manual', inMemory: false, data });
     const trade = await createTrade(first, `${r.url}/cb`);
     await transition(first, trade.id, 'confirmed');
@@ -265,9 +256,8 @@ describe('callbacks across a restart', () => {
     expect((await events(second, trade.id))[0]!.status).toBe('delivered');
   });
 
-  it('runs a retry that falls due while the failed attempt is still being saved (real clock, retry after 0 s)', async () => {
+  it('runs a retry that falls due while the failed attempt is still being saved (real clock, retry after 0 s)', async ({ folder: data }) => {
     const r = await receiver(statuses(500, 204));
-    const data = await dataDir();
     const t = await sandbox({ clock: 'real', inMemory: false, data, callbackRetries: '0s' });
     const delivered = once(t.sandbox.callbacks, 'delivered');
     const trade = await createTrade(t, `${r.url}/cb`);
@@ -278,9 +268,8 @@ describe('callbacks across a restart', () => {
     expect(event).toMatchObject({ status: 'delivered', attempts: [expect.objectContaining({ status: 500 }), expect.objectContaining({ status: 204 })] });
   });
 
-  it('sends again after a restart an attempt that was in flight when the sandbox stopped', async () => {
+  it('sends again after a restart an attempt that was in flight when the sandbox stopped', async ({ folder: data }) => {
     const r = await receiver(() => undefined); // never answers
-    const data = await dataDir();
     const first = await makeSandbox({ clock: 'real', inMemory: false, data });
     const trade = await createTrade(first, `${r.url}/cb`);
     await transition(first, trade.id, 'confirmed');
@@ -295,9 +284,8 @@ describe('callbacks across a restart', () => {
     expect(event).toMatchObject({ status: 'delivered', attempts: [expect.objectContaining({ attempt: 1, status: 200 })] });
   });
 
-  it('with a manual clock, stopping during an advance abandons the attempt without sending it again', async () => {
+  it('with a manual clock, stopping during an advance abandons the attempt without sending it again', async ({ folder: data }) => {
     const r = await receiver(() => undefined); // never answers
-    const data = await dataDir();
     const first = await makeSandbox({ clock: 'manual', inMemory: false, data });
     const trade = await createTrade(first, `${r.url}/cb`);
     await transition(first, trade.id, 'confirmed');

@@ -2,26 +2,18 @@
  * Switching the clock mode across a restart on the same data folder: sandbox time never
  * goes backwards, so pending steps keep their distance and new trades never predate old ones.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
+import { folderIn, it } from '../temp-folder.js';
 import { createApp } from '../../src/app.js';
 import { createServer, type Server } from '../../src/server/server.js';
 import { DEMO, p2pBody } from '../support.js';
 
-const dirs: string[] = [];
 const open: Server[] = [];
 afterEach(async () => {
   for (const server of open.splice(0)) await server.close();
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'deposit-sandbox-clock-'));
-  dirs.push(dir);
-  return dir;
-}
 
 const TEN_DAYS = 10 * 24 * 3_600_000;
 
@@ -43,9 +35,9 @@ async function start(data: string, scenarios: string, clock: 'real' | 'manual') 
 }
 
 describe('clock mode switch across a restart', () => {
-  it('manual advanced 10 days, then real: time carries on from the manual clock and a 5 s step stays 5 s away', async () => {
-    const data = tempDir();
-    const scenarios = tempDir();
+  it('manual advanced 10 days, then real: time carries on from the manual clock and a 5 s step stays 5 s away', async ({ folder }) => {
+    const data = folderIn(folder);
+    const scenarios = folderIn(folder);
     writeFileSync(
       join(scenarios, 'later.yaml'),
       'scenarios:\n  - name: later\n    description: Confirmed 5 s after creation.\n    match:\n      order: "^later-"\n    timeline:\n      - after: 5s\n        state: confirmed\n',

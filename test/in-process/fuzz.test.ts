@@ -13,13 +13,12 @@
  *   - the store loads again (createSandbox on the same --data's journal) with the same trades.
  * Seed: FUZZ_SEED (printed); runs: FUZZ_RUNS.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { folderIn, it } from '../temp-folder.js';
 import type { createApp } from '../../src/app.js';
 import { sign, stringToSign, type SignedEndpoint } from '../../src/auth/signature.js';
 import type { AuthMode } from '../../src/auth/authenticate.js';
@@ -178,10 +177,10 @@ async function checkCreated(app: ReturnType<typeof createApp>, config: RunConfig
   for (const key of TRADE_KEYS) expect(trade[key], `${where}: admin ${key}`).toEqual(got[key]);
 }
 
-/** One fuzz run: a fresh sandbox, the requests in order, the end-of-run properties. */
-async function runOnce(config: RunConfig, requests: FuzzRequest[]): Promise<void> {
+/** One fuzz run: a fresh sandbox (its journal in a new folder inside `folder`), the requests in order, the end-of-run properties. */
+async function runOnce(folder: string, config: RunConfig, requests: FuzzRequest[]): Promise<void> {
   counts.runs++;
-  const dir = config.clock === 'manual' ? mkdtempSync(join(tmpdir(), 'deposit-sandbox-fuzz-')) : undefined;
+  const dir = config.clock === 'manual' ? folderIn(folder) : undefined;
   const options = {
     ...(dir ? { data: dir } : { inMemory: true }),
     auth: config.auth,
@@ -269,13 +268,16 @@ const config: fc.Arbitrary<RunConfig> = fc.record({
 });
 
 describe('fuzzing every route', () => {
-  it(`never fails, leaks or loses data over at least 10,000 generated requests (seed ${SEED})`, async () => {
+  it(`never fails, leaks or loses data over at least 10,000 generated requests (seed ${SEED})`, async ({ folder }) => {
     const started = Date.now();
-    await fc.assert(fc.asyncProperty(config, fc.array(fuzzRequest, { minLength: 1, maxLength: 100, size: 'max' }), runOnce), {
-      seed: SEED,
-      numRuns: RUNS,
-      timeout: 30_000,
-    });
+    await fc.assert(
+      fc.asyncProperty(config, fc.array(fuzzRequest, { minLength: 1, maxLength: 100, size: 'max' }), (runConfig, requests) => runOnce(folder, runConfig, requests)),
+      {
+        seed: SEED,
+        numRuns: RUNS,
+        timeout: 30_000,
+      },
+    );
     const statuses = [...counts.statuses]
       .sort(([a], [b]) => a - b)
       .map(([status, n]) => `${status}:${n}`)

@@ -3,11 +3,12 @@
  * with the workspace where there is one; the tests read the logger, not process.stdout/stderr.
  * Outside the CLI no module writes to the process's streams or the console itself.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
+import { it } from '../temp-folder.js';
 import { createServer } from '../../src/server/server.js';
 import { capturingLogger, checkedApp } from '../support.js';
 
@@ -19,9 +20,7 @@ afterEach(async () => {
 const SCENARIO = (name: string) => `scenarios:\n  - name: ${name}\n    description: Ends vx- orders.\n    match:\n      order: "^vx-"\n    timeline:\n      - after: 5s\n        state: confirmed\n`;
 
 describe('one voice', () => {
-  it("a workspace's warning (its uploaded scenarios set aside) goes to the logger, marked with the workspace", async () => {
-    const data = mkdtempSync(join(tmpdir(), 'deposit-sandbox-voice-'));
-    cleanup.push(() => rmSync(data, { recursive: true, force: true }));
+  it("a workspace's warning (its uploaded scenarios set aside) goes to the logger, marked with the workspace", async ({ folder: data }) => {
     const firstServer = await createServer({ data }, { services: { logger: capturingLogger() } });
     const put = await checkedApp(firstServer).request('/w/qa/_sandbox/scenarios', { method: 'PUT', body: SCENARIO('late-name') });
     expect(put.status).toBe(200);
@@ -57,9 +56,7 @@ describe('one voice', () => {
     expect(logger.warnings.some((line) => line.startsWith('a "queued" callback listener threw: Error: listener bug'))).toBe(true);
   });
 
-  it("the data folder's own lines (a lock taken over, a damaged journal) go to the logger, not to stderr", async () => {
-    const data = mkdtempSync(join(tmpdir(), 'deposit-sandbox-voice-'));
-    cleanup.push(() => rmSync(data, { recursive: true, force: true }));
+  it("the data folder's own lines (a lock taken over, a damaged journal) go to the logger, not to stderr", async ({ folder: data }) => {
     // A holder file of this very process from an earlier life: the holder is certainly gone.
     writeFileSync(join(data, 'lock.json'), JSON.stringify({ pid: process.pid, hostname: hostname(), since: '' }));
     writeFileSync(join(data, 'journal.0.ndjson'), 'this is not a journal record\n');

@@ -6,10 +6,10 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import { afterAll, describe, expect, expectTypeOf } from 'vitest';
+import { it, test } from '../temp-folder.js';
 import type { z } from 'zod';
 import type { ErrorEnvelope } from '../../src/http/errors.js';
 import type { errorEnvelopeSchema } from '../../src/openapi/error-envelope.js';
@@ -31,9 +31,9 @@ let scenarios: string;
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats.default(ajv);
 
-beforeAll(async () => {
+test.beforeAll(async ({ fileFolder }) => {
   // A scenario with a callback delay, so the scenario listing has a duration in it.
-  scenarios = mkdtempSync(join(tmpdir(), 'deposit-sandbox-openapi-'));
+  scenarios = fileFolder;
   writeFileSync(
     join(scenarios, 'slow.yaml'),
     'scenarios:\n  - name: slow-callback\n    description: The callback waits 90 seconds.\n    match:\n      order: "^slow-"\n    callbacks:\n      delay: 90s\n',
@@ -46,7 +46,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (scenarios) rmSync(scenarios, { recursive: true, force: true });
   await t?.close();
   await receiver?.close();
 });

@@ -3,10 +3,8 @@
  * one wins where one may, the rest get the documented refusal, and what is stored (and
  * reloaded from disk) is one consistent history.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
+import { it } from '../temp-folder.js';
 import type { SandboxOptionsInput } from '../../src/config/options.js';
 
 import { createServer, type Server } from '../../src/server/server.js';
@@ -19,12 +17,6 @@ const cleanups: Array<() => Promise<unknown> | void> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'deposit-sandbox-races-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
 
 async function open(options: SandboxOptionsInput): Promise<Server> {
   const server = await createServer({ host: '127.0.0.1', port: 0, ...options });
@@ -53,14 +45,13 @@ async function all(requests: Array<Promise<Response>>): Promise<Array<{ status: 
 }
 
 describe(`${CONCURRENT} concurrent creates with the same order`, () => {
-  it.each([
+  it.for([
     ['in-process, in memory', 'in-process', false],
     ['in-process, file store', 'in-process', true],
     ['over HTTP, in memory', 'http', false],
     ['over HTTP, file store', 'http', true],
-  ] as const)('%s: exactly one 201, duplicate_order for the rest', async (_name, over, persisted) => {
-    const dir = persisted ? tempDir() : undefined;
-    const options = dir ? { data: dir } : { inMemory: true };
+  ] as const)('%s: exactly one 201, duplicate_order for the rest', async ([, over, persisted], { folder }) => {
+    const options = persisted ? { data: folder } : { inMemory: true };
     const sandbox = await open(options);
     const send = await transport(sandbox, over);
     const order = nextOrder('race');
@@ -76,7 +67,7 @@ describe(`${CONCURRENT} concurrent creates with the same order`, () => {
     const stored = [...sandbox.root.store.trades.values()].filter((trade) => trade.order === order);
     expect(stored.map((trade) => trade.id)).toEqual([created[0]!.body['id']]);
     expect(stored[0]!.amount_cents).toBe(created[0]!.body['amount_cents']);
-    if (dir) {
+    if (persisted) {
       await sandbox.close();
       const reopened = await open(options);
       expect([...reopened.root.store.trades.values()].filter((trade) => trade.order === order).map((trade) => trade.id)).toEqual([created[0]!.body['id']]);
@@ -95,10 +86,9 @@ describe(`${CONCURRENT} concurrent creates with the same order`, () => {
 });
 
 describe('concurrent transitions of one trade', () => {
-  it('apply exactly one: one 200, 409 with the allowed states for the rest, one history entry, one callback', async () => {
+  it('apply exactly one: one 200, 409 with the allowed states for the rest, one history entry, one callback', async ({ folder: dir }) => {
     const receiver = await startReceiver();
     cleanups.push(() => receiver.close());
-    const dir = tempDir();
     const sandbox = await open({ data: dir, clock: 'manual' });
     const send = await transport(sandbox, 'in-process');
     const trade = (await (await create(send, p2pBody({ callback_url: `${receiver.url}/cb` }))).json()) as { id: string };
@@ -203,8 +193,8 @@ describe('the clock and reset under concurrency', () => {
     }
   });
 
-  it('creates racing a reset: every stored trade was acknowledged, none twice', async () => {
-    const sandbox = await open({ data: tempDir() });
+  it('creates racing a reset: every stored trade was acknowledged, none twice', async ({ folder }) => {
+    const sandbox = await open({ data: folder });
     const send = await transport(sandbox, 'http');
     const requests: Array<Promise<Response>> = [];
     for (let i = 0; i < CONCURRENT; i++) {

@@ -1,12 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
+import { it } from '../temp-folder.js';
 import { capturingLogger, DEMO, errorOf, makeSandbox, nextOrder, p2pBody, type TestSandbox } from '../support.js';
 
 const CREATE = '/api/v1/trades/deposit/create';
-const root = mkdtempSync(join(tmpdir(), 'scenario-opt-in-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 let t: TestSandbox | undefined;
 afterEach(async () => {
@@ -59,9 +57,7 @@ describe('the bundled scenarios are opt-in', () => {
     expect((await errorOf(header)).message).toContain('Known scenarios: (none)');
   });
 
-  it('with --no-bundled-scenarios, a --scenarios folder still works on its own', async () => {
-    const folder = join(root, 'mine');
-    mkdirSync(folder, { recursive: true });
+  it('with --no-bundled-scenarios, a --scenarios folder still works on its own', async ({ folder }) => {
     writeFileSync(join(folder, 'a.yaml'), 'scenarios:\n  - name: mine\n    description: Mine.\n    match: {order: "^confirm-"}\n    timeline: [{after: 1s, state: confirmed}]\n');
     t = await makeSandbox({ clock: 'manual', bundledScenarios: false, scenarios: folder });
     expect(t.sandbox.scenarios.names()).toEqual(['mine']);

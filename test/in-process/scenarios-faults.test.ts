@@ -5,10 +5,10 @@
  * `unavailable` (sbx-503-: 503 with Retry-After, nothing saved, the retry goes through). A retry
  * with the same order after a lost or late answer gets 422 duplicate_order naming the saved trade.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
+import { it } from '../temp-folder.js';
 import type { SandboxOptionsInput } from '../../src/config/options.js';
 import { createServer } from '../../src/server/server.js';
 import { listen, type RunningServer } from '../../src/server/listen.js';
@@ -20,8 +20,6 @@ const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-const dir = mkdtempSync(join(tmpdir(), 'deposit-sandbox-faults-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function serve(options: SandboxOptionsInput = {}): Promise<RunningServer> {
   const sandboxServer = await createServer({ inMemory: true, host: '127.0.0.1', port: 0, ...options });
@@ -61,11 +59,10 @@ describe('bundled create-side faults over HTTP', () => {
     await expect(create(server, nextOrder('sbx-lost-'))).rejects.toThrow(/fetch failed/);
   });
 
-  it('sbx-late-: the trade is saved at once and answered after the scenario delay; a retry meanwhile gets duplicate_order', async () => {
+  it('sbx-late-: the trade is saved at once and answered after the scenario delay; a retry meanwhile gets duplicate_order', async ({ folder }) => {
     // A copy of the bundled late-answer with a short delay, loaded instead of the bundled files.
     const bundled = readFileSync(new URL('../../scenarios/20-create-errors.yaml', import.meta.url), 'utf8');
     expect(bundled).toContain('    answer:\n      delay: 65s\n');
-    const folder = mkdtempSync(join(dir, 'late-'));
     writeFileSync(join(folder, 'late.yaml'), bundled.replace('      delay: 65s\n', '      delay: 3s\n'));
     const server = await serve({ bundledScenarios: false, scenarios: folder });
     const order = nextOrder('sbx-late-');

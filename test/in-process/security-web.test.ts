@@ -4,10 +4,10 @@
  * and every merchant-supplied string escaped on every page that prints it. (The same pages
  * in a real browser: test/browser/xss.test.ts.)
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { it, test } from '../temp-folder.js';
 import { DEMO, ecomBody, errorOf, makeSandbox, p2pBody, type TestSandbox } from '../support.js';
 
 let t: TestSandbox;
@@ -150,17 +150,14 @@ const MARKUP = ['<script>alert(1)</script>', '"><img src=x onerror=alert(2)>', "
 const RAW = /<script>alert|<img src=x|<svg onload/;
 
 describe('pages escape every merchant-supplied string', () => {
-  let dir: string;
   let h: TestSandbox;
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'deposit-sandbox-xss-'));
-    const fixtures = join(dir, 'merchants.json');
+  test.beforeAll(async ({ fileFolder }) => {
+    const fixtures = join(fileFolder, 'merchants.json');
     writeFileSync(fixtures, JSON.stringify({ merchants: [{ id: DEMO.id, name: `Shop ${MARKUP[1]}`, token: DEMO.token, secret: DEMO.secret, rate: 92.5 }] }));
     h = await makeSandbox({ clock: 'manual', fixtures });
   });
   afterAll(async () => {
     await h.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   const expectEscaped = (html: string, where: string) => {

@@ -2,19 +2,17 @@
  * scripts/test-times.js: the slowest files of a vitest run, from its JSON report or from the
  * progress lines of a run that was stopped (the sum of its finished tests per file).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, expect, it } from 'vitest';
+import { expect } from 'vitest';
+import { it } from '../temp-folder.js';
 // @ts-expect-error: a plain JavaScript module of the scripts, without types
 import { formatSlowest, slowestFiles } from '../../scripts/test-times.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'deposit-sandbox-times-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-it('lists the files of a JSON report, slowest first, with their tests', () => {
+it('lists the files of a JSON report, slowest first, with their tests', ({ folder: dir }) => {
   const report = join(dir, 'vitest.json');
   const result = (name: string, startTime: number, endTime: number, tests: number) => ({ name: join(ROOT, name), startTime, endTime, assertionResults: Array.from({ length: tests }, () => ({})) });
   writeFileSync(report, JSON.stringify({ testResults: [result('test/a.test.ts', 1_000, 1_500, 2), result('test/b.test.ts', 1_000, 4_000, 1)] }));
@@ -25,7 +23,7 @@ it('lists the files of a JSON report, slowest first, with their tests', () => {
   expect(formatSlowest(slowestFiles(report))).toBe('      3.0 s  test/b.test.ts (1 tests)\n      0.5 s  test/a.test.ts (2 tests)');
 });
 
-it('adds up the finished tests of a progress file', () => {
+it('adds up the finished tests of a progress file', ({ folder: dir }) => {
   const progress = join(dir, 'vitest-progress.ndjson');
   const lines = [
     { files: ['a.test.ts', 'b.test.ts'] },
