@@ -3,21 +3,16 @@
  * `npm test` builds first; run `npm run build` before running this file alone), against a
  * sandbox and receivers in this process on 127.0.0.1, port 0.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { it } from './temp-folder.js';
 import { verifyCallbackSignature } from '../src/auth/signature.js';
 import type { CheckReport } from '../src/check-callback/check-report.js';
 import { startSandbox, type RunningSandbox } from '../src/programmatic/start-sandbox.js';
 import { CLOSED_PORT, startReceiver, type Receiver } from './callbacks-receiver.js';
 import { DEMO, p2pBody, SECOND } from './support.js';
 import { runCli as cli } from './sandbox-process.js';
-
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
 // Computed apart from the sandbox, with OpenSSL:
 //   printf '%s' '31250::RUB::::c-7::6f1c2a9e-3b7d-4c52-9a1e-2d4b8f0c7e51::order-1001::::any_bank' | openssl dgst -sha256 -hmac sandbox-secret-demo
@@ -201,9 +196,7 @@ describe('deposit-sandbox check-callback', () => {
     expect(wrong.stdout).toContain('this check used the secret given with --secret');
   });
 
-  it('reads merchants from --fixtures', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'deposit-sandbox-check-'));
-    dirs.push(dir);
+  it('reads merchants from --fixtures', async ({ folder: dir }) => {
     const file = join(dir, 'merchants.json');
     writeFileSync(file, JSON.stringify({ merchants: [{ id: DEMO.id, name: 'My Shop', token: 'my-token-1', secret: DEMO.secret, rate: 100 }] }));
     const result = await cli(['check-callback', `${good.url}/cb`, '--fixtures', file]);

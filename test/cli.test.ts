@@ -4,11 +4,11 @@
  * running this file alone).
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
+import { it } from './temp-folder.js';
 import { DEMO, TRADE_KEYS } from './support.js';
 import { cleanEnv, savedStatuses } from './sandbox-process.js';
 
@@ -26,20 +26,12 @@ interface Run {
 }
 
 const children: ChildProcessWithoutNullStreams[] = [];
-const dirs: string[] = [];
 
 afterEach(() => {
   for (const child of children.splice(0)) {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   }
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'deposit-sandbox-cli-'));
-  dirs.push(dir);
-  return dir;
-}
 
 function run(args: string[], env: Record<string, string> = {}, cwd = ROOT): Run {
   const child = spawn(process.execPath, [BIN, ...args], { cwd, env: cleanEnv(env), stdio: 'pipe' });
@@ -95,8 +87,7 @@ async function health(url: string) {
 }
 
 describe('deposit-sandbox serve (a real process)', () => {
-  it('prints the ready line, serves, stops on SIGTERM with exit 0, and keeps the trade across a restart', async () => {
-    const data = tempDir();
+  it('prints the ready line, serves, stops on SIGTERM with exit 0, and keeps the trade across a restart', async ({ folder: data }) => {
     const first = await start(['--port', '0', '--data', data]);
     expect(first.port).toBeGreaterThan(0);
 
@@ -130,8 +121,7 @@ describe('deposit-sandbox serve (a real process)', () => {
     expect(await stop(proc)).toBe(0);
   });
 
-  it('still saves the store and exits 0 when the reader of its stdout went away', async () => {
-    const data = tempDir();
+  it('still saves the store and exits 0 when the reader of its stdout went away', async ({ folder: data }) => {
     const proc = await start(['--port', '0', '--data', data]);
     proc.child.stdout.destroy();
     const created = await createTrade(proc.url, p2p('cli-epipe-1'));
@@ -201,8 +191,7 @@ describe('environment fallbacks', () => {
     expect(await stop(proc)).toBe(0);
   });
 
-  it('DEPOSIT_SANDBOX_IN_MEMORY=1 keeps nothing on disk; =0 means off', async () => {
-    const data = tempDir();
+  it('DEPOSIT_SANDBOX_IN_MEMORY=1 keeps nothing on disk; =0 means off', async ({ folder: data }) => {
     const on = await start(['--port', '0', '--data', data], { DEPOSIT_SANDBOX_IN_MEMORY: '1' });
     expect((await health(on.url)).body['store']).toBe('memory');
     expect(await stop(on)).toBe(0);
@@ -211,8 +200,7 @@ describe('environment fallbacks', () => {
     expect(await stop(off)).toBe(0);
   });
 
-  it('DEPOSIT_SANDBOX_DATA sets the store folder', async () => {
-    const data = tempDir();
+  it('DEPOSIT_SANDBOX_DATA sets the store folder', async ({ folder: data }) => {
     const proc = await start(['--port', '0'], { DEPOSIT_SANDBOX_DATA: data });
     expect((await health(proc.url)).body['store']).toBe(join(data, 'db.json'));
     expect(await stop(proc)).toBe(0);
@@ -276,8 +264,7 @@ describe('help, version and bad input', () => {
     expect(proc.stderr()).toContain('--help');
   });
 
-  it('a malformed --fixtures file stops start-up naming the file and the field', async () => {
-    const dir = tempDir();
+  it('a malformed --fixtures file stops start-up naming the file and the field', async ({ folder: dir }) => {
     const file = join(dir, 'merchants.json');
     writeFileSync(file, JSON.stringify({ merchants: [{ id: DEMO.id, name: 'Shop', token: 'token-123', secret: 'secret-123', rate: 'ninety' }] }));
     const proc = run(['--fixtures', file, '--port', '0', '--in-memory']);
@@ -287,16 +274,15 @@ describe('help, version and bad input', () => {
     expect(proc.stdout()).not.toContain('listening');
   });
 
-  it('a --fixtures file that does not exist stops start-up naming it', async () => {
-    const file = join(tempDir(), 'missing.json');
+  it('a --fixtures file that does not exist stops start-up naming it', async ({ folder }) => {
+    const file = join(folder, 'missing.json');
     const proc = run(['--fixtures', file, '--port', '0', '--in-memory']);
     expect(await proc.exited).toBe(1);
     expect(proc.stderr()).toContain(`Invalid fixtures file ${file}`);
     expect(proc.stderr()).toContain('cannot be read');
   });
 
-  it('a --fixtures file with own merchants is used', async () => {
-    const dir = tempDir();
+  it('a --fixtures file with own merchants is used', async ({ folder: dir }) => {
     const file = join(dir, 'merchants.json');
     const id = '2c9d7e41-5b6a-4f38-9e0d-7a1b3c5d7e9f';
     writeFileSync(file, JSON.stringify({ merchants: [{ id, name: 'Mine', token: 'my-token-1', secret: 'my-secret-1', rate: 100.25 }] }));
@@ -308,8 +294,7 @@ describe('help, version and bad input', () => {
     expect(await stop(proc)).toBe(0);
   });
 
-  it('a corrupt db.json stops start-up with a clear message and is left byte-identical', async () => {
-    const data = tempDir();
+  it('a corrupt db.json stops start-up with a clear message and is left byte-identical', async ({ folder: data }) => {
     const file = join(data, 'db.json');
     writeFileSync(file, '{"version": 1, "trades": [ {"id": "half-written"');
     const before = readFileSync(file);

@@ -5,24 +5,26 @@
  * whose lock was taken over stops writing.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect } from 'vitest';
+import { folderIn, it, test } from './temp-folder.js';
 import { startSandbox } from '../src/programmatic/start-sandbox.js';
 import { DEMO } from './support.js';
 import { createTrade, killAll, serve, serveRefused, stderrContains, tradeIds } from './data-folder-support.js';
 
-const folders: string[] = [];
-afterAll(() => {
-  killAll();
-  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+afterAll(killAll);
+
+/** The file's temporary folder: its processes may run on their folders until afterAll stops them. */
+let root: string;
+test.beforeAll(({ fileFolder }) => {
+  root = fileFolder;
 });
 
+/** A new data folder for one test. */
 function folder(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'deposit-sandbox-lock-'));
-  folders.push(dir);
-  return dir;
+  return folderIn(root);
 }
 
 describe('the data folder lock', () => {

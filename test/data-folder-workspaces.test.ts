@@ -3,24 +3,25 @@
  * do; the notes about a workspace's damaged journal name the workspace; a workspace folder opened
  * alone while the workspaces' journal may hold its latest changes is refused.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect } from 'vitest';
+import { folderIn, it, test } from './temp-folder.js';
 import { createServer } from '../src/server/server.js';
 import { killAll, serve, serveRefused } from './data-folder-support.js';
 import { capturingLogger } from './support.js';
 
-const folders: string[] = [];
-afterAll(() => {
-  killAll();
-  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+afterAll(killAll);
+
+/** The file's temporary folder: its processes may run on their folders until afterAll stops them. */
+let root: string;
+test.beforeAll(({ fileFolder }) => {
+  root = fileFolder;
 });
 
+/** A new data folder for one test. */
 function folder(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'deposit-sandbox-ws-'));
-  folders.push(dir);
-  return dir;
+  return folderIn(root);
 }
 
 describe('the workspaces of a data folder at start-up', () => {

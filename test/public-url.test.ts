@@ -6,11 +6,9 @@
  * It runs the build in dist/ (`npm test` builds first).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, expect, it, vi } from 'vitest';
+import { afterEach, expect, vi } from 'vitest';
+import { it } from './temp-folder.js';
 import { startSandbox } from '../src/index.js';
 import { startReceiver } from './callbacks-receiver.js';
 import { DEMO } from './support.js';
@@ -40,9 +38,7 @@ async function storeOverdueTrade(data: string, callbackUrl: string): Promise<str
   return id;
 }
 
-it('a callback sent at start-up with --port 0 carries the real port in payment_data.url', async () => {
-  const data = mkdtempSync(join(tmpdir(), 'deposit-sandbox-public-url-'));
-  cleanups.push(() => rmSync(data, { recursive: true, force: true }));
+it('a callback sent at start-up with --port 0 carries the real port in payment_data.url', async ({ folder: data }) => {
   const receiver = await startReceiver();
   cleanups.push(() => receiver.close());
   const id = await storeOverdueTrade(data, `${receiver.url}/callbacks`);

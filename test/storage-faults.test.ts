@@ -4,10 +4,10 @@
  * with a storage error, sends no callback and leaves no ghost trade; reads keep working;
  * writes and the clock's steps resume by themselves once space is back.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, vi } from 'vitest';
+import { folderIn, it } from './temp-folder.js';
 import { createApp } from '../src/app.js';
 import type { Sandbox } from '../src/sandbox.js';
 import { createServer } from '../src/server/server.js';
@@ -67,10 +67,10 @@ interface Harness {
   request(path: string, init: RequestInit): Promise<Response>;
 }
 
-async function harness(options: Record<string, unknown> = {}): Promise<Harness> {
+/** A sandbox whose store writes through a FaultyAdapter, on a new data folder inside `folder`. */
+async function harness(folder: string, options: Record<string, unknown> = {}): Promise<Harness> {
   const logger = capturingLogger();
-  const dir = mkdtempSync(join(tmpdir(), 'deposit-sandbox-faults-'));
-  cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = folderIn(folder);
   const adapter = new FaultyAdapter(dir);
   const sandboxServer = await createServer({ inMemory: false, data: dir, ...options }, { adapter, services: { logger } });
   const sandbox = sandboxServer.root;
@@ -93,8 +93,8 @@ async function harness(options: Record<string, unknown> = {}): Promise<Harness> 
 const create = '/api/v1/trades/deposit/create';
 
 describe('a full disk, injected through the adapter', () => {
-  it('refuses changes with storage_full (503 provider, 507 admin), keeps reads, logs once, and resumes without a restart', async () => {
-    const h = await harness();
+  it('refuses changes with storage_full (503 provider, 507 admin), keeps reads, logs once, and resumes without a restart', async ({ folder }) => {
+    const h = await harness(folder);
     const kept = (await (await h.post(create, p2pBody())).json()) as { id: string };
 
     h.adapter.failing = 'ENOSPC';
@@ -132,8 +132,8 @@ describe('a full disk, injected through the adapter', () => {
     expect([...reopened.trades.values()].map((trade) => trade.id).sort()).toEqual(ids);
   });
 
-  it('a refused create leaves no ghost: the same order is accepted once space is back (defect 2)', async () => {
-    const h = await harness();
+  it('a refused create leaves no ghost: the same order is accepted once space is back (defect 2)', async ({ folder }) => {
+    const h = await harness(folder);
     const body = p2pBody();
     h.adapter.failing = 'ENOSPC';
     expect((await h.post(create, body)).status).toBe(503);
@@ -143,10 +143,10 @@ describe('a full disk, injected through the adapter', () => {
     expect(h.sandbox.store.trades.size).toBe(1);
   });
 
-  it('a refused transition sends no callback and leaves no history or job (defect 1)', async () => {
+  it('a refused transition sends no callback and leaves no history or job (defect 1)', async ({ folder }) => {
     const receiver: Receiver = await startReceiver();
     cleanup.push(() => receiver.close());
-    const h = await harness();
+    const h = await harness(folder);
     const created = (await (await h.post(create, p2pBody({ callback_url: `${receiver.url}/cb` }))).json()) as { id: string };
     h.adapter.failing = 'ENOSPC';
     expect((await h.post(`/_sandbox/trades/${created.id}/transition`, { state: 'confirmed' })).status).toBe(507);
@@ -164,8 +164,8 @@ describe('a full disk, injected through the adapter', () => {
     expect(h.sandbox.store.callbacks.size).toBe(1);
   });
 
-  it('a merchant or a scenario upload refused by a failed write takes no effect, and leaves no ghost', async () => {
-    const h = await harness();
+  it('a merchant or a scenario upload refused by a failed write takes no effect, and leaves no ghost', async ({ folder }) => {
+    const h = await harness(folder);
     const id = '0b7c4a2e-9d31-4f5a-8e6b-1c2d3e4f5a6b';
     const merchant = { id, name: 'Refused shop', token: 'tok-refused', secret: 'sec-refused' };
     const yaml = 'scenarios:\n  - name: refused-upload\n    description: Never saved.\n    match:\n      order: "^refused-"\n';
@@ -184,8 +184,8 @@ describe('a full disk, injected through the adapter', () => {
     expect(h.sandbox.scenarios.names()).toContain('refused-upload');
   });
 
-  it('other write failures answer storage_error naming the folder, not "sandbox bug"', async () => {
-    const h = await harness();
+  it('other write failures answer storage_error naming the folder, not "sandbox bug"', async ({ folder }) => {
+    const h = await harness(folder);
     h.adapter.failing = 'EIO';
     const refused = await h.post(create, p2pBody());
     expect(refused.status).toBe(503);
@@ -195,14 +195,13 @@ describe('a full disk, injected through the adapter', () => {
     expect(h.sandbox.store.trades.size).toBe(0);
   });
 
-  it('a step that fell due while writes failed runs by itself once they work again (defect 3)', async () => {
-    const scenarios = mkdtempSync(join(tmpdir(), 'deposit-sandbox-faults-scenarios-'));
-    cleanup.push(() => rmSync(scenarios, { recursive: true, force: true }));
+  it('a step that fell due while writes failed runs by itself once they work again (defect 3)', async ({ folder }) => {
+    const scenarios = folderIn(folder);
     writeFileSync(
       join(scenarios, 'soon.yaml'),
       'scenarios:\n  - name: soon\n    description: Confirmed 300 ms after it is created.\n    match:\n      order: "^soon-"\n    timeline:\n      - after: 300ms\n        state: confirmed\n',
     );
-    const h = await harness({ scenarios });
+    const h = await harness(folder, { scenarios });
     const created = (await (await h.post(create, p2pBody({ order: nextOrder('soon') }))).json()) as { id: string };
     h.adapter.failing = 'ENOSPC';
     // The step runs when due and cannot save: the change is undone and the job stays.

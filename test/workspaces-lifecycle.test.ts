@@ -2,10 +2,10 @@
  * The life of a workspace on disk, through the app: removal while requests run, the expiry
  * sweep racing live creates, refused requests that must not create a workspace.
  */
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, vi } from 'vitest';
+import { it } from './temp-folder.js';
 import { createServer } from '../src/server/server.js';
 import type { SandboxOptionsInput } from '../src/config/options.js';
 import { capturingLogger, checkedApp, DEMO, errorOf, p2pBody, slowBody } from './support.js';
@@ -15,12 +15,6 @@ const cleanup: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step();
 });
-
-function tempData(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'deposit-sandbox-wsl-'));
-  cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
 
 async function start(options: SandboxOptionsInput, logger: Logger = capturingLogger()) {
   const sandboxServer = await createServer(options, { services: { logger } });
@@ -44,8 +38,7 @@ async function start(options: SandboxOptionsInput, logger: Logger = capturingLog
 }
 
 describe('removing a workspace ends its work first', () => {
-  it('a create still reading its body when DELETE arrives is refused, and never writes into the workspace made again under that name', async () => {
-    const data = tempData();
+  it('a create still reading its body when DELETE arrives is refused, and never writes into the workspace made again under that name', async ({ folder: data }) => {
     const t = await start({ data });
     expect((await t.create('/w/w1/api/v1/trades/deposit/create', p2pBody({ order: 'before' }))).status).toBe(201);
 
@@ -79,13 +72,12 @@ describe('removing a workspace ends its work first', () => {
 });
 
 describe('the expiry sweep', () => {
-  it('racing live creates in 40 workspaces: every trade acknowledged during the sweep is in its workspace, also after a restart', async () => {
+  it('racing live creates in 40 workspaces: every trade acknowledged during the sweep is in its workspace, also after a restart', async ({ folder: data }) => {
     // The wall clock (Date) is the test's: --workspace-ttl is measured on it.
     vi.useFakeTimers({ toFake: ['Date'] });
     cleanup.push(() => void vi.useRealTimers());
     const logger = capturingLogger();
     const lines = logger.infos;
-    const data = tempData();
     const t = await start({ data, workspaceTtl: '1h', clock: 'manual' }, logger);
     const names = Array.from({ length: 40 }, (_, i) => `ws-${i}`);
     const first = new Map<string, string>();
@@ -159,8 +151,7 @@ describe('refused requests create nothing', () => {
 });
 
 describe('a removal cut short by kill -9', () => {
-  it('leaves the workspace whole or gone: a removal takes the folder out in one rename, and start-up finishes a half-deleted one', async () => {
-    const data = tempData();
+  it('leaves the workspace whole or gone: a removal takes the folder out in one rename, and start-up finishes a half-deleted one', async ({ folder: data }) => {
     const t = await start({ data, maxWorkspaces: 2 });
     for (const name of ['w1', 'w2']) expect((await t.create(`/w/${name}/api/v1/trades/deposit/create`, p2pBody({ order: `${name}-1` }))).status).toBe(201);
     await t.close();

@@ -3,11 +3,11 @@
  * wrong X-Auth (401) or a read of a trade that does not exist (404) under `/w/<new name>/`
  * leaves no workspace, no folder and no place used under --max-workspaces.
  */
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
+import { folderIn, it } from './temp-folder.js';
 import { createServer } from '../src/server/server.js';
 import { checkedApp, DEMO, errorOf, p2pBody, slowBody } from './support.js';
 
@@ -16,9 +16,9 @@ afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step();
 });
 
-async function start(maxWorkspaces: number) {
-  const data = mkdtempSync(join(tmpdir(), 'deposit-sandbox-wsr-'));
-  cleanup.push(() => rmSync(data, { recursive: true, force: true }));
+/** A sandbox on a new data folder inside `folder`, taking at most `maxWorkspaces`. */
+async function start(folder: string, maxWorkspaces: number) {
+  const data = folderIn(folder);
   const sandboxServer = await createServer({ data, maxWorkspaces });
   const sandbox = sandboxServer.root;
   cleanup.push(() => sandboxServer.close());
@@ -41,8 +41,8 @@ async function start(maxWorkspaces: number) {
 }
 
 describe('refused requests under a new /w/<name> create nothing', () => {
-  it('200 wrong-X-Auth creates and unknown-trade reads, each under a new name, leave no workspace and no folder; a real worker then gets its own', async () => {
-    const t = await start(3);
+  it('200 wrong-X-Auth creates and unknown-trade reads, each under a new name, leave no workspace and no folder; a real worker then gets its own', async ({ folder }) => {
+    const t = await start(folder, 3);
     for (let i = 0; i < 100; i++) {
       // Two at a time: requests in flight hold a place under the limit (3) while they run.
       const [create, read] = await Promise.all([t.create(`junk-auth-${i}`, p2pBody(), i % 2 === 0 ? 'not-the-token' : 'ab'.repeat(32)), t.read(`junk-read-${i}`, randomUUID())]);
@@ -65,8 +65,8 @@ describe('refused requests under a new /w/<name> create nothing', () => {
     expect((await t.read('worker-1', id)).status).toBe(200);
   });
 
-  it('junk in flight takes a place only while it runs: at the limit a new name gets 429, and the place is free again once the junk is answered', async () => {
-    const t = await start(1);
+  it('junk in flight takes a place only while it runs: at the limit a new name gets 429, and the place is free again once the junk is answered', async ({ folder }) => {
+    const t = await start(folder, 1);
     // A create with a wrong X-Auth whose body is still being sent: its new workspace is on trial.
     const body = slowBody();
     const slow = t.app.request('/w/junk-slow/api/v1/trades/deposit/create', {
@@ -89,8 +89,8 @@ describe('refused requests under a new /w/<name> create nothing', () => {
     expect((await t.create('worker-1')).status).toBe(201);
   });
 
-  it('requests sharing a new workspace: one accepted keeps it with its trade, whatever the others were answered', async () => {
-    const t = await start(2);
+  it('requests sharing a new workspace: one accepted keeps it with its trade, whatever the others were answered', async ({ folder }) => {
+    const t = await start(folder, 2);
     const [bad, good, missing] = await Promise.all([t.create('shared', p2pBody(), 'wrong'), t.create('shared', p2pBody({ order: 'shared-1' })), t.read('shared', randomUUID())]);
     expect([bad.status, good.status, missing.status]).toEqual([401, 201, 404]);
     expect((await t.listed()).map((w) => [w.name, w.trades])).toEqual([
@@ -102,8 +102,8 @@ describe('refused requests under a new /w/<name> create nothing', () => {
     expect((await t.listed()).map((w) => w.name)).toEqual(['default', 'shared']);
   });
 
-  it('a new workspace that cannot be made (503 workspace_unavailable) holds no place under the limit', async () => {
-    const t = await start(1);
+  it('a new workspace that cannot be made (503 workspace_unavailable) holds no place under the limit', async ({ folder }) => {
+    const t = await start(folder, 1);
     // A file where the workspace's folder would be: its store cannot be opened.
     mkdirSync(join(t.data, 'workspaces'));
     writeFileSync(join(t.data, 'workspaces', 'broken'), 'not a folder');
@@ -116,8 +116,8 @@ describe('refused requests under a new /w/<name> create nothing', () => {
     expect((await t.create('worker-1')).status).toBe(201);
   });
 
-  it("a 422 (a merchant's test of its own error handling) and a scenario's forced 401 keep the new workspace, and its report shows them", async () => {
-    const t = await start(3);
+  it("a 422 (a merchant's test of its own error handling) and a scenario's forced 401 keep the new workspace, and its report shows them", async ({ folder }) => {
+    const t = await start(folder, 3);
     const invalid = await t.create('checker', p2pBody({ amount_cents: -5 }));
     expect(invalid.status).toBe(422);
     const forced = await t.create('forced', p2pBody({ order: 'sbx-unauth-1' }));
