@@ -1,3 +1,4 @@
+import type { HttpBindings } from '@hono/node-server';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
@@ -99,6 +100,11 @@ export function noBody(limit: number = NO_BODY_LIMIT): MiddlewareHandler {
     (c) => errors.unexpectedBody(route(c), limit),
   );
   return (c, next) => {
+    // The polling path: a request that declares no body at all (no Transfer-Encoding, no length
+    // or 0) has nothing to refuse. Read from the Node request when there is one (HttpBindings),
+    // since the web Request's headers and body are built on first use, at a cost every GET paid.
+    const sent = (c.env as Partial<HttpBindings> | undefined)?.incoming?.headers;
+    if (sent !== undefined && sent['transfer-encoding'] === undefined && (sent['content-length'] === undefined || sent['content-length'] === '0')) return next();
     const routes = matchedRoutes(c);
     if (routes.some((r) => readers.has(r.handler)) || !routes.some((r) => r.method !== 'ALL')) return next();
     if (c.req.raw.body === null && c.req.header('Transfer-Encoding') !== undefined) throw errors.unexpectedBody(route(c), undefined);
