@@ -4,13 +4,13 @@
  * examples/receivers, each started as its own process (`node <file>`, PORT=0, 127.0.0.1).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
+import { it, test } from './temp-folder.js';
 import { junitErrors } from './junit-schema.js';
 import { cleanEnv, runCli as cli } from './sandbox-process.js';
 
@@ -19,12 +19,15 @@ const env = cleanEnv();
 
 const children: ChildProcess[] = [];
 const servers: Server[] = [];
-const dir = mkdtempSync(join(tmpdir(), 'deposit-sandbox-fuzz-'));
+/** The file's temporary folder (the fixture removes it after the file's tests). */
+let dir: string;
+test.beforeAll(({ fileFolder }) => {
+  dir = fileFolder;
+});
 afterEach(async () => {
   for (const child of children.splice(0)) child.kill();
   await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))));
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Starts examples/receivers/<name>.mjs as a process and answers its callback and probe URLs. */
 function receiver(name: string): Promise<{ url: string; probe: string }> {

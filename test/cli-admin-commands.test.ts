@@ -4,17 +4,20 @@
  * processes, real HTTP on 127.0.0.1 (trigger and reset: admin-trigger.test.ts).
  * Runs the build in dist/ (`npm test` builds first; run `npm run build` before running this file alone).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
+import { it, test } from './temp-folder.js';
 import { CLOSED_PORT, freePort } from './callbacks-receiver.js';
 import { killAll, runCli as cli, startProcess, stopProcess as stop, type SandboxProcess } from './sandbox-process.js';
 import { DEMO, nextOrder, p2pBody } from './support.js';
 import { ScenarioEngine } from '../src/scenarios/scenario-engine.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'deposit-sandbox-admin-cli-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+/** The file's temporary folder (the fixture removes it after the file's tests). */
+let dir: string;
+test.beforeAll(({ fileFolder }) => {
+  dir = fileFolder;
+});
 afterEach(killAll);
 
 /** Starts `deposit-sandbox --in-memory <args>` and resolves once its ready line is out. */

@@ -4,12 +4,11 @@
  * builds first; run `npm run build` before running this file alone).
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect } from 'vitest';
+import { it, test } from './temp-folder.js';
 import { DEMO } from './support.js';
 
 const BIN = fileURLToPath(new URL('../bin/deposit-sandbox.js', import.meta.url));
@@ -20,10 +19,13 @@ const KILL_AFTER = 150;
 const MAX_PER_CLIENT = 400;
 
 const children: ChildProcessWithoutNullStreams[] = [];
-const data = mkdtempSync(join(tmpdir(), 'deposit-sandbox-crash-'));
+/** The file's temporary folder (the fixture removes it after the file's tests). */
+let data: string;
+test.beforeAll(({ fileFolder }) => {
+  data = fileFolder;
+});
 afterAll(() => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  rmSync(data, { recursive: true, force: true });
 });
 
 interface Running {

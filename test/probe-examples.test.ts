@@ -5,24 +5,27 @@
  * message, except with CI=true, where it fails.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { freePort } from './callbacks-receiver.js';
 import { killGroup } from './example-receivers.js';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
+import { it, test } from './temp-folder.js';
 import { readProbe } from '../src/balance-probe/read-probe.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const file = (name: string) => join(ROOT, 'examples', 'probes', name);
 const CI = process.env['CI'] === 'true';
-const goCache = mkdtempSync(join(tmpdir(), 'deposit-sandbox-gocache-'));
+/** The file's temporary folder (the fixture removes it after the file's tests). */
+let goCache: string;
+test.beforeAll(({ fileFolder }) => {
+  goCache = fileFolder;
+});
 const children: ChildProcess[] = [];
 afterEach(() => {
   for (const child of children.splice(0)) killGroup(child);
 });
-afterAll(() => rmSync(goCache, { recursive: true, force: true }));
 
 const has = (command: string) => spawnSync(command, ['--version'], { stdio: 'ignore' }).status === 0 || spawnSync(command, ['version'], { stdio: 'ignore' }).status === 0;
 

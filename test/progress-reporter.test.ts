@@ -5,19 +5,22 @@
  * stops it as the bound would.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, expect, it } from 'vitest';
+import { expect } from 'vitest';
+import { it, test } from './temp-folder.js';
 // @ts-expect-error: a plain JavaScript module of the scripts, without types
 import { progressJunit } from '../scripts/lib/suites.js';
 // @ts-expect-error: a plain JavaScript module of the scripts, without types
 import { readResults } from '../scripts/test-summary.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'deposit-sandbox-progress-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+/** The file's temporary folder (the fixture removes it after the file's tests). */
+let dir: string;
+test.beforeAll(({ fileFolder }) => {
+  dir = fileFolder;
+});
 
 it('a stopped vitest run lists every finished test, and each unfinished file as failed', async () => {
   writeFileSync(join(dir, 'vitest.config.mjs'), "export default { test: { globals: true, include: ['*.test.js'], testTimeout: 600000, maxWorkers: 2 } };\n");

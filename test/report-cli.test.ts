@@ -4,11 +4,11 @@
  * mistakes over HTTP; the report prints them, and the sandbox writes JUnit XML on exit.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
+import { it, test } from './temp-folder.js';
 import { startReceiver } from './callbacks-receiver.js';
 import { junitErrors } from './junit-schema.js';
 import { DEMO } from './support.js';
@@ -17,12 +17,15 @@ import { cleanEnv, runCli as cli } from './sandbox-process.js';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'deposit-sandbox.js');
 const env = cleanEnv();
-const dir = mkdtempSync(join(tmpdir(), 'deposit-sandbox-report-'));
+/** The file's temporary folder (the fixture removes it after the file's tests). */
+let dir: string;
+test.beforeAll(({ fileFolder }) => {
+  dir = fileFolder;
+});
 const children: ChildProcessWithoutNullStreams[] = [];
 afterEach(() => {
   for (const child of children.splice(0)) child.kill('SIGKILL');
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Starts `deposit-sandbox serve` and resolves with its URL and exit. */
 async function serve(args: string[]): Promise<{ url: string; child: ChildProcessWithoutNullStreams; exited: Promise<number | null> }> {

@@ -1,15 +1,18 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it, test } from './temp-folder.js';
 import type { ScenarioSummary } from '../src/scenarios/describe-scenario.js';
 
 // Runs the built CLI (npm test builds first), as a user would.
 const BIN = fileURLToPath(new URL('../bin/deposit-sandbox.js', import.meta.url));
-const root = mkdtempSync(join(tmpdir(), 'scenarios-cli-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+/** The file's temporary folder (the fixture removes it after the file's tests). */
+let root: string;
+test.beforeAll(({ fileFolder }) => {
+  root = fileFolder;
+});
 
 interface Run {
   code: number | null;

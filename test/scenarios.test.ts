@@ -1,7 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, vi } from 'vitest';
+import { folderIn, it, test } from './temp-folder.js';
 import { createServer } from '../src/server/server.js';
 import type { TradeRecord } from '../src/trades/trade.js';
 import { DEMO, ecomBody, errorOf, makeSandbox, nextOrder, p2pBody, type TestSandbox } from './support.js';
@@ -9,8 +9,11 @@ import { DEMO, ecomBody, errorOf, makeSandbox, nextOrder, p2pBody, type TestSand
 const CREATE = '/api/v1/trades/deposit/create';
 const BUILD = '/api/v1/trades/deposit/build';
 
-const root = mkdtempSync(join(tmpdir(), 'scenarios-e2e-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+/** The file's temporary folder (the fixture removes it after the file's tests). */
+let root: string;
+test.beforeAll(({ fileFolder }) => {
+  root = fileFolder;
+});
 
 let t: TestSandbox;
 beforeEach(async () => {
@@ -185,8 +188,7 @@ describe('matching at create', () => {
 
 describe('--scenarios folder', () => {
   function folder(files: Record<string, string>): string {
-    const dir = mkdtempSync(join(root, 'user-'));
-    mkdirSync(dir, { recursive: true });
+    const dir = folderIn(root);
     for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
     return dir;
   }
@@ -246,7 +248,7 @@ describe('--scenarios folder', () => {
 
 describe('restart', () => {
   it('a pending timeline step survives a restart of a file-backed sandbox', async () => {
-    const data = mkdtempSync(join(root, 'data-'));
+    const data = folderIn(root);
     const first = await makeSandbox({ clock: 'manual', inMemory: false, data });
     const res = await first.post(CREATE, p2pBody({ order: nextOrder('sbx-confirm-restart') }));
     const { id } = (await res.json()) as { id: string };

@@ -5,21 +5,26 @@
  * (fs.watch), with no hook in the product. Runs the build in dist/ (run `npm run build` before
  * running this file alone).
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, watch, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, watch, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect } from 'vitest';
+import { it, test } from './temp-folder.js';
 import { killAll, type Serving, serve } from './data-folder-support.js';
 import { DEMO, p2pBody } from './support.js';
 
-const data = mkdtempSync(join(tmpdir(), 'deposit-sandbox-killdel-'));
+/** The file's temporary folder, the data folder of its processes (the fixture removes it after the file's tests). */
+let data: string;
+/** Its workspaces' folders. */
+let folder: string;
+test.beforeAll(({ fileFolder }) => {
+  data = fileFolder;
+  folder = join(data, 'workspaces');
+});
 afterAll(() => {
   killAll();
-  rmSync(data, { recursive: true, force: true });
 });
 
-const folder = join(data, 'workspaces');
 const ARGS = ['--max-workspaces', '2'];
 
 async function create(url: string, name: string, order: string): Promise<{ status: number; id?: string }> {

@@ -8,18 +8,19 @@
  * Loopback only; bounded in count (a few hundred creates) and time (events, no fixed sleeps).
  * Runs the build in dist/ (run `npm run build` before running this file alone).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect } from 'vitest';
+import { it, test } from './temp-folder.js';
 import { killAll, type Serving, serve } from './data-folder-support.js';
 import { DEMO, p2pBody } from './support.js';
 
-const data = mkdtempSync(join(tmpdir(), 'deposit-sandbox-killrestart-'));
+/** The file's temporary folder (the fixture removes it after the file's tests). */
+let data: string;
+test.beforeAll(({ fileFolder }) => {
+  data = fileFolder;
+});
 afterAll(() => {
   killAll();
-  rmSync(data, { recursive: true, force: true });
 });
 
 const TTL = 3000;

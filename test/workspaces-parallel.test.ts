@@ -5,10 +5,8 @@
  * started again on the same data folder, and every workspace is checked and driven further.
  * Runs the build in dist/ (run `npm run build` before running this file alone).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect } from 'vitest';
+import { it, test } from './temp-folder.js';
 import { resetCommand } from '../src/cli/reset.js';
 import { signCommand } from '../src/cli/sign-command.js';
 import { triggerCommand } from '../src/cli/trigger.js';
@@ -19,12 +17,15 @@ import { DEMO } from './support.js';
 const WORKERS = 8;
 const ORDERS = ['same-1', 'same-2', 'same-3', 'same-4', 'same-5'];
 
-const data = mkdtempSync(join(tmpdir(), 'deposit-sandbox-workspaces-'));
+/** The file's temporary folder (the fixture removes it after the file's tests). */
+let data: string;
+test.beforeAll(({ fileFolder }) => {
+  data = fileFolder;
+});
 let receiver: Receiver | undefined;
 afterAll(async () => {
   killAll();
   await receiver?.close();
-  rmSync(data, { recursive: true, force: true });
 });
 
 /** The sandbox on the shared data folder, with a manual clock and a fixed public URL. */
