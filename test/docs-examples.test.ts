@@ -21,11 +21,11 @@
  * The CLI the blocks call runs the build in dist/ (`npm test` builds first).
  */
 import { spawn } from 'node:child_process';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp } from 'node:fs/promises';
 import { freePort } from './callbacks-receiver.js';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from './temp-folder.js';
 import { startSandbox, type SandboxOptions } from '../src/index.js';
 import { fences, markdownFiles, readDoc, ROOT, type Fence } from './docs/markdown.js';
 import { shellEnv } from './sandbox-process.js';
@@ -146,14 +146,12 @@ describe('every bash block of the docs runs', () => {
     // A bound for a hang, not for speed (a block waits for its turn, maxConcurrency, outside it):
     // one that runs the callback fuzzer 1000 times has taken four minutes on a loaded machine.
     { timeout: 600_000 },
-    async ([, { fence, serve, documentedError }], { expect, onTestFinished }) => {
+    async ([, { fence, serve, documentedError }], { expect, folder: cwd, onTestFinished }) => {
       const sandbox = serve ? await startSandbox(serveOptions(serve)) : undefined;
       if (sandbox) onTestFinished(() => sandbox.close());
       const sandboxPort = sandbox ? Number(new URL(sandbox.url).port) : await freePort();
       const receiverPort = await freePort();
       // Asynchronous file work: the event loop that copies also serves the blocks' sandboxes.
-      const cwd = await mkdtemp(join(tmpdir(), 'docs-example-'));
-      onTestFinished(() => rm(cwd, { recursive: true, force: true }));
       await cp(join(ROOT, 'examples'), join(cwd, 'examples'), { recursive: true });
       // One pass: a sandbox port that contains "4243" (34243) must not be replaced again.
       const code = fence.code.replace(/127\.0\.0\.1:4242|4243/g, (found) => (found === '4243' ? String(receiverPort) : `127.0.0.1:${sandboxPort}`));

@@ -12,10 +12,10 @@
  * What each rule means for a writer: docs/writing-docs.md.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from './temp-folder.js';
 import { loadScenarios } from '../src/scenarios/load-scenarios.js';
 import { anchors, fences, links, markdownFiles, readDoc, ROOT, type Fence } from './docs/markdown.js';
 
@@ -84,18 +84,13 @@ describe('fenced blocks', () => {
     expect(wrong).toEqual([]);
   });
 
-  it.each(ALL_FENCES.filter((f) => CODE.has(f.lang)).map((f) => [at(f), f] as const))('%s is a marked copy or excerpt of a file the suites run', (_at, fence) => {
+  it.for(ALL_FENCES.filter((f) => CODE.has(f.lang)).map((f) => [at(f), f] as const))('%s is a marked copy or excerpt of a file the suites run', ([, fence], { folder }) => {
     const marker = fence.marker;
     expect(marker, `${at(fence)}: put <!-- file: path -->, <!-- excerpt: path --> or <!-- check: scenario-file --> right above the block`).toBeDefined();
     if (marker!.name === 'check') {
       expect(marker!.value).toBe('scenario-file');
-      const dir = mkdtempSync(join(tmpdir(), 'docs-scenario-'));
-      try {
-        writeFileSync(join(dir, 'example.yaml'), fence.code);
-        expect(() => loadScenarios([{ path: `${dir}/`, bundled: false }])).not.toThrow();
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
+      writeFileSync(join(folder, 'example.yaml'), fence.code);
+      expect(() => loadScenarios([{ path: `${folder}/`, bundled: false }])).not.toThrow();
       return;
     }
     expect(['file', 'excerpt']).toContain(marker!.name);

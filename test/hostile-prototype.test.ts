@@ -3,10 +3,10 @@
  * bodies and queries, headers, path parameters, payment-page forms and the files a sandbox
  * loads. None supplies a field or reaches a prototype; stored data stays as it was.
  */
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from './temp-folder.js';
 import { ADMIN_BODY_LIMIT, MAX_JSON_DEPTH } from '../src/http/body.js';
 import { createServer } from '../src/server/server.js';
 import { BUILD, CREATE, hostileSuite, invalid, invalidJson, json, nested, prototypeShape } from './hostile-support.js';
@@ -97,44 +97,39 @@ describe('prototype pollution', () => {
 });
 
 describe('prototype keys in the files a sandbox loads', () => {
-  it('a scenario file with __proto__ / constructor keys is refused naming file, line and field', async () => {
+  it('a scenario file with __proto__ / constructor keys is refused naming file, line and field', async ({ folder: dir }) => {
     suite.prototypes = prototypeShape();
-    const dir = mkdtempSync(join(tmpdir(), 'deposit-sandbox-hostile-'));
-    try {
-      mkdirSync(join(dir, 'scenarios'));
-      const file = join(dir, 'scenarios', 'evil.yaml');
-      writeFileSync(
-        file,
-        [
-          '__proto__:',
-          '  polluted: yes',
-          'scenarios:',
-          '  - name: evil',
-          '    description: hostile keys',
-          '    constructor:',
-          '      prototype:',
-          '        polluted: yes',
-          '    match:',
-          '      order: "^evil-"',
-          '',
-        ].join('\n'),
-      );
-      await expect(createServer({ inMemory: true, scenarios: join(dir, 'scenarios') })).rejects.toThrow(
-        /evil\.yaml:1:1: __proto__: is not a field here[\s\S]*evil\.yaml:6:5: scenarios\[0\]\.constructor: is not a field here/,
-      );
-      const fixtures = join(dir, 'merchants.json');
-      writeFileSync(
-        fixtures,
-        `{"__proto__":{"polluted":"yes"},"merchants":[{"__proto__":{"polluted":"yes"},"id":"${DEMO.id}","name":"Demo","token":"${DEMO.token}","secret":"${DEMO.secret}","rate":92.5}]}`,
-      );
-      const server = await createServer({ inMemory: true, fixtures }).catch((error: Error) => error);
-      if (server instanceof Error) expect(server.message).toMatch(/merchants\.json/);
-      else {
-        expect(JSON.stringify(server.root.merchants.list())).not.toContain('polluted');
-        await server.close();
-      }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
+    mkdirSync(join(dir, 'scenarios'));
+    const file = join(dir, 'scenarios', 'evil.yaml');
+    writeFileSync(
+      file,
+      [
+        '__proto__:',
+        '  polluted: yes',
+        'scenarios:',
+        '  - name: evil',
+        '    description: hostile keys',
+        '    constructor:',
+        '      prototype:',
+        '        polluted: yes',
+        '    match:',
+        '      order: "^evil-"',
+        '',
+      ].join('\n'),
+    );
+    await expect(createServer({ inMemory: true, scenarios: join(dir, 'scenarios') })).rejects.toThrow(
+      /evil\.yaml:1:1: __proto__: is not a field here[\s\S]*evil\.yaml:6:5: scenarios\[0\]\.constructor: is not a field here/,
+    );
+    const fixtures = join(dir, 'merchants.json');
+    writeFileSync(
+      fixtures,
+      `{"__proto__":{"polluted":"yes"},"merchants":[{"__proto__":{"polluted":"yes"},"id":"${DEMO.id}","name":"Demo","token":"${DEMO.token}","secret":"${DEMO.secret}","rate":92.5}]}`,
+    );
+    const server = await createServer({ inMemory: true, fixtures }).catch((error: Error) => error);
+    if (server instanceof Error) expect(server.message).toMatch(/merchants\.json/);
+    else {
+      expect(JSON.stringify(server.root.merchants.list())).not.toContain('polluted');
+      await server.close();
     }
   });
 });

@@ -2,19 +2,17 @@
  * Scenarios written to hurt: patterns that a backtracking engine takes exponential time over,
  * uploaded to one workspace or put in the --scenarios folder, must not stall the others.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
+import { it } from './temp-folder.js';
 import { DEMO, errorOf, makeSandbox, p2pBody } from './support.js';
 
 let worker: Worker | undefined;
-const dirs: string[] = [];
 afterEach(async () => {
   await worker?.terminate();
   worker = undefined;
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
 /** startSandbox(options) in a worker thread; resolves with its URL. */
@@ -39,9 +37,7 @@ describe('a regex that backtracks exponentially', () => {
   // would never be answered and the test would fail at its timeout.
   const evil = `${'a'.repeat(30)}!`;
 
-  it('uploaded to one workspace, or in the --scenarios folder: the creates finish and another workspace answers', async () => {
-    const folder = mkdtempSync(join(tmpdir(), 'deposit-sandbox-evil-'));
-    dirs.push(folder);
+  it('uploaded to one workspace, or in the --scenarios folder: the creates finish and another workspace answers', async ({ folder }) => {
     writeFileSync(join(folder, 'evil.yaml'), scenarioFile('evil-customer', 'customer: {regex: "^(a+)+$"}'));
     const url = await sandboxInThread({ scenarios: folder });
 

@@ -6,18 +6,23 @@
  * close its port and release the data-folder lock. Runs the build in dist/.
  */
 import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect } from 'vitest';
+import { it, test } from './temp-folder.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
-const dir = mkdtempSync(join(tmpdir(), 'deposit-sandbox-npx-'));
-// An npx cache of this file's own: the first start below is npx's first start in this clone.
-const npxCache = join(dir, 'npm-cache');
+/** The file's temporary folder (the fixture removes it after the file's tests). */
+let dir: string;
+/** An npx cache of this file's own: the first start below is npx's first start in this clone. */
+let npxCache: string;
+test.beforeAll(({ fileFolder }) => {
+  dir = fileFolder;
+  npxCache = join(dir, 'npm-cache');
+});
 
 interface Started {
   npx: ChildProcessWithoutNullStreams;
@@ -46,7 +51,6 @@ afterEach(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   }
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 beforeAll(() => {
   // npx would build a stale dist/ in the middle of the suite: ask for the build instead.

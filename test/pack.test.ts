@@ -6,11 +6,11 @@
  * `npm run build` before running this file alone).
  */
 import { execFile, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it, test } from './temp-folder.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
@@ -67,8 +67,8 @@ let temp: string;
 let app: string;
 let files: string[];
 
-beforeAll(async () => {
-  temp = mkdtempSync(join(tmpdir(), 'deposit-sandbox-pack-'));
+test.beforeAll(async ({ fileFolder }) => {
+  temp = fileFolder;
   app = join(temp, 'app');
   mkdirSync(app);
   // The build is current (npm test builds first): skip the prepare script's second build.
@@ -81,10 +81,6 @@ beforeAll(async () => {
   const installed = await run(npm, ['install', join(temp, info!.filename), '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], app, 120_000);
   expect(installed.code, installed.stderr).toBe(0);
 }, 180_000);
-
-afterAll(() => {
-  if (temp) rmSync(temp, { recursive: true, force: true });
-});
 
 describe('the packed tarball', () => {
   it('holds the CLI, the build with its types, the fixtures and the scenarios, and nothing from the tests', () => {

@@ -2,19 +2,16 @@
  * startSandbox(): a sandbox in the test process on a free port, its admin helpers over real
  * HTTP on 127.0.0.1, and callbacks.waitFor on the in-process dispatcher.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, vi } from 'vitest';
+import { it } from './temp-folder.js';
 import { AdminClientError, startSandbox, type RunningSandbox } from '../src/index.js';
 import { CLOSED_PORT, startReceiver, type Receiver } from './callbacks-receiver.js';
 import { DEMO, p2pBody } from './support.js';
 
 const running: Array<RunningSandbox | Receiver> = [];
-const dirs: string[] = [];
 afterEach(async () => {
   await Promise.all(running.splice(0).map((r) => r.close()));
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
 async function start(options: Parameters<typeof startSandbox>[0] = {}): Promise<RunningSandbox> {
@@ -52,16 +49,12 @@ describe('startSandbox()', () => {
     await expect(fetch(`${sandbox.url}/_sandbox/health`)).rejects.toThrow();
   });
 
-  it('takes the same options as the CLI; with data it keeps a file store', async () => {
-    const data = mkdtempSync(join(tmpdir(), 'deposit-sandbox-programmatic-'));
-    dirs.push(data);
+  it('takes the same options as the CLI; with data it keeps a file store', async ({ folder: data }) => {
     const sandbox = await start({ data, auth: 'signature', clock: 'manual', seed: 7 });
     expect(await sandbox.admin.health()).toMatchObject({ store: join(data, 'db.json'), auth: 'signature', clock: { mode: 'manual' } });
   });
 
-  it('with fsync: true keeps a file store across a restart, and refuses fsync without data', async () => {
-    const data = mkdtempSync(join(tmpdir(), 'deposit-sandbox-programmatic-'));
-    dirs.push(data);
+  it('with fsync: true keeps a file store across a restart, and refuses fsync without data', async ({ folder: data }) => {
     const first = await startSandbox({ data, fsync: true });
     const trade = await create(first);
     await first.close();
@@ -70,9 +63,7 @@ describe('startSandbox()', () => {
     await expect(startSandbox({ fsync: true })).rejects.toThrow('--fsync: needs a data folder');
   });
 
-  it('with fsync: true holds the data folder like any file store: a second sandbox on it is refused, naming the holder', async () => {
-    const data = mkdtempSync(join(tmpdir(), 'deposit-sandbox-programmatic-'));
-    dirs.push(data);
+  it('with fsync: true holds the data folder like any file store: a second sandbox on it is refused, naming the holder', async ({ folder: data }) => {
     const first = await start({ data, fsync: true });
     await expect(startSandbox({ data })).rejects.toThrow(new RegExp(`is in use by another deposit-sandbox \\(process ${process.pid}, listening on`));
     await expect(startSandbox({ data, fsync: true })).rejects.toThrow(new RegExp(`is in use by another deposit-sandbox \\(process ${process.pid}, listening on`));
