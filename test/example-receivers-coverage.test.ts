@@ -9,19 +9,24 @@
  * (the amount once for confirmed trades, nothing for canceled and expired ones). A missing
  * toolchain skips its language with a message, except with CI=true, where it fails.
  */
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, vi } from 'vitest';
+import { it, test } from './temp-folder.js';
 import { type CoverageRow, integrationReportSchema } from '../src/report/report-schema.js';
 import { CI, exampleReceivers, has } from './example-receivers.js';
 import { DEMO, makeSandbox, p2pBody, type TestSandbox } from './support.js';
 
-const receivers = exampleReceivers('lang-coverage');
+/** The file's temporary folder, for the receivers' files (the fixture removes it after the file's tests). */
+let root: string;
+test.beforeAll(({ fileFolder }) => {
+  root = fileFolder;
+});
+const receivers = exampleReceivers(() => root);
 const LANGUAGES = receivers.languages;
 const cleanups: Array<() => Promise<unknown> | unknown> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   receivers.stop();
 });
-afterAll(receivers.remove);
 
 const CALLBACK_ROWS = ['callback.confirmed', 'callback.canceled', 'callback.expired', 'callback.retry_after_failure', 'callback.duplicate', 'callback.overlapping', 'callback.bad_signature'] as const;
 

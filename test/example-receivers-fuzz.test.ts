@@ -9,18 +9,23 @@
  * skips its language with a message, except with CI=true, where it fails.
  */
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
+import { it, test } from './temp-folder.js';
 import { CI, env, exampleReceivers, has, LISTENING, ROOT, run } from './example-receivers.js';
 
 const BIN = join(ROOT, 'bin', 'deposit-sandbox.js');
 const FUZZ = ['--runs', '50', '--seed', '1'];
 const RACE = 'twice when two deliveries of one event overlapped: the receiver checks and then writes without a unique key or a lock';
 
-const receivers = exampleReceivers('lang-fuzz');
+/** The file's temporary folder, for the receivers' files (the fixture removes it after the file's tests). */
+let root: string;
+test.beforeAll(({ fileFolder }) => {
+  root = fileFolder;
+});
+const receivers = exampleReceivers(() => root);
 const { start } = receivers;
 const LANGUAGES = receivers.languages;
 afterEach(receivers.stop);
-afterAll(receivers.remove);
 
 const fuzz = (port: number) =>
   run(process.execPath, [BIN, 'check-callback', `http://127.0.0.1:${port}/callback`, '--probe', `http://127.0.0.1:${port}/probe`, ...FUZZ], { cwd: ROOT, env, timeout: 90_000 });

@@ -6,8 +6,6 @@
  * `remove()` deletes the temporary folder (afterAll).
  */
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from './callbacks-receiver.js';
@@ -47,8 +45,11 @@ export function killGroup(child: ChildProcess): void {
 /** A language's name, its toolchain command, and a start that resolves with the receiver's port. */
 export type Language = [string, string, () => Promise<number>];
 
-export function exampleReceivers(label: string) {
-  const dir = mkdtempSync(join(tmpdir(), `deposit-sandbox-${label}-`));
+/**
+ * The example receivers of each language, started and stopped by the test; `folder` gives the
+ * folder their files go to (PHP's ledger, Go's build cache and binary) when one starts.
+ */
+export function exampleReceivers(folder: () => string) {
   const children: ChildProcess[] = [];
 
   /** Starts a receiver process and resolves with its port once `ready` matches its output. */
@@ -83,7 +84,7 @@ export function exampleReceivers(label: string) {
       'php',
       async () => {
         const port = await freePort();
-        const ledger = { LEDGER_FILE: join(dir, 'php-ledger.json'), PHP_CLI_SERVER_WORKERS: '4' };
+        const ledger = { LEDGER_FILE: join(folder(), 'php-ledger.json'), PHP_CLI_SERVER_WORKERS: '4' };
         await start('php', ['-S', `127.0.0.1:${port}`, 'public/receiver-with-probe.php'], { cwd: join(ROOT, 'examples', 'php'), env: ledger }, /(Development Server) \(http/);
         return port;
       },
@@ -93,8 +94,8 @@ export function exampleReceivers(label: string) {
       'go',
       async () => {
         const cwd = join(ROOT, 'examples', 'go');
-        const goEnv = { ...env, GOCACHE: join(dir, 'gocache'), GOFLAGS: '-mod=mod' };
-        const binary = join(dir, 'receiver-with-probe');
+        const goEnv = { ...env, GOCACHE: join(folder(), 'gocache'), GOFLAGS: '-mod=mod' };
+        const binary = join(folder(), 'receiver-with-probe');
         const build = await run('go', ['build', '-o', binary, './cmd/receiver-with-probe'], { cwd, env: goEnv, timeout: 150_000 });
         if (build.code !== 0) throw new Error(`go build failed: ${build.stderr}`);
         return start(binary, [], { cwd, env: { PORT: '0' } }, LISTENING);
@@ -108,6 +109,5 @@ export function exampleReceivers(label: string) {
     stop: () => {
       for (const child of children.splice(0)) killGroup(child);
     },
-    remove: () => rmSync(dir, { recursive: true, force: true }),
   };
 }
