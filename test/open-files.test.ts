@@ -6,8 +6,8 @@
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
-import { killAll, tempDir } from './sandbox-process.js';
+import { afterAll, describe, expect } from 'vitest';
+import { folderIn, it, test } from './temp-folder.js';
 import { DEMO, nextOrder } from './support.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -18,8 +18,12 @@ const LIMIT = 256;
 const stops: Array<() => void> = [];
 afterAll(() => {
   for (const stop of stops) stop();
-  // Removes the data folder tempDir() made.
-  killAll();
+});
+
+/** The file's temporary folder: the process runs on it until afterAll stops it. */
+let root: string;
+test.beforeAll(({ fileFolder }) => {
+  root = fileFolder;
 });
 
 async function create(url: string, prefix: string): Promise<number> {
@@ -34,7 +38,7 @@ async function create(url: string, prefix: string): Promise<number> {
 
 describe.runIf(process.platform === 'linux')('open files', () => {
   it(`${WORKSPACES} workspaces under ulimit -n ${LIMIT}: every create succeeds, the default workspace keeps working, descriptors stay bounded`, async () => {
-    const data = tempDir();
+    const data = folderIn(root);
     const child = spawn('bash', ['-c', `ulimit -n ${LIMIT}; exec "${process.execPath}" bin/deposit-sandbox.js --port 0 --data "${data}"`], { cwd: ROOT, stdio: 'pipe' });
     stops.push(() => child.kill('SIGKILL'));
     let out = '';

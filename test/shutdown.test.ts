@@ -8,8 +8,9 @@
 import { writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { killAll, outputContains, savedStatuses, startProcess, tempDir, type SandboxProcess } from './sandbox-process.js';
+import { afterEach, describe, expect } from 'vitest';
+import { folderIn, it } from './temp-folder.js';
+import { killAll, outputContains, savedStatuses, startProcess, type SandboxProcess } from './sandbox-process.js';
 import { DEMO } from './support.js';
 
 afterEach(killAll);
@@ -54,9 +55,9 @@ const create = (url: string, order: string) =>
     body: JSON.stringify({ merchant: DEMO.id, order, amount_cents: 31250, amount_currency: 'RUB', type: 'any_bank' }),
   });
 
-/** A scenarios folder whose orders "held-…" wait `delay` (wall clock) before the create answers. */
-function heldScenario(delay: string): string {
-  const dir = tempDir();
+/** A scenarios folder (new, inside `folder`) whose orders "held-…" wait `delay` (wall clock) before the create answers. */
+function heldScenario(folder: string, delay: string): string {
+  const dir = folderIn(folder);
   writeFileSync(join(dir, 'held.yaml'), `scenarios:\n  - name: held-create\n    description: The create answers after ${delay}.\n    match:\n      order: "^held-"\n    delay: ${delay}\n`);
   return dir;
 }
@@ -72,9 +73,9 @@ async function untilCreateDelayed(proc: SandboxProcess): Promise<void> {
 }
 
 describe('shutdown of a real process', () => {
-  it('ends within --shutdown-timeout while clients hold half-sent headers and a half-sent body, and exits 0', async () => {
+  it('ends within --shutdown-timeout while clients hold half-sent headers and a half-sent body, and exits 0', async ({ folder }) => {
     // The timeout from the environment, as a container would set it.
-    const proc = await startProcess(['--port', '0', '--data', tempDir()], { DEPOSIT_SANDBOX_SHUTDOWN_TIMEOUT: '1s' });
+    const proc = await startProcess(['--port', '0', '--data', folder], { DEPOSIT_SANDBOX_SHUTDOWN_TIMEOUT: '1s' });
     // Half-sent headers, on a connection the server has surely accepted (it answered one request on it).
     const headers = await open(proc.port);
     await exchange(headers, 'GET /_sandbox/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n', '"status":"ok"');
@@ -95,9 +96,9 @@ describe('shutdown of a real process', () => {
     await Promise.all([closed(headers), closed(body)]);
   });
 
-  it('on SIGINT during a slow create says what it waits for, answers that create, and keeps every acknowledged trade', async () => {
-    const data = tempDir();
-    const args = ['--port', '0', '--data', data, '--scenarios', heldScenario('2s'), '--shutdown-timeout', '60s'];
+  it('on SIGINT during a slow create says what it waits for, answers that create, and keeps every acknowledged trade', async ({ folder }) => {
+    const data = folderIn(folder);
+    const args = ['--port', '0', '--data', data, '--scenarios', heldScenario(folder, '2s'), '--shutdown-timeout', '60s'];
     const proc = await startProcess(args);
     const first = await create(proc.url, 'before-signal-1');
     expect(first.status).toBe(201);
@@ -120,9 +121,9 @@ describe('shutdown of a real process', () => {
     expect(await savedStatuses(data, [firstId, heldId])).toEqual([200, 200]);
   });
 
-  it('a second signal exits at once, still saving the store', async () => {
-    const data = tempDir();
-    const proc = await startProcess(['--port', '0', '--data', data, '--scenarios', heldScenario('5m'), '--shutdown-timeout', '10m']);
+  it('a second signal exits at once, still saving the store', async ({ folder }) => {
+    const data = folderIn(folder);
+    const proc = await startProcess(['--port', '0', '--data', data, '--scenarios', heldScenario(folder, '5m'), '--shutdown-timeout', '10m']);
     const first = await create(proc.url, 'before-signal-2');
     expect(first.status).toBe(201);
     const firstId = ((await first.json()) as { id: string }).id;
