@@ -101,7 +101,9 @@ export async function openPage(browser: Browser, options: BrowserContextOptions)
   });
   page.on('requestfailed', (request) => {
     const error = request.failure()?.errorText ?? '';
-    if (error === 'net::ERR_ABORTED' && (request.resourceType() === 'fetch' || (issuedAt.get(request) ?? navigations) < navigations)) return;
+    // A request of an earlier page (a shared tab moved on; that page's server may be closed by now) is not this page's problem.
+    if ((issuedAt.get(request) ?? navigations) < navigations) return;
+    if (error === 'net::ERR_ABORTED' && request.resourceType() === 'fetch') return;
     if (request.resourceType() !== 'document') problems.push(`${request.resourceType()} ${request.url()} failed: ${error}`);
   });
   return { page, context, problems };
