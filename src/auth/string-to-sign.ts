@@ -13,7 +13,8 @@ export const SIGNATURE_FIELDS = {
 
 export type SignedEndpoint = keyof typeof SIGNATURE_FIELDS;
 
-function slot(value: unknown): string {
+/** One slot of a string to sign: a string as it is, a number or boolean as written, an absent field or null empty, anything else as JSON. */
+export function slot(value: unknown): string {
   if (value === undefined || value === null) return '';
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
@@ -25,16 +26,21 @@ function slot(value: unknown): string {
 }
 
 /**
- * The string to sign: the endpoint's signature parameters joined with `::`, an absent
- * field being an empty slot. `customer` fills the `cusotmer` slot when `cusotmer` is absent.
+ * The values of an endpoint's signature parameters, in the document's order, an absent field
+ * being an empty slot; `customer` fills the `cusotmer` slot when `cusotmer` is absent. A profile
+ * joins them with its own separator (src/profile/sign-request.ts).
+ *
+ *   signatureSlots('get', { merchant: 'm', uuid: 'u' }) // ['m', 'u']
+ */
+export function signatureSlots(endpoint: SignedEndpoint, values: Readonly<Record<string, unknown>>): string[] {
+  return SIGNATURE_FIELDS[endpoint].map((field) => slot(field === 'cusotmer' ? (values['cusotmer'] ?? values['customer']) : values[field]));
+}
+
+/**
+ * The string to sign: the endpoint's signature parameters joined with `::`.
  *
  *   stringToSign('get', { merchant: 'm', uuid: 'u' }) === 'm::u'
  */
 export function stringToSign(endpoint: SignedEndpoint, values: Readonly<Record<string, unknown>>): string {
-  return SIGNATURE_FIELDS[endpoint]
-    .map((field) => {
-      if (field === 'cusotmer') return slot(values['cusotmer'] ?? values['customer']);
-      return slot(values[field]);
-    })
-    .join('::');
+  return signatureSlots(endpoint, values).join('::');
 }

@@ -2,7 +2,7 @@ import { AUTH_HEADER } from '../auth/authenticate.js';
 import { safeEqual } from '../auth/signature.js';
 import type { SignedEndpoint } from '../auth/string-to-sign.js';
 import type { Profile } from './profile-schema.js';
-import { signatureSlots } from './signature-slots.js';
+import { signatureSlots } from '../auth/string-to-sign.js';
 import { joinSlots, SECRET_MASK, signingLabel, signSlots } from './sign-slots.js';
 
 /** What a profile's request signature is made of, for diagnostics: never the secret. */
