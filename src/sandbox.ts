@@ -15,6 +15,8 @@ import { watchPayments } from './report/watch-payments.js';
 import type { LoadedScenario } from './scenarios/load-scenarios.js';
 import type { ScenarioEngine } from './scenarios/scenario-engine.js';
 import { restoreUploadedScenarios } from './scenarios/uploaded-scenarios.js';
+import type { Profile } from './profile/profile-schema.js';
+import { restoreProfile, type ProfileSource } from './profile/workspace-profile.js';
 import type { StoreAdapter } from './store/adapter.js';
 import { Store, WriteFailedError } from './store/store.js';
 import { createRandom, type Random } from './trades/random.js';
@@ -40,6 +42,10 @@ export interface Sandbox {
   readonly scheduler: Scheduler;
   /** The loaded scenarios (this workspace's own first, then the --scenarios folder, then the bundled ones). */
   scenarios: ScenarioEngine;
+  /** The provider profile this sandbox follows now (docs/provider-profile.md): its own upload, else the server's. */
+  profile: Profile;
+  /** Whether `profile` is the server's (serve --profile) or this workspace's own (PUT /_sandbox/profile). */
+  profileSource: ProfileSource;
   /** Sends, logs and replays callbacks; emits 'queued', 'attempt', 'delivered', 'failed'. */
   readonly callbacks: CallbackDispatcher;
   /** What the sandbox was given at creation (its logger); a workspace gets the server's, marked with its name. */
@@ -85,6 +91,8 @@ export interface SandboxServices {
 export interface SandboxShared {
   readonly fixtures: Fixtures;
   readonly scenarios: readonly LoadedScenario[];
+  /** The provider profile of serve --profile (or startSandbox({ profile })): every workspace's unless it sets its own. */
+  readonly profile: Profile;
   /** How many reads of the merchant's balance probe (--probe) run at once, for the whole server. */
   readonly probeReads: Limiter;
 }
@@ -135,6 +143,7 @@ export async function createSandbox(options: SandboxOptions, adapter: StoreAdapt
   const workspace = seat.name;
   const basePath = seat.name === DEFAULT_WORKSPACE ? '' : `/w/${seat.name}`;
   const publicUrl = () => `${seat.rootUrl().replace(/\/+$/, '')}${basePath}`;
+  const restored = restoreProfile(store, seat.shared.profile, logger.warn);
   const clock = new Clock(options.clock, store);
   const lifecycle = new Lifecycle(store, clock);
   const scheduler = new Scheduler(store, clock, logger.warn);
@@ -148,7 +157,7 @@ export async function createSandbox(options: SandboxOptions, adapter: StoreAdapt
     publicUrl,
     tradeJson,
     timeoutMs: options.callbackTimeout,
-    retries: options.callbackRetries,
+    retries: options.callbackRetries ?? restored.profile.callbacks.retries,
     behaviourFor: (trade) => sandbox.scenarios.get(trade.scenario)?.callbacks,
     ...(basePath ? { headers: { 'X-Sandbox-Workspace': seat.name } } : {}),
     warn: logger.warn,
@@ -173,6 +182,8 @@ export async function createSandbox(options: SandboxOptions, adapter: StoreAdapt
     lifecycle,
     scheduler,
     scenarios: restoreUploadedScenarios(store, seat.shared.scenarios, logger.warn),
+    profile: restored.profile,
+    profileSource: restored.source,
     callbacks,
     services,
     log: services.logger ? logger.info : undefined,

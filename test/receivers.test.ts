@@ -9,7 +9,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CallbackEvent } from '../src/store/callback-records.js';
-import { sandboxOptionsSchema } from '../src/config/options.js';
+import { loadProfile } from '../src/profile/load-profile.js';
 import { createServer } from '../src/server/server.js';
 import { listen } from '../src/server/listen.js';
 import { CLOSED_PORT, startReceiver, type Receiver } from './callbacks-receiver.js';
@@ -56,7 +56,8 @@ async function confirmedTrade(t: TestSandbox, callbackUrl: string): Promise<stri
   return id;
 }
 
-const DEFAULT_RETRIES = sandboxOptionsSchema.parse({}).callbackRetries;
+// The schedule when --callback-retries is left out: the default (sandbox) profile's.
+const DEFAULT_RETRIES = loadProfile('sandbox').callbacks.retries;
 /** When each attempt falls due, from the first: 0, then each documented wait added up. */
 const SCHEDULE = [0];
 for (const wait of DEFAULT_RETRIES) SCHEDULE.push(SCHEDULE.at(-1)! + wait);

@@ -51,8 +51,13 @@ export const sandboxOptionsSchema = z.object({
   adminToken: z.string().min(1).optional(),
   /** How long a callback receiver has to answer 2xx. */
   callbackTimeout: durationSchema.refine((ms) => ms > 0, 'must be longer than 0, e.g. "10s" or "500ms"').default(10_000),
-  /** Waits between callback attempts; after the last one the callback is failed. */
-  callbackRetries: durationListSchema.default([1_000, 5_000, 30_000, 120_000, 600_000]),
+  /**
+   * Waits between callback attempts; after the last one the callback is failed. Left out: the
+   * provider profile's `callbacks.retries` (the sandbox profile's are 1s, 5s, 30s, 2m, 10m).
+   */
+  callbackRetries: durationListSchema.optional(),
+  /** The provider profile: a built-in's name or a profile file's path (docs/provider-profile.md); `sandbox` when left out. */
+  profile: z.preprocess(blankAsUnset, z.string().min(1).optional()),
   /**
    * After SIGINT/SIGTERM (or close()), how long requests in flight and half-sent requests
    * may take before every connection is closed; the store is saved either way.

@@ -13,6 +13,9 @@ import { profileFileSchema, profileSchema, type Profile } from './profile-schema
 /** The built-in profiles shipped with the package (works from src/, dist/ and an installed package). */
 export const BUILTIN_PROFILES = fileURLToPath(new URL('../../profiles/', import.meta.url));
 
+/** The profile a server follows when none is named: the sandbox's own choices. */
+export const DEFAULT_PROFILE: BuiltinProfileName = 'sandbox';
+
 /** How many times a profile's YAML aliases may be expanded in all (as for scenario files). */
 const MAX_ALIAS_COUNT = 100;
 

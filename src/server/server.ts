@@ -4,6 +4,7 @@ import type { SandboxOptions, SandboxOptionsInput } from '../config/options.js';
 import { loggerOrQuiet } from '../log/logger.js';
 import { loadFixtures } from '../merchants/fixtures.js';
 import { ScenarioEngine } from '../scenarios/scenario-engine.js';
+import { DEFAULT_PROFILE, loadProfile } from '../profile/load-profile.js';
 import { createSandbox, DEFAULT_WORKSPACE, parseOptions, type Sandbox, type SandboxServices, type SandboxShared } from '../sandbox.js';
 import { MemoryAdapter, type StoreAdapter } from '../store/adapter.js';
 import { DataFolderLock } from '../store/data-folder-lock.js';
@@ -64,6 +65,7 @@ export async function createServer(input: SandboxOptionsInput = {}, settings: Se
   const shared: SandboxShared = {
     fixtures: loadFixtures(options.fixtures ? resolve(options.fixtures) : undefined),
     scenarios: ScenarioEngine.load(options.scenarios ? resolve(options.scenarios) : undefined, { bundled: options.bundledScenarios }).entries(),
+    profile: loadProfile(options.profile ?? DEFAULT_PROFILE),
     probeReads: new Limiter(PROBE_READS_AT_ONCE),
   };
   const logger = loggerOrQuiet(services.logger);
