@@ -157,9 +157,11 @@ export async function createSandbox(options: SandboxOptions, adapter: StoreAdapt
     publicUrl,
     tradeJson,
     timeoutMs: options.callbackTimeout,
-    retries: options.callbackRetries ?? restored.profile.callbacks.retries,
+    // Read when it matters, so a PUT of the workspace's profile applies to the next attempt.
+    profile: () => sandbox.profile,
+    ...(options.callbackRetries !== undefined ? { retries: options.callbackRetries } : {}),
     behaviourFor: (trade) => sandbox.scenarios.get(trade.scenario)?.callbacks,
-    ...(basePath ? { headers: { 'X-Sandbox-Workspace': seat.name } } : {}),
+    ...(basePath ? { workspace: seat.name } : {}),
     warn: logger.warn,
   });
   lifecycle.onChange((change) => void callbacks.onChange(change));

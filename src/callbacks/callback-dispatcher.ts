@@ -1,16 +1,18 @@
 import { describeError, quietLogger } from '../log/logger.js';
 import { EventEmitter } from 'node:events';
-import { sign } from '../auth/signature.js';
 import type { Clock } from '../clock/clock.js';
 import type { Job } from '../store/jobs.js';
 import type { Scheduler } from '../clock/scheduler.js';
 import type { StateChange } from '../lifecycle/lifecycle.js';
+import { isFinal } from '../lifecycle/transitions.js';
 import type { MerchantDirectory } from '../merchants/fixtures.js';
 import { WriteFailedError, type Store } from '../store/store.js';
 import type { TradeRecord } from '../trades/trade.js';
 import type { TradeJsonCache } from '../trades/trade-json.js';
+import type { Profile } from '../profile/profile-schema.js';
 import type { CallbackBehaviour } from './behaviour.js';
-import { badSignatureAttempt, sentAttempt, simulatedAttempt, unsignedAttempt } from './attempt-log.js';
+import { badSignatureAttempt, sentAttempt, simulatedAttempt, unsignedAttempt, unspoiledAttempt } from './attempt-log.js';
+import { callbackHeaders, describeCallbackSignature, type CallbackSignature } from './callback-headers.js';
 import { CallbackIndex } from './callback-index.js';
 import { CallbackSender, type CallbackResponse } from './callback-sender.js';
 import { SendBarrier } from './send-barrier.js';
@@ -39,15 +41,24 @@ export interface CallbackDispatcherOptions {
   tradeJson: TradeJsonCache;
   /** How long a receiver has to answer, in ms. */
   timeoutMs: number;
-  /** Waits before each retry, in ms; after the last one the event is failed. */
-  retries: readonly number[];
+  /**
+   * The provider profile in force now (docs/provider-profile.md). A workspace may replace its own
+   * at any time, so it is read when it matters: when a state change is queued (send_on), when
+   * each attempt is sent (its headers, its acknowledgement rule) and when one fails (retries).
+   */
+  profile: () => Profile;
+  /**
+   * Waits before each retry, in ms, in place of the profile's `callbacks.retries` (given when
+   * --callback-retries is); after the last one the event is failed.
+   */
+  retries?: readonly number[];
   /** With a manual clock, the longest wait for an attempt's answer (default MANUAL_CLOCK_WAIT_MS). */
   manualWaitMs?: number;
   /** The scenario's callback chaos for a trade, if any. */
   behaviourFor?: (trade: TradeRecord) => CallbackBehaviour | undefined;
   sender?: CallbackSender;
-  /** Sent with every attempt besides the signature headers (a workspace's X-Sandbox-Workspace). */
-  headers?: Readonly<Record<string, string>>;
+  /** The workspace's name, sent as X-Sandbox-Workspace when the profile sends the sandbox's headers; absent for `default`. */
+  workspace?: string;
 }
 
 /** What the dispatcher reports as it works; listen with `dispatcher.on(...)`. */
@@ -99,10 +110,14 @@ export class CallbackDispatcher extends EventEmitter<CallbackNotices> {
     return this.#sender.load;
   }
 
-  /** Lifecycle listener: queues a callback for a state change of a trade with a callback_url. */
+  /**
+   * Lifecycle listener: queues a callback for a state change of a trade with a callback_url (under
+   * `send_on: final-only`, only for a change to a final state).
+   */
   onChange(change: StateChange): CallbackEvent | undefined {
     const { trade } = change;
     if (!trade.callback_url) return undefined;
+    if (this.#o.profile().callbacks.send_on === 'final-only' && !isFinal(change.to)) return undefined;
     return this.#add({
       trade: trade.id,
       merchant: trade.merchant,
@@ -208,25 +223,34 @@ export class CallbackDispatcher extends EventEmitter<CallbackNotices> {
       this.#afterFailure(this.#log(event, unsignedAttempt(n, clock.nowIso(), event.merchant)), n);
       return;
     }
-    const signature = sign(secret, event.body);
 
     if (behaviour?.bad_signature && !event.attempts.some((a) => a.kind === 'bad_signature')) {
+      const profile = this.#o.profile();
       const at = clock.nowIso();
-      const result = await this.#send(event, n, sign(`${secret}:not-the-secret`, event.body));
-      const current = this.#stillCurrent(event, n, result);
-      if (!current) return;
-      event = this.#log(current, badSignatureAttempt(n, at, result));
+      const signature = describeCallbackSignature(profile);
+      if (signature === undefined) {
+        // Unsigned callbacks: nothing to spoil. Said in the log; the callback goes out as normal.
+        event = this.#log(event, unspoiledAttempt(n, at, profile.name));
+      } else {
+        const result = await this.#send(event, profile, this.#headers(profile, event, n, secret, 'wrong'));
+        const current = this.#stillCurrent(event, n, result);
+        if (!current) return;
+        event = this.#log(current, badSignatureAttempt(n, at, result, signature));
+      }
     }
 
+    // The profile in force as the attempt is sent; every copy of this attempt carries the same headers.
+    const profile = this.#o.profile();
+    const headers = this.#headers(profile, event, n, secret, 'valid');
     const at = clock.nowIso();
     let twin: CallbackResponse | undefined;
     let result: CallbackResponse;
     if (behaviour?.overlap) {
       // Both copies are on the wire before the receiver can answer either (src/callbacks/send-barrier.ts).
       const barrier = new SendBarrier(2);
-      [result, twin] = await Promise.all([this.#send(event, n, signature, barrier), this.#send(event, n, signature, barrier)]);
+      [result, twin] = await Promise.all([this.#send(event, profile, headers, barrier), this.#send(event, profile, headers, barrier)]);
     } else {
-      result = await this.#send(event, n, signature);
+      result = await this.#send(event, profile, headers);
     }
     const current = this.#stillCurrent(event, n, result);
     if (!current) return;
@@ -239,7 +263,7 @@ export class CallbackDispatcher extends EventEmitter<CallbackNotices> {
     }
     if (behaviour?.duplicate) {
       const again = clock.nowIso();
-      const copy = await this.#send(event, n, signature);
+      const copy = await this.#send(event, profile, headers);
       const latest = store.callbacks.get(event.id);
       if (latest !== event) return; // reset meanwhile
       if (!copy.aborted) event = this.#log(event, sentAttempt(n, 'duplicate', again, copy));
@@ -292,7 +316,8 @@ export class CallbackDispatcher extends EventEmitter<CallbackNotices> {
   }
 
   #afterFailure(event: CallbackEvent, n: number): void {
-    const wait = this.#o.retries[n - 1];
+    // --callback-retries when given, else the retries of the profile in force now.
+    const wait = (this.#o.retries ?? this.#o.profile().callbacks.retries)[n - 1];
     if (wait !== undefined) {
       this.#schedule(event, n + 1, this.#o.clock.now() + wait);
       return;
@@ -322,13 +347,20 @@ export class CallbackDispatcher extends EventEmitter<CallbackNotices> {
     return current;
   }
 
-  #send(event: CallbackEvent, attempt: number, signature: string, barrier?: SendBarrier): Promise<CallbackResponse> {
+  /** An attempt's headers under the profile (src/profile/sign-callback.ts), signed at the clock's time now. */
+  #headers(profile: Profile, event: CallbackEvent, attempt: number, secret: string, signature: CallbackSignature): Record<string, string> {
+    const { workspace } = this.#o;
+    return callbackHeaders(profile, { secret, body: event.body, eventId: event.id, attempt, at: this.#o.clock.now(), ...(workspace !== undefined ? { workspace } : {}) }, signature);
+  }
+
+  #send(event: CallbackEvent, profile: Profile, headers: Record<string, string>, barrier?: SendBarrier): Promise<CallbackResponse> {
     return this.#sender.send({
       ...(barrier ? { barrier } : {}),
       url: event.url,
       body: event.body,
       timeoutMs: this.#o.timeoutMs,
-      headers: { ...this.#o.headers, 'X-Signature': signature, 'X-Sandbox-Event-Id': event.id, 'X-Sandbox-Attempt': String(attempt) },
+      headers,
+      acknowledge: profile.callbacks.acknowledge,
     });
   }
 

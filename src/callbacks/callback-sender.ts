@@ -2,6 +2,9 @@ import http from 'node:http';
 import https from 'node:https';
 import { performance } from 'node:perf_hooks';
 import { formatDuration } from '../clock/duration.js';
+import { acknowledges } from '../profile/acknowledges.js';
+import type { Acknowledgement } from '../profile/profile-schema.js';
+import { acknowledgingAnswer } from './acknowledging-answer.js';
 import { Limiter } from './limiter.js';
 import type { SendBarrier } from './send-barrier.js';
 
@@ -21,10 +24,16 @@ export interface CallbackRequest {
   barrier?: SendBarrier;
   /** Called once the whole request has been handed to the connection (before any answer). */
   onSent?: () => void;
+  /**
+   * Which complete answer acknowledges the callback (the profile's `callbacks.acknowledge`,
+   * src/profile/acknowledges.ts); default `2xx`. A 2xx that the rule does not count is a failed
+   * attempt whose error is the rule's reason.
+   */
+  acknowledge?: Acknowledgement;
 }
 
 export interface CallbackResponse {
-  /** A complete 2xx answer (or its first 1 KiB) arrived within the timeout. */
+  /** A complete answer that acknowledges the callback (a 2xx, or its first 1 KiB, under `2xx`) arrived within the timeout. */
   ok: boolean;
   status: number | null;
   /** The first 1 KiB of the answer body, as UTF-8 text. */
@@ -34,6 +43,8 @@ export interface CallbackResponse {
   error?: string;
   /** The sandbox itself stopped the attempt (it is shutting down); not the receiver's fault. */
   aborted?: boolean;
+  /** Set when a complete 2xx answer did not acknowledge the callback under this rule (`error` says why). */
+  unacknowledged?: Exclude<Acknowledgement, '2xx'>;
 }
 
 const USER_AGENT = 'deposit-sandbox-callbacks/1';
@@ -115,7 +126,13 @@ export class CallbackSender {
           return;
         }
         const verdict = judge(status, location);
-        resolve({ ok: verdict === undefined, status, response, duration_ms, ...(verdict !== undefined ? { error: verdict } : {}) });
+        if (verdict !== undefined) {
+          resolve({ ok: false, status, response, duration_ms, error: verdict });
+          return;
+        }
+        const rule = request.acknowledge ?? '2xx';
+        const why = rule === '2xx' ? undefined : refusedAcknowledgement(rule, status, response, size > MAX_RESPONSE_BYTES);
+        resolve(why === undefined ? { ok: true, status, response, duration_ms } : { ok: false, status, response, duration_ms, error: why, unacknowledged: rule as Exclude<Acknowledgement, '2xx'> });
       };
 
       const client = url.protocol === 'https:' ? https : http;
@@ -196,6 +213,19 @@ function judge(status: number | null, location: string | undefined): string | un
     return `The callback URL redirected (${status}) to ${location ? JSON.stringify(location) : 'no Location header'}. Redirects are not followed: set callback_url to the final address.`;
   }
   return `The receiver answered ${status}; only a 2xx answer counts as delivered.`;
+}
+
+/**
+ * Why a complete 2xx answer does not acknowledge a callback under `rule`, or undefined when it
+ * does. The rule sees the whole body: one longer than the 1 KiB the sandbox reads cannot be
+ * judged, so it does not acknowledge.
+ */
+function refusedAcknowledgement(rule: Acknowledgement, status: number | null, response: string, cut: boolean): string | undefined {
+  if (cut) {
+    return `The receiver answered ${status} with more than ${MAX_RESPONSE_BYTES} bytes; this profile acknowledges a callback only with ${acknowledgingAnswer(rule)}, and the sandbox reads no more than the first ${MAX_RESPONSE_BYTES} bytes of an answer.`;
+  }
+  const verdict = acknowledges(rule, status, response);
+  return verdict.acknowledged ? undefined : verdict.why;
 }
 
 function describeNetworkError(error: NodeJS.ErrnoException, url: URL): string {

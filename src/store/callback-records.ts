@@ -20,6 +20,12 @@ export const attemptSchema = z.object({
   /** The first 1 KiB of the answer body. */
   response: z.string(),
   error: z.string().optional(),
+  /**
+   * Set when the receiver answered 2xx, but not as the provider profile's acknowledgement rule
+   * (`callbacks.acknowledge`, named here) asks, so the attempt failed; `error` says why. Never set
+   * under the rule `2xx`.
+   */
+  acknowledge: z.enum(['ok-text', 'code-zero']).optional(),
   /** Something the receiver should fix although the attempt itself went as planned (e.g. it accepted a bad signature). */
   warning: z.string().optional(),
 });
