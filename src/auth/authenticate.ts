@@ -1,7 +1,8 @@
 import type { Merchant, MerchantDirectory } from '../merchants/fixtures.js';
 import { merchantField } from '../trades/requests.js';
 import { amountWrittenAsFloat } from './amount-written-as-float.js';
-import { SIGNATURE_ALGORITHM, safeEqual, sign, stringToSign, verifySignature, type SignedEndpoint } from './signature.js';
+import { SANDBOX_SCHEMES, type SignatureScheme } from './signature-scheme.js';
+import { safeEqual, sign, stringToSign, type SignedEndpoint } from './signature.js';
 import { Refusal, refuse } from '../refusals/refusal.js';
 
 export const AUTH_MODES = ['token', 'signature', 'either', 'off'] as const;
@@ -20,8 +21,6 @@ const ENDPOINT_LABEL: Record<SignedEndpoint, string> = {
   get: 'GET /api/v1/trades/:merchant/:uuid',
 };
 
-const HEX_SHA256 = /^[0-9a-fA-F]{64}$/;
-
 export interface AuthRequest {
   mode: AuthMode;
   endpoint: SignedEndpoint;
@@ -30,12 +29,14 @@ export interface AuthRequest {
   merchantId: unknown;
   /** The values of the endpoint's signature parameters. */
   values: Readonly<Record<string, unknown>>;
+  /** How signatures are made and where they travel: the provider profile's; the sandbox's own when left out. */
+  scheme?: SignatureScheme;
 }
 
-function accepted(mode: AuthMode): string {
-  if (mode === 'token') return "the merchant's token";
-  if (mode === 'signature') return `a signature (${SIGNATURE_ALGORITHM} keyed with the merchant's secret)`;
-  return `the merchant's token or a signature (${SIGNATURE_ALGORITHM} keyed with the merchant's secret)`;
+function accepted(mode: AuthMode, scheme: SignatureScheme, headerName: string): string {
+  if (mode === 'token' || scheme.header !== headerName) return "the merchant's token";
+  if (mode === 'signature') return `a signature (${scheme.algorithm} keyed with the merchant's secret)`;
+  return `the merchant's token or a signature (${scheme.algorithm} keyed with the merchant's secret)`;
 }
 
 /**
@@ -47,10 +48,11 @@ function accepted(mode: AuthMode): string {
  */
 export function authenticate(merchants: MerchantDirectory, request: AuthRequest): Merchant | Refusal {
   const { mode, endpoint } = request;
+  const scheme = request.scheme ?? SANDBOX_SCHEMES[endpoint];
   const headerName = AUTH_HEADER[endpoint];
   const value = request.header(headerName)?.trim();
 
-  if (mode !== 'off' && (value === undefined || value === '')) return missingHeader(request, headerName);
+  if (mode !== 'off' && (value === undefined || value === '')) return missingHeader(request, headerName, scheme);
 
   const merchant = knownMerchant(merchants, endpoint, request.merchantId);
   if (merchant instanceof Refusal) return merchant;
@@ -58,9 +60,13 @@ export function authenticate(merchants: MerchantDirectory, request: AuthRequest)
 
   if ((mode === 'token' || mode === 'either') && safeEqual(value, merchant.token)) return merchant;
 
-  const message = stringToSign(endpoint, request.values);
-  const looksSigned = HEX_SHA256.test(value);
-  if ((mode === 'signature' || mode === 'either') && looksSigned && verifySignature(merchant.secret, message, value)) {
+  // The signature travels in the token's header (the sandbox's way), or in a header of its own beside the token.
+  const apart = scheme.header !== headerName;
+  const signed = apart ? request.header(scheme.header)?.trim() : value;
+  const signatureName = scheme.header;
+  const message = scheme.shown(request.values);
+  const looksSigned = signed !== undefined && scheme.looksSigned(signed);
+  if ((mode === 'signature' || mode === 'either') && signed !== undefined && looksSigned && scheme.verify(merchant.secret, request.values, signed)) {
     return merchant;
   }
 
@@ -76,40 +82,55 @@ export function authenticate(merchants: MerchantDirectory, request: AuthRequest)
   if (mode === 'token') {
     return refuse.unauthorized(
       'invalid_token',
-      looksSigned
+      !apart && looksSigned
         ? `${headerName} looks like a signature, but this sandbox runs with --auth token: send merchant ${merchant.id}'s static token from the fixtures file instead (or restart with --auth either to accept both).`
         : `${headerName} is not the token of merchant ${merchant.id}. This sandbox runs with --auth token: send the merchant's static token from the fixtures file.`,
       { field: headerName, message: "not the merchant's token" },
     );
   }
 
-  const sentSecret = merchants.list().some((other) => value.includes(other.secret));
-  const sentToken = safeEqual(value, merchant.token) || owner !== undefined;
+  if (apart && (signed === undefined || signed === '')) return missingSignature(merchant, request, headerName, scheme, message);
+
+  const sent = signed ?? '';
+  const sentSecret = merchants.list().some((other) => sent.includes(other.secret));
+  const sentToken = safeEqual(sent, merchant.token) || merchants.list().some((other) => other.id !== merchant.id && safeEqual(sent, other.token));
   const why = sentSecret
-    ? `${headerName} holds a merchant secret itself. Never send the secret: send the hex HMAC-SHA256 of the string to sign, keyed with the secret.`
+    ? `${signatureName} holds a merchant secret itself. Never send the secret: send the ${scheme.short}.`
     : sentToken
-      ? `${headerName} holds a token, but this sandbox runs with --auth signature: send the signature instead (or restart with --auth either to accept tokens too).`
-      : `${headerName} is ${mode === 'either' ? "neither the merchant's token nor" : 'not'} a valid signature.`;
-  const preview = sentSecret ? '(a merchant secret, not shown)' : value.length > 80 ? `${value.slice(0, 77)}...` : value;
-  const float = looksSigned ? amountWrittenAsFloat(merchant.secret, endpoint, request.values, value) : undefined;
+      ? `${signatureName} holds a token, but this sandbox runs with --auth signature: send the signature instead (or restart with --auth either to accept tokens too).`
+      : apart && mode === 'either'
+        ? `${headerName} is not the merchant's token, and ${signatureName} is not a valid signature.`
+        : `${signatureName} is ${mode === 'either' ? "neither the merchant's token nor" : 'not'} a valid signature.`;
+  const preview = sentSecret ? '(a merchant secret, not shown)' : sent.length > 80 ? `${sent.slice(0, 77)}...` : sent;
+  const float = looksSigned ? amountWrittenAsFloat((values) => scheme.verify(merchant.secret, values, sent), endpoint, request.values) : undefined;
   if (float !== undefined) {
     const amount = String(request.values['amount_cents']);
     return refuse.unauthorized(
       'signature_mismatch',
-      `amount_cents was written ${float}; the string to sign uses ${amount}: send an integer. The signature verifies over ${JSON.stringify(stringToSign(endpoint, { ...request.values, amount_cents: float }))}, so it was computed from a float (e.g. Python's 100.0). Send amount_cents as a JSON integer and sign the same integer: the sandbox signs ${JSON.stringify(message)}.`,
+      `amount_cents was written ${float}; the string to sign uses ${amount}: send an integer. The signature verifies over ${JSON.stringify(scheme.shown({ ...request.values, amount_cents: float }))}, so it was computed from a float (e.g. Python's 100.0). Send amount_cents as a JSON integer and sign the same integer: the sandbox signs ${JSON.stringify(message)}.`,
       { field: 'amount_cents', message: `written ${float}; send the integer ${amount}` },
-      { header: headerName, algorithm: SIGNATURE_ALGORITHM, string_to_sign: message, received: preview },
+      { header: signatureName, algorithm: scheme.algorithm, string_to_sign: message, received: preview },
     );
   }
   return refuse.unauthorized(
     'signature_mismatch',
-    `${why} The sandbox expects lowercase or uppercase hex ${SIGNATURE_ALGORITHM.split(',')[0]} of the string to sign ${JSON.stringify(message)}, keyed with merchant ${merchant.id}'s secret. Compare your string to sign with this one: field order, empty slots for absent fields, and the "::" separator.`,
-    { field: headerName, message: mode === 'either' ? "neither the merchant's token nor a valid signature" : 'not a valid signature' },
-    { header: headerName, algorithm: SIGNATURE_ALGORITHM, string_to_sign: message, received: preview },
+    `${why} The sandbox expects ${scheme.expects(merchant.id, message)}. Compare your string to sign with this one: field order, empty slots for absent fields, and the ${JSON.stringify(scheme.separator)} separator.`,
+    { field: signatureName, message: mode === 'either' ? "neither the merchant's token nor a valid signature" : 'not a valid signature' },
+    { header: signatureName, algorithm: scheme.algorithm, string_to_sign: message, received: preview },
   );
 }
 
-function missingHeader(request: AuthRequest, headerName: 'X-Auth' | 'X-Token'): Refusal {
+/** A profile that signs in a header of its own (X-Signature), and the request left it out. */
+function missingSignature(merchant: Merchant, request: AuthRequest, headerName: string, scheme: SignatureScheme, message: string): Refusal {
+  return refuse.unauthorized(
+    'missing_signature',
+    `The ${scheme.header} header is missing${request.mode === 'either' ? `, and ${headerName} is not the merchant's token` : ''}. This sandbox's provider profile signs requests in ${scheme.header}, beside the token in ${headerName}: send the ${scheme.expects(merchant.id, message)}.`,
+    { field: scheme.header, message: 'missing' },
+    { header: scheme.header, algorithm: scheme.algorithm, string_to_sign: message, received: '' },
+  );
+}
+
+function missingHeader(request: AuthRequest, headerName: 'X-Auth' | 'X-Token', scheme: SignatureScheme): Refusal {
   const otherName = headerName === 'X-Auth' ? 'X-Token' : 'X-Auth';
   if (request.header(otherName) !== undefined) {
     return refuse.unauthorized(
@@ -121,7 +142,7 @@ function missingHeader(request: AuthRequest, headerName: 'X-Auth' | 'X-Token'): 
   return refuse.unauthorized(
     'missing_auth_header',
     // No token as an example: answers never carry a credential (the README lists the demo merchant's).
-    `The ${headerName} header is missing. Send ${accepted(request.mode)} in it, e.g. "${headerName}: <the merchant's token from the fixtures file>".`,
+    `The ${headerName} header is missing. Send ${accepted(request.mode, scheme, headerName)} in it, e.g. "${headerName}: <the merchant's token from the fixtures file>".`,
     { field: headerName, message: 'missing' },
   );
 }
