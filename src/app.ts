@@ -3,6 +3,7 @@ import { noBody } from './http/body.js';
 import { errors, SandboxError } from './http/errors.js';
 import { methodNotAllowed } from './http/method-not-allowed.js';
 import { WriteFailedError } from './store/write-failed-error.js';
+import { providerErrorBody } from './api/provider-error-body.js';
 import { renderError } from './http/render-error.js';
 import { describeError } from './log/logger.js';
 import { openApiDocument } from './openapi/openapi-document.js';
@@ -66,6 +67,7 @@ export function createApp(server: Server, options: AppOptions = {}) {
       // A write refused because the request's workspace was removed under it (src/workspaces/workspace-adapter.ts).
       translate: (error) => (error instanceof WriteFailedError && error.cause instanceof WorkspaceRemovedError ? errors.workspaceRemoved(error.cause.workspace) : undefined),
       ...(counting ? { onRefusal: (c, error) => countRefusal((sandboxOf(c) ?? sandbox).report, c, error) } : {}),
+      shape: providerErrorBody,
       onBug: (c, error) => (sandboxOf(c) ?? sandbox).services.logger?.warn(`${c.req.method} ${c.req.path} failed: ${describeError(error)}`),
     }),
   );

@@ -4,6 +4,7 @@ import { checkCallbackRoutes } from './check-callback-routes.js';
 import { clockRoutes } from './clock-routes.js';
 import { healthRoutes } from './health-routes.js';
 import { merchantRoutes } from './merchant-routes.js';
+import { profileRoutes } from './profile-routes.js';
 import { reportRoutes } from './report-routes.js';
 import { resetRoutes } from './reset-routes.js';
 import { scenarioRoutes } from './scenario-routes.js';
@@ -23,6 +24,7 @@ export function adminRoutes() {
     .route('/clock', clockRoutes())
     .route('/reset', resetRoutes())
     .route('/scenarios', scenarioRoutes())
+    .route('/profile', profileRoutes())
     .route('/merchants', merchantRoutes())
     .route('/check-callback', checkCallbackRoutes())
     .route('/report', reportRoutes())

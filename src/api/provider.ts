@@ -12,6 +12,8 @@ import { answer, BODY_422, error, TOO_LARGE } from '../openapi/error-responses.j
 import { pathParams } from '../openapi/path-params.js';
 import { named } from '../openapi/schema-name.js';
 import { SECURITY } from '../openapi/security.js';
+import { markProviderRequest } from './provider-error-body.js';
+import { requestScheme } from '../profile/request-scheme.js';
 import { createWithScenario } from '../scenarios/create-with-scenario.js';
 import { SCENARIO_HEADER } from '../scenarios/scenario.js';
 import { buildRequestSchema, createRequestSchema, LIMITS } from '../trades/requests.js';
@@ -61,6 +63,7 @@ const authenticateBody =
         header: (name) => c.req.header(name),
         merchantId: body['merchant'],
         values: body,
+        scheme: requestScheme(sandbox.profile, endpoint),
       }),
     );
     return next();
@@ -113,6 +116,7 @@ const get = createRoute({
 /** The three endpoints of the interface document, mounted at /api/v1/trades. */
 export function providerRoutes() {
   const app = new ResourceApp();
+  app.use(markProviderRequest);
   for (const endpoint of ['create', 'build'] as const) {
     app.openapi(createRouteOf(endpoint), async (c) => {
       const sandbox = c.get('sandbox');
@@ -140,6 +144,7 @@ export function providerRoutes() {
         header: (name) => c.req.header(name),
         merchantId: merchant,
         values: { merchant, uuid },
+        scheme: requestScheme(sandbox.profile, 'get'),
       }),
     );
     if (!UUID.test(uuid)) {

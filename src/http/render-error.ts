@@ -8,6 +8,8 @@ export interface RenderErrorOptions {
   translate?: (error: unknown) => SandboxError | undefined;
   /** Told of every SandboxError answered (the integration report counts the merchant's mistakes). */
   onRefusal?: (c: Context, error: SandboxError) => void;
+  /** The body of a SandboxError in another shape than the envelope (a provider profile's errors.body), or undefined for the envelope. */
+  shape?: (c: Context, error: SandboxError) => string | undefined;
   /** Told of an error nobody expected: a sandbox bug, answered 500 `internal_error`. */
   onBug: (c: Context, error: unknown) => void;
 }
@@ -23,6 +25,8 @@ export function renderError(options: RenderErrorOptions): ErrorHandler {
     const error = options.translate?.(thrown) ?? thrown;
     if (error instanceof SandboxError) {
       options.onRefusal?.(c, error);
+      const shaped = options.shape?.(c, error);
+      if (shaped !== undefined) return c.body(shaped, error.status as 400, { ...error.headers, 'Content-Type': 'application/json' });
       return c.json(error.toJSON(), error.status as 400, error.headers);
     }
     if (error instanceof WriteFailedError) {

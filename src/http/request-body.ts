@@ -39,7 +39,7 @@ export function bodyReaderOf(body: object): BodyReader | undefined {
 const JSON_REQUEST_NOTE = 'Sent as application/json, or as any application/<name>+json type (for example application/vnd.api+json), with or without a charset; other types are a 422.';
 const ANY_TYPE_JSON_NOTE = 'JSON, read as JSON whatever the Content-Type (application/json, text/plain, or the form type curl -d sends); no body at all counts as {}.';
 const YAML_REQUEST_NOTE =
-  'A scenario file in YAML (UTF-8), read as YAML whatever the Content-Type (text/yaml, text/plain, or the form type curl --data-binary sends work too); JSON, being YAML, is read too.';
+  ' in YAML (UTF-8), read as YAML whatever the Content-Type (text/yaml, text/plain, or the form type curl --data-binary sends work too); JSON, being YAML, is read too.';
 
 /**
  * A JSON object body of at most `limit` bytes, checked with `schema`: read and parsed once by
@@ -54,8 +54,8 @@ export function jsonRequest<T extends z.ZodType>(schema: T, limit: number, optio
 }
 
 /** A YAML body of this shape (a scenario file) of at most `limit` bytes, read as text by textBody() for the handler to parse. */
-export function yamlRequest<T extends z.ZodType>(schema: T, limit: number) {
-  const body = { required: true, description: YAML_REQUEST_NOTE, content: { 'application/yaml': { schema } } };
+export function yamlRequest<T extends z.ZodType>(schema: T, limit: number, what = 'A scenario file') {
+  const body = { required: true, description: `${what}${YAML_REQUEST_NOTE}`, content: { 'application/yaml': { schema } } };
   readers.set(body, { read: textBody(limit) });
   return body;
 }

@@ -22,6 +22,8 @@ export interface SandboxEnv {
      * (count-creates.ts) without reading the answer's headers back.
      */
     scenario: string | undefined;
+    /** True on the three endpoints of the interface document, whose 401, 404 and 422 take the provider profile's errors.body (src/api/provider-error-body.ts). */
+    providerErrors: boolean | undefined;
   };
 }
 

@@ -3,7 +3,7 @@ import { TIMELINE_JOB } from '../lifecycle/timeline.js';
 import { codedText } from '../i18n/coded-text.js';
 import { Refusal } from '../refusals/refusal.js';
 import type { DepositRequest } from '../trades/requests.js';
-import { createTrade, type TradeServiceDeps } from '../trades/service.js';
+import { createTrade, orderUsed, type TradeServiceDeps } from '../trades/service.js';
 import type { TradeRecord } from '../trades/trade.js';
 import { DEFAULT_CODES } from './describe-scenario.js';
 import type { ScenarioEngine } from './scenario-engine.js';
@@ -14,6 +14,8 @@ export interface ScenarioCreateDeps extends TradeServiceDeps {
   scheduler: Scheduler;
   /** Receives one line per create a scenario takes (the CLI prints it; silent by default). */
   log?: (line: string) => void;
+  /** The provider profile in force: whether the 422 for a repeated order names the earlier trade (yes when left out). */
+  profile?: { readonly requests: { readonly duplicate_order_names_trade: boolean } };
 }
 
 /**
@@ -69,7 +71,7 @@ export async function createWithScenario(
   // first_only: an order's first create gets the forced answer; its retry goes through.
   if (forced && (!scenario.respond?.first_only || deps.scenarios.firstTry(scenario, request))) return forced;
   const trade = createTrade(deps, request, scenario?.name);
-  if (trade instanceof Refusal) return trade;
+  if (trade instanceof Refusal) return trade.code === 'duplicate_order' && deps.profile?.requests.duplicate_order_names_trade === false ? orderUsed(request.order) : trade;
   if (scenario) scheduleTimeline(deps.scheduler, trade, scenario);
   return { trade, scenario, answer: scenario?.answer };
 }
