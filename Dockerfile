@@ -21,7 +21,7 @@ COPY . .
 # empty store folder.
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund \
  && mkdir -p /image/app /image/data \
- && mv package.json node_modules dist bin fixtures scenarios /image/app/
+ && mv package.json node_modules dist bin fixtures profiles scenarios /image/app/
 
 FROM ${NODE_IMAGE}
 ENV NODE_ENV=production \

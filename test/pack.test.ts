@@ -83,7 +83,7 @@ test.beforeAll(async ({ fileFolder }) => {
 }, 180_000);
 
 describe('the packed tarball', () => {
-  it('holds the CLI, the build with its types, the fixtures and the scenarios, and nothing from the tests', () => {
+  it('holds the CLI, the build with its types, the fixtures, the scenarios and the profiles, and nothing from the tests', () => {
     for (const file of [
       'package.json',
       'bin/deposit-sandbox.js',
@@ -94,6 +94,9 @@ describe('the packed tarball', () => {
       'dist/client/dashboard.js',
       'fixtures/merchants.json',
       'scenarios/schema.json',
+      'profiles/profile.schema.json',
+      'profiles/sandbox.yaml',
+      'profiles/strict.yaml',
     ]) {
       expect(files).toContain(file);
     }
