@@ -152,6 +152,7 @@ export const DASHBOARD_EN = {
   'mistake.timedOut': 'callbacks timed out: {n}',
   'mistake.neverAcknowledged': 'callbacks never acknowledged: {n}',
   'mistake.acceptedBadSignature': 'forged callbacks accepted: {n}',
+  'mistake.wrongAcknowledgement': 'callbacks answered 2xx without the acknowledgement the profile asks for: {n}',
   'coverage.create.accepted': 'a create accepted',
   'coverage.create.refused_401': 'a create refused with 401',
   'coverage.create.refused_422': 'a create refused with 422',

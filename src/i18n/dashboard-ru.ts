@@ -169,6 +169,7 @@ export const DASHBOARD_RU: Record<DashboardKey, Message> = {
   'mistake.timedOut': 'колбэки без ответа в срок: {n}',
   'mistake.neverAcknowledged': 'колбэки, так и не подтверждённые: {n}',
   'mistake.acceptedBadSignature': 'принятые поддельные колбэки: {n}',
+  'mistake.wrongAcknowledgement': 'колбэки с ответом 2xx, но без подтверждения, которого требует профиль: {n}',
   'coverage.create.accepted': 'создание сделки принято',
   'coverage.create.refused_401': 'создание отклонено с 401',
   'coverage.create.refused_422': 'создание отклонено с 422',

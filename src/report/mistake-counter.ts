@@ -28,7 +28,9 @@ interface Tally {
   /** How many (field, code) pairs `invalid` holds. */
   pairs: number;
   duplicate_orders: number;
-  callbacks: MerchantMistakes['callbacks'];
+  callbacks: Record<CallbackMistake | 'never_acknowledged', number>;
+  /** 2xx answers the profile's acknowledgement rule did not count, and the last one's reason; reported only once there is one. */
+  acknowledgements: { count: number; reason: string | undefined };
   /** Trades read more than POLLING_READS times within a minute, and how many times that was seen. */
   polled: Map<string, number>;
   coverage: CoverageTally;
@@ -51,6 +53,9 @@ export interface Refused {
   /** A scenario forced this answer: the merchant asked for it, so it is no mistake (it is still met, for the coverage). */
   forced: boolean;
 }
+
+/** The callback mistakes counted by callback(). */
+type CallbackMistake = 'answered_non_2xx' | 'timed_out' | 'accepted_bad_signature';
 
 const bump = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
 
@@ -88,6 +93,7 @@ export class MistakeCounter {
         pairs: 0,
         duplicate_orders: 0,
         callbacks: { answered_non_2xx: 0, timed_out: 0, never_acknowledged: 0, accepted_bad_signature: 0 },
+        acknowledgements: { count: 0, reason: undefined },
         polled: new Map(),
         coverage: new CoverageTally(),
         accepted: false,
@@ -171,8 +177,15 @@ export class MistakeCounter {
   }
 
   /** A callback attempt that did not count as delivered, or a forged copy that was accepted. */
-  callback(merchant: string, mistake: Exclude<keyof MerchantMistakes['callbacks'], 'never_acknowledged'>): void {
+  callback(merchant: string, mistake: CallbackMistake): void {
     this.#tally(merchant).callbacks[mistake]++;
+  }
+
+  /** A 2xx answer that the provider profile's acknowledgement rule did not count, and the rule's reason. */
+  wrongAcknowledgement(merchant: string, reason: string): void {
+    const { acknowledgements } = this.#tally(merchant);
+    acknowledgements.count++;
+    acknowledgements.reason = reason;
   }
 
   /** A callback failed after its last retry. */
@@ -255,6 +268,8 @@ export class MistakeCounter {
       }
       ours.duplicate_orders += theirs.duplicate_orders;
       for (const key of Object.keys(ours.callbacks) as Array<keyof Tally['callbacks']>) ours.callbacks[key] += theirs.callbacks[key];
+      ours.acknowledgements.count += theirs.acknowledgements.count;
+      ours.acknowledgements.reason = theirs.acknowledgements.reason ?? ours.acknowledgements.reason;
       for (const [trade, count] of theirs.polled) ours.polled.set(trade, (ours.polled.get(trade) ?? 0) + count);
       ours.coverage.absorb(theirs.coverage);
       ours.accepted ||= theirs.accepted;
@@ -276,9 +291,15 @@ export class MistakeCounter {
         const invalid = [...t.invalid]
           .sort(([a], [b]) => (a === MORE ? 1 : b === MORE ? -1 : a < b ? -1 : a > b ? 1 : 0))
           .flatMap(([field, codes]) => [...codes].sort().map(([code, count]) => ({ field, code, count })));
-        const callbacks = Object.values(t.callbacks).reduce((sum, n) => sum + n, 0);
+        const acknowledgements = t.acknowledgements;
+        const callbacks = Object.values(t.callbacks).reduce((sum, n) => sum + n, 0) + acknowledgements.count;
         const total = unauthorized.reduce((s, u) => s + u.count, 0) + invalid.reduce((s, i) => s + i.count, 0) + t.duplicate_orders + callbacks;
-        return { ...named(merchant), total, unauthorized, invalid, duplicate_orders: t.duplicate_orders, callbacks: { ...t.callbacks } };
+        // The acknowledgement count appears once there is one: under the rule 2xx there never is.
+        const wrong =
+          acknowledgements.count > 0
+            ? { wrong_acknowledgement: acknowledgements.count, ...(acknowledgements.reason !== undefined ? { wrong_acknowledgement_reason: acknowledgements.reason } : {}) }
+            : {};
+        return { ...named(merchant), total, unauthorized, invalid, duplicate_orders: t.duplicate_orders, callbacks: { ...t.callbacks, ...wrong } };
       })
       .filter((m) => m.total > 0);
     const notes = sorted.flatMap(([merchant, t]) =>

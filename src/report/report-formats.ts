@@ -8,6 +8,8 @@ interface Check {
   count: (m: MerchantMistakes) => number;
   lines: (m: MerchantMistakes) => string[];
   fix: string;
+  /** Whether the check is shown for this merchant (default: always). */
+  shown?: (m: MerchantMistakes) => boolean;
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -57,8 +59,22 @@ export function reportChecks(): Check[] {
       lines: (m) => [`callbacks with a wrong X-Signature accepted with 2xx: ${m.callbacks.accepted_bad_signature}`],
       fix: "Verify X-Signature (hex HMAC-SHA256 of the raw body with the merchant's secret) and answer 401 when it does not match.",
     },
+    {
+      // Only under a provider profile whose acknowledgement reads the body (ok-text, code-zero), once a wrong one is seen.
+      name: 'acknowledges callbacks as the provider profile asks',
+      count: (m) => m.callbacks.wrong_acknowledgement ?? 0,
+      lines: (m) => [
+        `callback attempts answered 2xx without the acknowledgement the profile asks for: ${m.callbacks.wrong_acknowledgement ?? 0}`,
+        ...(m.callbacks.wrong_acknowledgement_reason !== undefined ? [`the last: ${m.callbacks.wrong_acknowledgement_reason}`] : []),
+      ],
+      fix: 'Answer every correctly signed callback with exactly what the profile\'s callbacks.acknowledge asks: a 2xx with the body OK (ok-text) or with the JSON {"code":0} (code-zero).',
+      shown: (m) => m.callbacks.wrong_acknowledgement !== undefined,
+    },
   ];
 }
+
+/** The checks shown for a merchant. */
+const checksFor = (checks: Check[], m: MerchantMistakes) => checks.filter((check) => check.shown?.(m) ?? true);
 
 /**
  * The report as JUnit XML: a suite per merchant with a mistake, a case per check (failed when it
@@ -69,7 +85,7 @@ export function reportJunit(report: IntegrationReport, failOn?: FailOn): string 
   const suites: JUnitSuite[] = report.merchants.map((m) => ({
     name: `deposit-sandbox integration: ${label(m)}`,
     properties: { merchant: m.merchant, ...(m.workspace !== undefined ? { workspace: m.workspace } : {}), mistakes: String(m.total) },
-    cases: checks.map((check): JUnitCase => {
+    cases: checksFor(checks, m).map((check): JUnitCase => {
       const n = check.count(m);
       const base = { classname: classname('integration', m), name: check.name };
       if (n === 0) return base;
@@ -100,7 +116,7 @@ export function reportMarkdown(report: IntegrationReport): string {
   const checks = reportChecks();
   for (const m of report.merchants) {
     md += `\n## ${cell(label(m))}: ${plural(m.total, 'mistake')}\n\n| check | mistakes | details | what to do |\n|---|---:|---|---|\n`;
-    for (const check of checks) {
+    for (const check of checksFor(checks, m)) {
       const n = check.count(m);
       md += `| ${check.name} | ${n} | ${n === 0 ? '' : cell(check.lines(m).join('<br>'))} | ${n === 0 ? '' : check.fix} |\n`;
     }

@@ -29,6 +29,14 @@ export const merchantMistakesSchema = z.object({
     never_acknowledged: count,
     /** Copies with a wrong X-Signature (scenario chaos) that the receiver accepted with a 2xx. */
     accepted_bad_signature: count,
+    /**
+     * Attempts answered 2xx but not as the provider profile's acknowledgement rule asks
+     * (`callbacks.acknowledge` ok-text or code-zero, e.g. `ok` for `OK`): the callback was not
+     * acknowledged. Absent until one is seen (never under the rule `2xx`).
+     */
+    wrong_acknowledgement: count.optional(),
+    /** Why the last of them did not acknowledge, in the rule's words. */
+    wrong_acknowledgement_reason: z.string().optional(),
   }),
 });
 export type MerchantMistakes = z.infer<typeof merchantMistakesSchema>;

@@ -20,8 +20,15 @@ const SCENARIO_ROWS: ReadonlyArray<{ scenario: string; prefix: string; row: Cove
   { scenario: 'bad-signature-callback', prefix: 'sbx-badsig-', row: 'callback.bad_signature' },
 ];
 
-const ok = (attempt: Attempt) => attempt.status !== null && attempt.status >= 200 && attempt.status < 300;
-const answer = (attempt: Attempt) => (attempt.status !== null ? `HTTP ${attempt.status}` : (attempt.error ?? 'no answer'));
+/** A 2xx that acknowledged the callback: under a profile's ok-text or code-zero a 2xx with another body does not (its attempt names the rule in `acknowledge`). */
+const ok = (attempt: Attempt) => attempt.status !== null && attempt.status >= 200 && attempt.status < 300 && attempt.acknowledge === undefined;
+const quoted = (text: string) => JSON.stringify(text.length > 40 ? `${text.slice(0, 37)}...` : text);
+const answer = (attempt: Attempt) =>
+  attempt.status === null
+    ? (attempt.error ?? 'no answer')
+    : attempt.acknowledge !== undefined
+      ? `HTTP ${attempt.status} ${quoted(attempt.response)}, not an acknowledgement under ${attempt.acknowledge}`
+      : `HTTP ${attempt.status}`;
 /** A detail that names the attempt's answer: `code` with an HTTP status, `<code>_no_answer` without one (the English line names the error either way). */
 const answered = (code: 'coverage.duplicate.wrong' | 'coverage.delivery.wrong' | 'coverage.overlapping.wrong', attempt: Attempt): CodedText =>
   codedText(attempt.status !== null ? code : `${code}_no_answer`, { answer: answer(attempt) });
@@ -127,7 +134,9 @@ export function watchCallbacks(dispatcher: CallbackDispatcher, counter: MistakeC
     if (kind !== 'delivery') return; // simulated failures and the scenario's duplicate copy are the sandbox's doing
     if (!ok(attempt)) {
       if (scenarioRow(event) === 'callback.overlapping') counter.cover(merchant, 'callback.overlapping', 'wrong', trade, answered('coverage.overlapping.wrong', attempt));
-      if (attempt.status !== null) counter.callback(merchant, 'answered_non_2xx');
+      // A 2xx the profile's acknowledgement rule did not count: the receiver's mistake, with the rule's reason.
+      if (attempt.acknowledge !== undefined) counter.wrongAcknowledgement(merchant, attempt.error ?? `not an acknowledgement under ${attempt.acknowledge}`);
+      else if (attempt.status !== null) counter.callback(merchant, 'answered_non_2xx');
       else if (attempt.error !== undefined && TIMED_OUT.test(attempt.error)) counter.callback(merchant, 'timed_out');
     }
   });

@@ -15,6 +15,7 @@ import { it } from '../temp-folder.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/programmatic/start-sandbox.js';
 import { verifyCallbackSignature } from '../../src/auth/signature.js';
 import { setWorkspaceProfile } from '../../src/profile/workspace-profile.js';
+import { reportJunit } from '../../src/report/report-formats.js';
 import type { CallbackEvent } from '../../src/store/callback-records.js';
 import { startReceiver, type Receiver } from '../callbacks-receiver.js';
 import { DEMO, makeSandbox, p2pBody, type TestSandbox } from '../support.js';
@@ -363,5 +364,34 @@ describe('the profile in force when each attempt is sent', () => {
     const [event] = await eventsOf(s, id);
     expect(event!.status).toBe('failed');
     expect(event!.attempts).toHaveLength(2);
+  });
+});
+
+describe('the integration report under a profile', () => {
+  it("counts a 2xx that does not acknowledge under the rule as the receiver's mistake, with the reason", async () => {
+    const r = await answering('ok');
+    const s = await sandbox({ profile: 'md5-colon', callbackRetries: '1s' });
+    const id = await confirmed(s, r);
+    await s.admin.advanceClock('1s');
+    expect((await eventsOf(s, id))[0]!.status).toBe('failed');
+    const report = await s.admin.report();
+    const [merchant] = report.merchants;
+    const reason = 'The receiver answered 200 with "ok"; this profile acknowledges only the body OK exactly (upper case, nothing around it), since a provider may compare it byte for byte.';
+    expect(merchant!.callbacks).toEqual({ answered_non_2xx: 0, timed_out: 0, never_acknowledged: 1, accepted_bad_signature: 0, wrong_acknowledgement: 2, wrong_acknowledgement_reason: reason });
+    expect(merchant!.total).toBe(3);
+    const row = report.coverage[0]!.rows.find((c) => c.id === 'callback.confirmed')!;
+    expect(row).toMatchObject({ status: 'wrong', detail: 'never acknowledged: 2 attempts failed, the last with HTTP 200 "ok", not an acknowledgement under ok-text' });
+    const junit = reportJunit(report);
+    expect(junit).toContain('tests="8" failures="2"');
+    expect(junit).toContain(`<failure message="2 mistakes: callback attempts answered 2xx without the acknowledgement the profile asks for: 2; the last: ${reason.replaceAll('"', '&quot;')}"`);
+  });
+
+  it('a 200 "OK" under ok-text is no mistake, and the report keeps its shape', async () => {
+    const r = await answering('OK');
+    const s = await sandbox({ profile: 'md5-colon' });
+    await confirmed(s, r);
+    const report = await s.admin.report();
+    expect(report.merchants).toEqual([]);
+    expect(report.coverage[0]!.rows.find((c) => c.id === 'callback.confirmed')!.status).toBe('handled');
   });
 });

@@ -29,6 +29,9 @@ export function dashboardReport(dom: DashboardDom, api: DashboardApi): void {
         m.callbacks.timed_out > 0 ? t('mistake.timedOut', { n: m.callbacks.timed_out }) : '',
         m.callbacks.never_acknowledged > 0 ? t('mistake.neverAcknowledged', { n: m.callbacks.never_acknowledged }) : '',
         m.callbacks.accepted_bad_signature > 0 ? t('mistake.acceptedBadSignature', { n: m.callbacks.accepted_bad_signature }) : '',
+        // The rule's reason is in English, as the sandbox logged it.
+        m.callbacks.wrong_acknowledgement ? t('mistake.wrongAcknowledgement', { n: m.callbacks.wrong_acknowledgement }) : '',
+        m.callbacks.wrong_acknowledgement_reason ?? '',
       ].filter((line) => line !== '');
       return h(
         'tr',
