@@ -1,4 +1,5 @@
 import { unsetBlankEnvironment } from '../config/blank-environment.js';
+import { ProfileError } from '../profile/profile-error.js';
 import { createProgram } from './program.js';
 
 // `PORT=` or `DEPOSIT_SANDBOX_SEED=` (empty) means unset, as a flag not given.
@@ -7,5 +8,6 @@ createProgram()
   .parseAsync(process.argv)
   .catch((error: unknown) => {
     process.stderr.write(`deposit-sandbox: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
+    // A profile that cannot be used exits 2, so a script tells it from a sandbox that failed while running.
+    process.exitCode = error instanceof ProfileError ? 2 : 1;
   });

@@ -21,6 +21,8 @@ Examples:
   $ deposit-sandbox --port 0 --in-memory             # a throwaway sandbox on a free port
   $ deposit-sandbox --auth signature --seed 42       # insist on signatures, repeatable ids
   $ deposit-sandbox --fixtures ./my-merchants.json --public-url http://localhost:8080
+  $ deposit-sandbox --profile strict                 # only what the interface document guarantees
+  $ deposit-sandbox --profile ./my-provider.yaml     # your provider's signing, callbacks and errors
   $ PORT=5000 deposit-sandbox serve --data /tmp/sandbox-data
 `;
 
@@ -40,7 +42,10 @@ function addServeOptions(command: Command): Command {
     .addOption(new Option('--ready-file <path>', 'once listening, write {"url": ..., "pid": ...} to this file (removed on exit)').env(env('READY_FILE')))
     .addOption(new Option('--admin-token <token>', 'require "Authorization: Bearer <token>" on the /_sandbox admin API').env(env('ADMIN_TOKEN')))
     .addOption(new Option('--callback-timeout <duration>', 'how long a callback receiver has to answer 2xx (default 10s)').env(env('CALLBACK_TIMEOUT')))
-    .addOption(new Option('--callback-retries <list>', 'waits between callback attempts, then failed (default 1s,5s,30s,2m,10m)').env(env('CALLBACK_RETRIES')))
+    .addOption(new Option('--callback-retries <list>', "waits between callback attempts, then failed (default: the profile's, 1s,5s,30s,2m,10m)").env(env('CALLBACK_RETRIES')))
+    .addOption(
+      new Option('--profile <profile>', 'the provider profile: a built-in (sandbox, strict, md5-colon, ...) or a YAML/JSON file (default sandbox; docs/provider-profile.md)').env(env('PROFILE')),
+    )
     .addOption(new Option('--shutdown-timeout <duration>', 'on SIGINT/SIGTERM, how long requests in flight may take before every connection is closed (default 10s)').env(env('SHUTDOWN_TIMEOUT')))
     .addOption(new Option('--page-lang <lang>', 'payment page language when neither ?lang= nor Accept-Language picks one (default ru)').choices(['ru', 'en']).env(env('PAGE_LANG')))
     .addOption(new Option('--report <file>', 'write the integration report (JUnit XML) to this file on exit').env(env('REPORT')))

@@ -10,6 +10,7 @@ import { exposureWarning } from '../security/exposure-warning.js';
 import { formatDuration } from '../clock/duration.js';
 import { writeReadyFile } from './ready-file.js';
 import { consoleLogger } from './console-logger.js';
+import { profileLines } from './profile-lines.js';
 
 export interface ServeExtras {
   /** How each option was given (`--port`, `PORT`, ...), for errors that name it. */
@@ -63,6 +64,7 @@ export async function serveCommand(options: SandboxOptionsInput, extras: ServeEx
       `  store:    ${sandbox.store.adapter.location} (${sandbox.store.trades.size} trades)`,
       `  auth:     ${sandbox.options.auth}; clock: ${sandbox.clock.mode}${clockLead(sandbox.clock.aheadOfWall())}`,
       `  payments: ${sandbox.publicUrl}/pay/<trade id>`,
+      ...profileLines(sandbox),
       // Never a token or secret in the log: the README and the fixtures file list them.
       demo ? `  merchant: ${demo.name} ${demo.id} (token and secret: in ${resolve(sandbox.options.fixtures ?? BUNDLED_FIXTURES)})` : '',
       '',
