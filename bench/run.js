@@ -16,6 +16,7 @@ import { fixed, formatTable, int, mb, median, ms } from './lib/table.js';
 
 const WORKSPACES = fileURLToPath(new URL('./workspaces.js', import.meta.url));
 const SCENARIO_MATCHING = fileURLToPath(new URL('./scenario-matching.js', import.meta.url));
+const PROFILES = fileURLToPath(new URL('./profiles.js', import.meta.url));
 const JOURNAL_WRITES = fileURLToPath(new URL('./journal-writes.js', import.meta.url));
 
 const USAGE = `usage: npm run bench [-- --quick | --full]
@@ -301,6 +302,8 @@ async function main() {
 
   const matching = await phase('scenario matching, RE2 against RegExp (bench/scenario-matching.js)', SCENARIO_MATCHING, [String(config.rounds)], { timeoutMs: 150_000, indent: '  ' });
 
+  const profiles = await phase('request signing under a provider profile (bench/profiles.js)', PROFILES, [String(config.rounds)], { timeoutMs: 150_000, indent: '  ' });
+
   const journal = await phase('journal records: one store, 64 workspaces through one record, 64 journals (bench/journal-writes.js)', JOURNAL_WRITES, [String(config.rounds)], {
     timeoutMs: 150_000,
     indent: '  ',
@@ -451,6 +454,8 @@ async function main() {
     fuzzer,
     'Scenario regexes matched with RE2 (re2js), against RegExp (bench/scenario-matching.js):',
     matching,
+    "Signed creates under a provider profile, against the sandbox profile's own signing (bench/profiles.js):",
+    profiles,
     "Journal records, apart from HTTP: one busy sandbox, 64 busy workspaces through the workspaces' journal, and 64 stores with a journal each (bench/journal-writes.js):",
     journal,
     workspaces,
