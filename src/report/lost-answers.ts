@@ -38,13 +38,23 @@ export function isLostAnswer(order: string, scenario: string | undefined): boole
 }
 
 /**
- * Row create.lost_answer of one merchant: a create whose answer was lost is `seen`; retrying it
- * with the same order (answered with the trade, or 422 duplicate_order) is `handled`; creating a
- * new order with the same amount and customer within LOST_ANSWER_WINDOW_MS instead is `wrong`
- * (the payer would be asked to pay twice).
+ * Row create.lost_answer of one merchant, the same under every provider profile:
+ * - `seen`: a create whose answer the sandbox lost on purpose (saved, then no answer, or the 201
+ *   only after the scenario's delay);
+ * - `handled`: the same order was sent again and answered (201, or 422 duplicate_order), so the
+ *   merchant knows the first trade exists. Creates after that answer are not looked at: a new
+ *   order for the payer is then the documented recovery when duplicate_order names no trade
+ *   (profile `strict`), and harmless when it does (docs/surviving-failures.md);
+ * - `wrong`: before any such retry, a new order with the same amount and customer was created
+ *   within LOST_ANSWER_WINDOW_MS (the payer would be asked to pay twice).
+ * A late answer's retry may be answered before its own 201 is written, which is when the create
+ * reaches the coverage: a retry answered first still counts, and the late create then waits for
+ * nothing.
  */
 export class LostAnswers {
   #pending: Lost[] = [];
+  /** Lost orders retried (422 duplicate_order) before their own create was counted: a late answer's 201 comes after its retry. */
+  #retriedFirst: string[] = [];
 
   /** Whether a lost answer waits for its retry (then every create of the merchant is looked at). */
   get waiting(): boolean {
@@ -55,6 +65,12 @@ export class LostAnswers {
   created(coverage: CoverageTally, trade: CreatedTrade): void {
     if (isLostAnswer(trade.order, trade.scenario)) {
       if (this.#retried(coverage, trade.order)) return;
+      // Retried and answered before this (late) 201 was written: handled already, nothing to wait for.
+      const early = this.#retriedFirst.indexOf(trade.order);
+      if (early >= 0) {
+        this.#retriedFirst.splice(early, 1);
+        return;
+      }
       this.#pending.push({ order: trade.order, amount: trade.amount, customer: trade.customer, at: trade.at, trade: trade.trade });
       if (this.#pending.length > MAX_PENDING) this.#pending.shift();
       coverage.mark('create.lost_answer', 'seen', trade.trade, codedText('coverage.lost_answer.lost', { order: printable(trade.order) }));
@@ -81,6 +97,9 @@ export class LostAnswers {
   duplicate(coverage: CoverageTally, order: string): boolean {
     if (this.#retried(coverage, order)) return true;
     if (!isLostAnswer(order, undefined)) return false;
+    // Its own create is not counted yet (a late answer's 201 is still held back), or was forgotten.
+    if (!this.#retriedFirst.includes(order)) this.#retriedFirst.push(order);
+    if (this.#retriedFirst.length > MAX_PENDING) this.#retriedFirst.shift();
     coverage.mark('create.lost_answer', 'handled', undefined, codedText('coverage.lost_answer.retried', { order: printable(order) }));
     return true;
   }
