@@ -9,6 +9,7 @@ import { registerReset } from './reset.js';
 import { optionNames, serveOptions } from './serve-options.js';
 import { registerSign } from './sign.js';
 import { registerTrigger } from './trigger.js';
+import { registerStop } from './stop.js';
 import { registerWait } from './wait.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -92,6 +93,7 @@ export function createProgram(): Command {
   registerSign(program);
   registerReset(program);
   registerWait(program);
+  registerStop(program);
   registerClock(program);
   registerReplay(program);
   registerCheckCallback(program);

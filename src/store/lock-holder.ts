@@ -69,7 +69,7 @@ export function processStart(pid: number): string | undefined {
 }
 
 /** Linux: a process's state letter (Z: killed, not yet reaped by its parent, so its PID still answers). */
-function processState(pid: number): string | undefined {
+export function processState(pid: number): string | undefined {
   return statField(pid, 0);
 }
 
