@@ -52,8 +52,10 @@ const check = createRoute({
 
 /**
  * POST /_sandbox/check-callback: sends a receiver the five check callbacks (see
- * src/check-callback) signed with a fixtures merchant's secret, and answers the report.
- * Nothing is stored; the answer comes once every case has been answered or timed out.
+ * src/check-callback) signed with a fixtures merchant's secret as this sandbox's provider
+ * profile signs callbacks (at its clock's time), judged by the profile's acknowledgement rule,
+ * and answers the report. Nothing is stored; the answer comes once every case has been answered
+ * or timed out.
  */
 export function checkCallbackRoutes() {
   const app = new ResourceApp();
@@ -74,6 +76,8 @@ export function checkCallbackRoutes() {
       secretSource: `the fixtures' secret of ${merchant.name}`,
       publicUrl: sandbox.publicUrl,
       timeoutMs: sandbox.options.callbackTimeout,
+      profile: sandbox.profile,
+      now: () => sandbox.clock.now(),
       ...(order !== undefined ? { order } : {}),
     });
     return c.json(report, 200);

@@ -1,3 +1,6 @@
+import { acknowledgingAnswer } from '../callbacks/acknowledging-answer.js';
+import { describeCallbackSignature } from '../callbacks/callback-headers.js';
+import type { Profile } from '../profile/profile-schema.js';
 import type { TradeState } from '../trades/trade.js';
 import type { Delivery, ScheduleRun } from './run-schedule.js';
 import { FORGED_KINDS, type Schedule } from './schedule.js';
@@ -37,15 +40,45 @@ export const INVARIANTS: Record<ViolationKind, { title: string; needsProbe: bool
   genuine_refused: { title: 'genuine callbacks get a 2xx', needsProbe: false },
 };
 
-const RANK: Record<TradeState, number> = { created: 0, ecom: 0, confirmed: 1, canceled: 1, expired: 1 };
-const FORGERY: Record<string, string> = {
-  wrong_signature: 'a wrong X-Signature',
-  no_signature: 'no X-Signature',
-  other_merchant: "another merchant's signature",
+/** The profile's terms in the causes: its signature header and how to verify it, its acknowledgement, its event id header. */
+export interface FuzzWords {
+  /** The signature header, e.g. X-Signature. */
+  header: string;
+  /** What to verify, e.g. "X-Signature (HMAC-SHA256 of the raw body with the merchant's secret)". */
+  verify: string;
+  /** The answer that acknowledges a callback, e.g. `2xx`. */
+  ack: string;
+  /** The header that names the event, when callbacks carry one (X-Sandbox-Event-Id, or webhook-id under Standard Webhooks). */
+  eventId: string | undefined;
+}
+
+/** The sandbox profile's terms: the causes as they always were. */
+export const SANDBOX_FUZZ_WORDS: FuzzWords = {
+  header: 'X-Signature',
+  verify: "X-Signature (HMAC-SHA256 of the raw body with the merchant's secret)",
+  ack: '2xx',
+  eventId: 'X-Sandbox-Event-Id',
 };
+
+/** The terms of a profile's callbacks for the causes. */
+export function fuzzWords(profile: Profile): FuzzWords {
+  const signature = describeCallbackSignature(profile);
+  const sandboxScheme = profile.callbacks.signature === 'sandbox';
+  return {
+    header: signature?.header ?? SANDBOX_FUZZ_WORDS.header,
+    verify: sandboxScheme || signature === undefined ? SANDBOX_FUZZ_WORDS.verify : `${signature.header} (${signature.how})`,
+    ack: acknowledgingAnswer(profile.callbacks.acknowledge),
+    eventId: profile.callbacks.sandbox_headers ? 'X-Sandbox-Event-Id' : profile.callbacks.signature === 'standard-webhooks' ? 'webhook-id' : undefined,
+  };
+}
+
+const RANK: Record<TradeState, number> = { created: 0, ecom: 0, confirmed: 1, canceled: 1, expired: 1 };
+const forgery = (kind: string, words: FuzzWords): string => (kind === 'wrong_signature' ? `a wrong ${words.header}` : kind === 'no_signature' ? `no ${words.header}` : "another merchant's signature");
 const is2xx = (status: number | null) => status !== null && status >= 200 && status < 300;
+/** A 2xx that acknowledged the callback under the profile's rule. */
+const acknowledged = (d: Delivery) => is2xx(d.status) && d.unacknowledged !== true;
 const is4xx = (status: number | null) => status !== null && status >= 400 && status < 500;
-const answer = (d: Delivery) => (d.status === null ? 'no answer' : String(d.status));
+const answer = (d: Delivery) => (d.status === null ? 'no answer' : d.unacknowledged ? `${d.status} (not an acknowledgement)` : String(d.status));
 
 /**
  * Checks one schedule's deliveries and probe readings against the invariants: a confirmed
@@ -55,7 +88,7 @@ const answer = (d: Delivery) => (d.status === null ? 'no answer' : String(d.stat
  * `races` holds the trades whose double credit is a race: the same schedule sent one request
  * after another credited them once (see fuzzReceiver).
  */
-export function findViolations(schedule: Schedule, run: ScheduleRun, races: ReadonlySet<number> = new Set()): Violation[] {
+export function findViolations(schedule: Schedule, run: ScheduleRun, races: ReadonlySet<number> = new Set(), words: FuzzWords = SANDBOX_FUZZ_WORDS): Violation[] {
   const found: Violation[] = [];
   const add = (kind: ViolationKind, cause: string) => {
     if (!found.some((v) => v.kind === kind && v.cause === cause)) found.push({ kind, cause });
@@ -64,16 +97,16 @@ export function findViolations(schedule: Schedule, run: ScheduleRun, races: Read
   for (const d of run.deliveries) {
     const label = `T${d.trade + 1} ${d.state} (event ${d.event})`;
     if (FORGED_KINDS.has(d.kind)) {
-      if (is2xx(d.status))
+      if (acknowledged(d))
         add(
           'forged_accepted',
-          `accepted a callback with ${FORGERY[d.kind]} (${label}) with ${d.status}: the receiver does not verify X-Signature (HMAC-SHA256 of the raw body with the merchant's secret); anyone who can reach it could mark orders paid`,
+          `accepted a callback with ${forgery(d.kind, words)} (${label}) with ${d.status}: the receiver does not verify ${words.verify}; anyone who can reach it could mark orders paid`,
         );
-      else if (!is4xx(d.status)) add('forged_not_refused', `answered ${answer(d)} to a callback with ${FORGERY[d.kind]} (${label}): refuse it with 401`);
-    } else if (!d.abandoned && !is2xx(d.status)) {
+      else if (!is4xx(d.status)) add('forged_not_refused', `answered ${answer(d)} to a callback with ${forgery(d.kind, words)} (${label}): refuse it with 401`);
+    } else if (!d.abandoned && !acknowledged(d)) {
       add(
         'genuine_refused',
-        `answered ${answer(d)} to a genuine callback (${label}, attempt ${d.attempt}${d.kind === 'replay' ? ', a replay' : ''})${d.error ? ` (${d.error})` : ''}: answer 2xx to every correctly signed callback, also repeats and older states, and ignore what is already handled`,
+        `answered ${answer(d)} to a genuine callback (${label}, attempt ${d.attempt}${d.kind === 'replay' ? ', a replay' : ''})${d.error ? ` (${d.error})` : ''}: answer ${words.ack} to every correctly signed callback, also repeats and older states, and ignore what is already handled`,
       );
     }
   }
@@ -89,6 +122,7 @@ export function findViolations(schedule: Schedule, run: ScheduleRun, races: Read
         probe,
         add,
         races.has(index),
+        words,
       );
     }
   }
@@ -102,12 +136,13 @@ function checkTrade(
   probe: { state: TradeState | null; credited_cents: number },
   add: (kind: ViolationKind, cause: string) => void,
   race: boolean,
+  words: FuzzWords,
 ): void {
   const name = `T${index + 1}`;
   const genuine = deliveries.filter((d) => !FORGED_KINDS.has(d.kind));
   const forged = deliveries.filter((d) => FORGED_KINDS.has(d.kind));
   const confirmed = genuine.filter((d) => d.state === 'confirmed');
-  const accepted = confirmed.some((d) => is2xx(d.status) || d.abandoned);
+  const accepted = confirmed.some((d) => acknowledged(d) || d.abandoned);
   const credited = probe.credited_cents;
 
   if (credited > 0 && confirmed.length === 0) {
@@ -117,8 +152,8 @@ function checkTrade(
       add(
         'credited_forged',
         refused
-          ? `credited ${credited} for ${name} from a forged callback it answered ${answer(forgedConfirmed[0]!)} to: the receiver credits before verifying the signature; verify X-Signature first and change nothing when it does not match`
-          : `credited ${credited} for ${name} from a forged callback (${FORGERY[forgedConfirmed[0]!.kind]}): the receiver does not verify X-Signature`,
+          ? `credited ${credited} for ${name} from a forged callback it answered ${answer(forgedConfirmed[0]!)} to: the receiver credits before verifying the signature; verify ${words.header} first and change nothing when it does not match`
+          : `credited ${credited} for ${name} from a forged callback (${forgery(forgedConfirmed[0]!.kind, words)}): the receiver does not verify ${words.header}`,
       );
     } else {
       const seen = [...new Set(genuine.map((d) => d.state))].join(', ') || 'nothing';
@@ -126,10 +161,11 @@ function checkTrade(
     }
   } else if (confirmed.length > 0 && credited !== amount) {
     if (credited === 0) {
-      if (accepted) add('not_credited', `credited nothing for ${name} although a genuine "confirmed" for ${amount} was delivered and answered 2xx: credit the amount when "confirmed" arrives`);
+      if (accepted)
+        add('not_credited', `credited nothing for ${name} although a genuine "confirmed" for ${amount} was delivered and answered ${words.ack}: credit the amount when "confirmed" arrives`);
     } else if (credited % amount === 0) {
       const n = credited / amount;
-      add('credited_twice', race ? `${raceCause(amount, n)} (${name})` : `credited ${amount} ${times(n)}: ${twiceCause(confirmed)} (${name})`);
+      add('credited_twice', race ? `${raceCause(amount, n)} (${name})` : `credited ${amount} ${times(n)}: ${twiceCause(confirmed, words)} (${name})`);
     } else if (credited > amount && forged.some((d) => d.state === 'confirmed')) {
       add('credited_forged', `credited ${credited} for ${name} (amount ${amount}) after a forged "confirmed": the receiver credits before verifying the signature, or does not verify it`);
     } else {
@@ -137,12 +173,12 @@ function checkTrade(
     }
   }
 
-  const newest = genuine.filter((d) => is2xx(d.status) || d.abandoned).reduce<TradeState | null>((best, d) => (best === null || RANK[d.state] > RANK[best] ? d.state : best), null);
+  const newest = genuine.filter((d) => acknowledged(d) || d.abandoned).reduce<TradeState | null>((best, d) => (best === null || RANK[d.state] > RANK[best] ? d.state : best), null);
   if (newest === null || probe.state === newest) return;
   if (probe.state !== null && RANK[probe.state] < RANK[newest]) {
     add(
       'state_back',
-      `the state of ${name} went back from ${newest} to ${probe.state}: the receiver did not keep the final state of a genuine callback it answered 2xx to; store it, and never let an older state replace a newer one`,
+      `the state of ${name} went back from ${newest} to ${probe.state}: the receiver did not keep the final state of a genuine callback it answered ${words.ack} to; store it, and never let an older state replace a newer one`,
     );
   } else if (!forged.some((d) => d.state === probe.state)) {
     add('state_wrong', `the probe says ${name} is ${probe.state ?? 'unknown (null)'}, but the newest genuine callback it accepted says ${newest}`);
@@ -161,10 +197,11 @@ function raceCause(amount: number, n: number): string {
   return `credited ${amount} ${times(n)} when ${n === 2 ? 'two' : n} deliveries of one event overlapped: the receiver checks and then writes without a unique key or a lock; make the write itself refuse the second (a unique index on the event id or on trade id + state, INSERT … ON CONFLICT DO NOTHING, or SELECT … FOR UPDATE)`;
 }
 
-function twiceCause(confirmed: Delivery[]): string {
+function twiceCause(confirmed: Delivery[], words: FuzzWords): string {
   const byEvent = new Map<string, number>();
   for (const d of confirmed) byEvent.set(d.event, (byEvent.get(d.event) ?? 0) + 1);
   const repeated = [...byEvent.values()].some((n) => n > 1);
-  if (repeated) return 'the receiver does not de-duplicate by X-Sandbox-Event-Id or by trade id and state; callbacks arrive at least once, so the same event can come again';
-  return 'the receiver de-duplicates by X-Sandbox-Event-Id only; a replay of "confirmed" comes under a new event id, so also credit at most once per trade (by trade id and state)';
+  if (words.eventId === undefined) return 'the receiver does not de-duplicate by trade id and state; callbacks arrive at least once, so the same callback can come again';
+  if (repeated) return `the receiver does not de-duplicate by ${words.eventId} or by trade id and state; callbacks arrive at least once, so the same event can come again`;
+  return `the receiver de-duplicates by ${words.eventId} only; a replay of "confirmed" comes under a new event id, so also credit at most once per trade (by trade id and state)`;
 }

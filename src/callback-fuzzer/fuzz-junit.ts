@@ -1,11 +1,11 @@
 import type { CheckReport } from '../check-callback/check-report.js';
 import type { JUnitCase, JUnitSuite } from '../junit/junit-xml.js';
-import { INVARIANTS, VIOLATION_KINDS } from './find-violations.js';
+import { INVARIANTS, SANDBOX_FUZZ_WORDS, VIOLATION_KINDS, type FuzzWords } from './find-violations.js';
 import { formatFuzzReport } from './format-fuzz.js';
 import type { FuzzReport } from './fuzz-receiver.js';
 
 /** The fuzzer's result as a JUnit suite: one case per invariant, failed with the shrunk schedule. */
-export function fuzzSuite(report: FuzzReport, url: string): JUnitSuite {
+export function fuzzSuite(report: FuzzReport, url: string, words: FuzzWords = SANDBOX_FUZZ_WORDS): JUnitSuite {
   const violations = report.failure?.violations ?? [];
   const cases: JUnitCase[] = VIOLATION_KINDS.map((kind) => {
     const invariant = INVARIANTS[kind];
@@ -13,7 +13,7 @@ export function fuzzSuite(report: FuzzReport, url: string): JUnitSuite {
     if (invariant.needsProbe && !report.probe) return { ...base, skipped: 'needs the balance probe (--probe <url>)' };
     const violation = violations.find((v) => v.kind === kind);
     if (!violation) return base;
-    return { ...base, failure: { message: violation.cause, type: kind, details: formatFuzzReport(report) } };
+    return { ...base, failure: { message: violation.cause, type: kind, details: formatFuzzReport(report, words) } };
   });
   return { name: 'check-callback', cases, properties: { url, merchant: report.merchant, seed: String(report.seed), runs: String(report.runs), schedules: String(report.schedules) } };
 }

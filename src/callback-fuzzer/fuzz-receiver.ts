@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { CallbackSender } from '../callbacks/callback-sender.js';
-import { findViolations, overlapped, type Violation } from './find-violations.js';
+import { DEFAULT_PROFILE, loadProfile } from '../profile/load-profile.js';
+import { findViolations, fuzzWords, overlapped, type Violation } from './find-violations.js';
 import { ProbeError } from '../balance-probe/read-probe.js';
 import { runSchedule, type FuzzTarget, type ScheduleRun } from './run-schedule.js';
 import { scheduleArbitrary } from './schedule-arbitrary.js';
-import type { Schedule } from './schedule.js';
+import { FORGED_KINDS, type Schedule } from './schedule.js';
 
 export interface FuzzOptions extends Omit<FuzzTarget, 'sender'> {
   /** fast-check seed: the same seed sends the same schedules (default 1). */
@@ -51,19 +52,31 @@ export interface FuzzReport {
  * schedule (and each call), so a receiver's earlier data never makes a false alarm; they are
  * left out of the report, which is the same for the same seed and receiver behaviour.
  * Throws a ProbeError when the probe does not keep its contract.
+ *
+ * The callbacks are what the sandbox sends under `options.profile` (default `sandbox`), judged
+ * by its acknowledgement rule. Under `callbacks.signature: none` a forged callback cannot be told
+ * from a genuine one, so the schedules hold none; a given schedule that does is refused (an Error).
  */
 export async function fuzzReceiver(options: FuzzOptions): Promise<FuzzReport> {
   const seed = options.seed ?? 1;
   const runs = options.runs ?? 100;
+  const profile = options.profile ?? loadProfile(DEFAULT_PROFILE);
+  const words = fuzzWords(profile);
+  const forgeries = profile.callbacks.signature !== 'none';
+  if (!forgeries && options.schedule?.steps.some((step) => FORGED_KINDS.has(step.kind))) {
+    throw new Error(
+      `The schedule sends forged callbacks, but the provider profile "${profile.name}" sends callbacks unsigned (callbacks.signature: none): a forged one cannot be told from a genuine one. Leave out the steps ${[...FORGED_KINDS].join(', ')}.`,
+    );
+  }
   // Enough slots for the longest schedule's abandoned attempts and a group on the wire together.
   const sender = options.sender ?? new CallbackSender(64);
-  const target: FuzzTarget = { ...options, sender };
+  const target = { ...options, sender, profile };
   const nonce = randomBytes(4).toString('hex');
   let count = 0;
   let fatal: ProbeError | undefined;
   let last: { schedule: Schedule; run: ScheduleRun; violations: Violation[] } | undefined;
 
-  const property = fc.asyncProperty(options.schedule ? fc.constant(options.schedule) : scheduleArbitrary(), async (schedule) => {
+  const property = fc.asyncProperty(options.schedule ? fc.constant(options.schedule) : scheduleArbitrary({ forgeries }), async (schedule) => {
     if (fatal) return true;
     count++;
     let run: ScheduleRun;
@@ -74,7 +87,7 @@ export async function fuzzReceiver(options: FuzzOptions): Promise<FuzzReport> {
       fatal = error;
       return true;
     }
-    const violations = findViolations(schedule, run);
+    const violations = findViolations(schedule, run, new Set(), words);
     options.onRun?.(count, violations.length > 0);
     if (violations.length === 0) return true;
     last = { schedule, run, violations };
@@ -101,7 +114,7 @@ export async function fuzzReceiver(options: FuzzOptions): Promise<FuzzReport> {
       count++;
       const sequential = await runSchedule(failure.schedule, target, nonce, count, { overlap: false });
       const once = new Set(suspects.filter((i) => sequential.probes?.[i]?.credited_cents === failure.schedule.trades[i]!.amount_cents));
-      if (once.size > 0) failure.violations = findViolations(failure.schedule, failure.run, once);
+      if (once.size > 0) failure.violations = findViolations(failure.schedule, failure.run, once, words);
     }
     return {
       ...base,

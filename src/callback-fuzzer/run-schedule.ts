@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { sign } from '../auth/signature.js';
+import { callbackHeaders } from '../callbacks/callback-headers.js';
 import type { CallbackRequest, CallbackResponse, CallbackSender } from '../callbacks/callback-sender.js';
 import { SendBarrier } from '../callbacks/send-barrier.js';
 import { DEFAULT_POOL } from '../merchants/fixtures.js';
@@ -7,6 +7,7 @@ import { createRandom } from '../trades/random.js';
 import { drawRequisites } from '../trades/requisites.js';
 import { toTrade, type TradeRecord, type TradeState } from '../trades/trade.js';
 import { readProbe, type ProbeAnswer } from '../balance-probe/read-probe.js';
+import type { Profile } from '../profile/profile-schema.js';
 import type { Schedule, StepKind } from './schedule.js';
 
 /** Whose callbacks the fuzzer imitates, and the secrets it forges with. */
@@ -19,6 +20,8 @@ export interface FuzzTarget {
   publicUrl: string;
   timeoutMs: number;
   sender: CallbackSender;
+  /** The provider profile whose callbacks are imitated (headers, acknowledgement); default: the `sandbox` profile. */
+  profile?: Profile;
 }
 
 /** How one request was sent: the event, a replay of it, or a forged copy. */
@@ -43,6 +46,8 @@ export interface Delivery {
   retry?: boolean;
   /** Its place in an `at_once` group (1-based) and the group's size. */
   group?: { index: number; size: number };
+  /** A 2xx that the profile's acknowledgement rule (ok-text, code-zero) did not count; `error` says why. */
+  unacknowledged?: true;
   error?: string;
 }
 
@@ -81,8 +86,9 @@ export function runTrades(nonce: string, run: number, schedule: Schedule, target
 
 /**
  * Sends one schedule to the receiver, step by step, then reads the probe for each trade.
- * Callbacks are signed as the sandbox signs them (X-Signature: hex HMAC-SHA256 of the raw body
- * keyed with the merchant's secret); bodies are the trade as GET returns it.
+ * Callbacks are signed as the sandbox signs them under the profile (`target.profile`; under
+ * `sandbox`, X-Signature: hex HMAC-SHA256 of the raw body keyed with the merchant's secret) and
+ * their answers judged by its acknowledgement rule; bodies are the trade as GET returns it.
  *
  * A `timeout` step sends the event, abandons it once it is on the wire (the callback timeout
  * ran out while the receiver works on it) and sends the retry at once; an `at_once` group sends
@@ -91,8 +97,9 @@ export function runTrades(nonce: string, run: number, schedule: Schedule, target
  * next (the fuzzer uses this to tell a race from a missing de-duplication). Before the probe is
  * read, every request still on the wire has been answered or has timed out.
  */
-export async function runSchedule(schedule: Schedule, target: FuzzTarget, nonce: string, run: number, options: { overlap?: boolean } = {}): Promise<ScheduleRun> {
+export async function runSchedule(schedule: Schedule, target: FuzzTarget & { profile: Profile }, nonce: string, run: number, options: { overlap?: boolean } = {}): Promise<ScheduleRun> {
   const overlap = options.overlap ?? true;
+  const { profile } = target;
   const trades = runTrades(nonce, run, schedule, target);
   const attempts = new Map<string, number>();
   const replays = new Map<number, number>();
@@ -112,16 +119,12 @@ export async function runSchedule(schedule: Schedule, target: FuzzTarget, nonce:
     const event = `T${tradeIndex + 1}#${seq}`;
     const attempt = (attempts.get(event) ?? 0) + 1;
     attempts.set(event, attempt);
-    const signature = signatureFor(kind, target, trade.body);
     const request: CallbackRequest = {
       url: target.url,
       body: trade.body,
       timeoutMs: target.timeoutMs,
-      headers: {
-        ...(signature !== undefined ? { 'X-Signature': signature } : {}),
-        'X-Sandbox-Event-Id': `cb_${trade.id}_${seq}`,
-        'X-Sandbox-Attempt': String(attempt),
-      },
+      headers: headersFor(kind, target, profile, { body: trade.body, eventId: `cb_${trade.id}_${seq}`, attempt, at: Date.now() }),
+      acknowledge: profile.callbacks.acknowledge,
     };
     const delivery: Delivery = { step: stepNo, trade: tradeIndex, state: trade.state, kind, event, attempt, status: null };
     return { request, delivery };
@@ -129,7 +132,8 @@ export async function runSchedule(schedule: Schedule, target: FuzzTarget, nonce:
   const answered = (delivery: Delivery, answer: CallbackResponse): Delivery => ({
     ...delivery,
     status: answer.status,
-    ...(answer.status === null && answer.error !== undefined ? { error: answer.error } : {}),
+    ...(answer.unacknowledged !== undefined ? { unacknowledged: true as const } : {}),
+    ...((answer.status === null || answer.unacknowledged !== undefined) && answer.error !== undefined ? { error: answer.error } : {}),
   });
 
   for (const [index, step] of schedule.steps.entries()) {
@@ -168,15 +172,17 @@ export async function runSchedule(schedule: Schedule, target: FuzzTarget, nonce:
   return { deliveries, probes };
 }
 
-function signatureFor(kind: DeliveryKind, target: FuzzTarget, body: string): string | undefined {
+/** A request's headers under the profile: signed with the merchant's secret, a wrong one, another merchant's, or without the signature. */
+function headersFor(kind: DeliveryKind, target: FuzzTarget, profile: Profile, callback: { body: string; eventId: string; attempt: number; at: number }): Record<string, string> {
+  const secret = target.merchant.secret;
   switch (kind) {
     case 'no_signature':
-      return undefined;
+      return callbackHeaders(profile, { ...callback, secret }, 'missing');
     case 'wrong_signature':
-      return sign(`${target.merchant.secret}:not-the-secret`, body);
+      return callbackHeaders(profile, { ...callback, secret }, 'wrong');
     case 'other_merchant':
-      return sign(target.otherSecret, body);
+      return callbackHeaders(profile, { ...callback, secret: target.otherSecret }, 'valid');
     default:
-      return sign(target.merchant.secret, body);
+      return callbackHeaders(profile, { ...callback, secret }, 'valid');
   }
 }

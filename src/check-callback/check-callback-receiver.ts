@@ -1,11 +1,13 @@
-import { sign } from '../auth/signature.js';
+import { callbackHeaders } from '../callbacks/callback-headers.js';
 import { CallbackSender, type CallbackResponse } from '../callbacks/callback-sender.js';
 import { DEFAULT_POOL } from '../merchants/fixtures.js';
+import { DEFAULT_PROFILE, loadProfile } from '../profile/load-profile.js';
+import type { Profile } from '../profile/profile-schema.js';
 import { createRandom, type Random } from '../trades/random.js';
 import { drawRequisites } from '../trades/requisites.js';
 import { paymentUrl, type Trade, type TradeState } from '../trades/trade.js';
 import type { CheckCase, CheckCaseResult, CheckReport } from './check-report.js';
-import { judgeCase } from './judge-case.js';
+import { judgeCase, profileWords, type ProfileWords } from './judge-case.js';
 
 /** The header that tells a receiver's logs which check case a request is. */
 export const CHECK_HEADER = 'X-Sandbox-Check';
@@ -27,6 +29,13 @@ export interface CheckCallbackOptions {
   sender?: CallbackSender;
   /** Called as each case finishes, for progress output. */
   onCase?: (result: CheckCaseResult) => void;
+  /**
+   * The provider profile whose callbacks to send and whose acknowledgement rule judges the
+   * answers (a sandbox's own when it runs the check); default: the `sandbox` profile.
+   */
+  profile?: Profile;
+  /** The time the callbacks are signed at, in ms (Standard Webhooks' webhook-timestamp); default: the wall clock. */
+  now?: () => number;
 }
 
 interface Planned {
@@ -38,21 +47,30 @@ interface Planned {
   signature: 'valid' | 'wrong' | 'missing';
 }
 
-const TITLES: Record<CheckCase, { title: string; expected: string }> = {
-  valid: { title: 'a valid callback', expected: '2xx' },
-  duplicate: { title: 'the same callback again', expected: '2xx' },
-  older_state: { title: 'an older state after a newer one', expected: '2xx, and ignored' },
+/** Each case in words, and the answer a correct receiver gives under the profile's acknowledgement rule. */
+const titles = (words: ProfileWords): Record<CheckCase, { title: string; expected: string }> => ({
+  valid: { title: 'a valid callback', expected: words.ack },
+  duplicate: { title: 'the same callback again', expected: words.ack },
+  older_state: { title: 'an older state after a newer one', expected: `${words.ack}, and ignored` },
   bad_signature: { title: 'a wrong signature', expected: '401 (any 4xx)' },
   no_signature: { title: 'no signature', expected: '401 (any 4xx)' },
-};
+});
 
 /**
  * Checks a merchant's callback receiver: sends it a valid callback (a trade `confirmed`),
  * the same one again, `created` for that trade after it, a callback with a wrong
  * X-Signature and one without X-Signature (each for a trade of its own), one after another,
  * and judges each answer. Never throws for what the receiver does; every outcome is in the report.
+ *
+ * The callbacks are what the sandbox sends under `options.profile` (its signature headers, its
+ * X-Sandbox-* helpers or none), and an answer acknowledges one only as the profile's rule says.
+ * Under `callbacks.signature: none` there is no signature to spoil or leave out, so the two
+ * forged cases are skipped.
  */
 export async function checkCallbackReceiver(options: CheckCallbackOptions): Promise<CheckReport> {
+  const profile = options.profile ?? loadProfile(DEFAULT_PROFILE);
+  const words = profileWords(profile);
+  const TITLES = titles(words);
   const random = options.random ?? createRandom();
   const publicUrl = options.publicUrl ?? 'http://127.0.0.1:4242';
   const order = options.order ?? `check-${random.uuid().slice(0, 8)}`;
@@ -83,13 +101,19 @@ export async function checkCallbackReceiver(options: CheckCallbackOptions): Prom
   }
 
   const sender = options.sender ?? new CallbackSender(1);
-  const context = { secretSource: options.secretSource ?? `the secret of merchant ${options.merchant.id}`, firstFailed: false };
+  const context = { secretSource: options.secretSource ?? `the secret of merchant ${options.merchant.id}`, firstFailed: false, words };
+  const unsigned =
+    words.signature === undefined
+      ? `Not sent: the provider profile "${profile.name}" sends callbacks unsigned (callbacks.signature: none), so there is no signature to spoil or leave out.`
+      : undefined;
   const cases: CheckCaseResult[] = [];
   let unreachable: string | undefined;
   try {
     for (const planned of plan) {
-      const result = unreachable === undefined ? await send(sender, planned, options) : undefined;
-      const entry = result ? describe(planned, result, context) : skipped(planned, unreachable ?? '');
+      const forgedUnsigned = planned.signature !== 'valid' ? unsigned : undefined;
+      const notSent = unreachable ?? forgedUnsigned;
+      const result = notSent === undefined ? await send(sender, planned, options, profile) : undefined;
+      const entry = result ? describe(planned, result, context) : skipped(planned, notSent ?? '');
       if (planned.kind === 'valid' && result) {
         context.firstFailed = entry.verdict !== 'ok';
         if (result.status === null) unreachable = `Not sent: the receiver did not answer the first callback (${result.error ?? 'no answer'}).`;
@@ -106,20 +130,13 @@ export async function checkCallbackReceiver(options: CheckCallbackOptions): Prom
   return { url: options.url, merchant: options.merchant.id, passed: flagged === 0, flagged, warnings, cases };
 }
 
-function send(sender: CallbackSender, planned: Planned, options: CheckCallbackOptions): Promise<CallbackResponse> {
+function send(sender: CallbackSender, planned: Planned, options: CheckCallbackOptions, profile: Profile): Promise<CallbackResponse> {
   const body = JSON.stringify(planned.trade);
-  const signature = planned.signature === 'valid' ? sign(options.merchant.secret, body) : planned.signature === 'wrong' ? sign(`${options.merchant.secret}:not-the-secret`, body) : undefined;
-  return sender.send({
-    url: options.url,
-    body,
-    timeoutMs: options.timeoutMs ?? 10_000,
-    headers: {
-      ...(signature !== undefined ? { 'X-Signature': signature } : {}),
-      'X-Sandbox-Event-Id': planned.eventId,
-      'X-Sandbox-Attempt': '1',
-      [CHECK_HEADER]: planned.kind,
-    },
-  });
+  const at = (options.now ?? Date.now)();
+  const headers = callbackHeaders(profile, { secret: options.merchant.secret, body, eventId: planned.eventId, attempt: 1, at }, planned.signature);
+  // The case's name is one more sandbox-only helper: not sent when the profile sends none.
+  if (profile.callbacks.sandbox_headers) headers[CHECK_HEADER] = planned.kind;
+  return sender.send({ url: options.url, body, timeoutMs: options.timeoutMs ?? 10_000, headers, acknowledge: profile.callbacks.acknowledge });
 }
 
 function base(planned: Planned): Pick<CheckCaseResult, 'case' | 'title' | 'expected' | 'sent'> {

@@ -23,9 +23,9 @@ export const checkCaseResultSchema = z.object({
   sent: z.object({
     trade: z.string(),
     state: tradeStateSchema,
-    /** The X-Sandbox-Event-Id header. */
+    /** The event id (X-Sandbox-Event-Id; webhook-id under Standard Webhooks), sent or not. */
     event_id: z.string(),
-    /** What X-Signature held: the right HMAC, a wrong one, or no header at all. */
+    /** What the profile's signature header (X-Signature under the sandbox's) held: the right signature, a wrong one, or no header at all. */
     signature: z.enum(['valid', 'wrong', 'missing']),
   }),
   /** HTTP status of the answer, or null when none came (or nothing was sent). */

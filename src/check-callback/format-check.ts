@@ -3,9 +3,10 @@ import type { CheckCaseResult, CheckReport } from './check-report.js';
 const LABEL: Record<CheckCaseResult['verdict'], string> = { ok: 'ok', warning: 'WARNING', flagged: 'FLAGGED', skipped: 'skipped' };
 const TITLE_WIDTH = 34;
 
-/** The header line of a receiver check, printed before the first case. */
-export function formatCheckHeader(url: string, merchant: string, name?: string): string {
-  return `Checking the callback receiver ${url} as merchant ${merchant}${name ? ` (${name})` : ''}\n\n`;
+/** The header line of a receiver check, printed before the first case; a provider profile other than `sandbox` is named. */
+export function formatCheckHeader(url: string, merchant: string, name?: string, profile?: string): string {
+  const under = profile !== undefined && profile !== 'sandbox' ? `, under the provider profile ${profile}` : '';
+  return `Checking the callback receiver ${url} as merchant ${merchant}${name ? ` (${name})` : ''}${under}\n\n`;
 }
 
 /** One case as a line (and its advice on the next line, unless there is nothing to add). */
@@ -24,8 +25,8 @@ export function formatCheckSummary(report: CheckReport): string {
 }
 
 /** The whole report as text (the CLI prints it case by case instead). */
-export function formatCheckReport(report: CheckReport, name?: string): string {
-  return formatCheckHeader(report.url, report.merchant, name) + report.cases.map(formatCase).join('') + formatCheckSummary(report);
+export function formatCheckReport(report: CheckReport, name?: string, profile?: string): string {
+  return formatCheckHeader(report.url, report.merchant, name, profile) + report.cases.map(formatCase).join('') + formatCheckSummary(report);
 }
 
 /**

@@ -13,6 +13,10 @@ sent at the same moment, timeouts whose retry overlaps the first attempt, replay
 signatures), checks credits and states through the probe after each, and prints the smallest
 failing schedule with its cause and how to replay it.
 
+With --profile <name|file>: sends what the sandbox sends under that provider profile (its
+signature headers, its X-Sandbox-* helpers or none) and judges each answer by its
+acknowledgement rule (e.g. md5-colon: only a 2xx with the body OK acknowledges).
+
 Exits 1 when anything is flagged. No sandbox needs to be running.
 
 Examples:
@@ -21,6 +25,7 @@ Examples:
   $ deposit-sandbox check-callback https://shop.test/cb --merchant <id> --secret <secret> --json
   $ deposit-sandbox check-callback http://127.0.0.1:3000/callback --probe http://127.0.0.1:3000/probe --seed 42 --runs 1000
   $ deposit-sandbox check-callback http://127.0.0.1:3000/callback --probe http://127.0.0.1:3000/probe --junit check-callback.xml
+  $ deposit-sandbox check-callback http://127.0.0.1:3000/callback --profile ./my-provider.yaml
 `;
 
 /** Registers `deposit-sandbox check-callback`. */
@@ -32,6 +37,11 @@ export function registerCheckCallback(program: Command): void {
     .option('--merchant <id>', 'the merchant whose callbacks to imitate (default: the first in the fixtures)')
     .option('--secret <secret>', "the merchant's secret (default: its secret in the fixtures)")
     .addOption(new Option('--fixtures <file>', 'merchants fixtures JSON (default: the bundled one)').env('DEPOSIT_SANDBOX_FIXTURES'))
+    .addOption(
+      new Option('--profile <profile>', 'the provider profile whose callbacks to send: a built-in (sandbox, strict, md5-colon, ...) or a YAML/JSON file (default sandbox)').env(
+        'DEPOSIT_SANDBOX_PROFILE',
+      ),
+    )
     .option('--order <order>', 'the order in the valid callbacks (default: a made-up check-... order)')
     .option('--timeout <duration>', 'how long the receiver has to answer each callback (default 10s)')
     .option('--public-url <url>', 'base of payment_data.url in the bodies (default http://127.0.0.1:4242)')

@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { fuzzWords } from '../callback-fuzzer/find-violations.js';
 import { fuzzSuite } from '../callback-fuzzer/fuzz-junit.js';
 import { fuzzReceiver, type FuzzReport } from '../callback-fuzzer/fuzz-receiver.js';
 import { formatFuzzHeader, formatFuzzReport } from '../callback-fuzzer/format-fuzz.js';
@@ -7,6 +8,7 @@ import { formatNoProbeNote } from '../check-callback/format-check.js';
 import { scheduleSchema, type Schedule } from '../callback-fuzzer/schedule.js';
 import { describeIssues } from '../config/issues.js';
 import { junitXml } from '../junit/junit-xml.js';
+import type { Profile } from '../profile/profile-schema.js';
 import { isHttpUrl } from '../trades/requests.js';
 
 export interface FuzzCommandOptions {
@@ -25,6 +27,8 @@ export interface FuzzContext {
   otherSecret: string;
   timeoutMs: number;
   publicUrl?: string;
+  /** The provider profile whose callbacks to send (default sandbox). */
+  profile?: Profile;
 }
 
 /** True when the options ask for the fuzzer rather than the five fixed cases. */
@@ -65,7 +69,7 @@ export async function fuzzCallbackCommand(context: FuzzContext, options: FuzzCom
   const seed = integer(options.seed, '--seed', Math.floor(Math.random() * 2 ** 31), 0, 2 ** 31 - 1);
   const runs = integer(options.runs, '--runs', 100, 1, 1_000_000);
   const schedule = options.replay !== undefined ? parseReplay(options.replay) : undefined;
-  if (!options.json) write(formatFuzzHeader(context.merchant.id, seed, schedule ? 1 : runs, options.probe !== undefined, context.merchant.name));
+  if (!options.json) write(formatFuzzHeader(context.merchant.id, seed, schedule ? 1 : runs, options.probe !== undefined, context.merchant.name, context.profile?.name));
   const report = await fuzzReceiver({
     url: context.url,
     merchant: context.merchant,
@@ -74,11 +78,13 @@ export async function fuzzCallbackCommand(context: FuzzContext, options: FuzzCom
     timeoutMs: context.timeoutMs,
     seed,
     runs: schedule ? 1 : runs,
+    ...(context.profile !== undefined ? { profile: context.profile } : {}),
     ...(options.probe !== undefined ? { probe: options.probe } : {}),
     ...(options.path !== undefined ? { path: options.path } : {}),
     ...(schedule ? { schedule } : {}),
   });
-  write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatFuzzReport(report) + (options.probe === undefined ? formatNoProbeNote(context.url) : ''));
-  if (options.junit !== undefined) writeFileSync(resolve(options.junit), junitXml([fuzzSuite(report, context.url)], 'deposit-sandbox check-callback'));
+  const words = context.profile !== undefined ? fuzzWords(context.profile) : undefined;
+  write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatFuzzReport(report, words) + (options.probe === undefined ? formatNoProbeNote(context.url) : ''));
+  if (options.junit !== undefined) writeFileSync(resolve(options.junit), junitXml([fuzzSuite(report, context.url, words)], 'deposit-sandbox check-callback'));
   return report;
 }
