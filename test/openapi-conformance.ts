@@ -79,8 +79,11 @@ export function conformanceError(method: string, path: string, status: number, c
   if (!response) return `${where}, a status /openapi.json does not list for ${verb.toUpperCase()} ${route.template} (it lists ${Object.keys(operation['responses']).join(', ')})`;
   const content = response['content'] as Json | undefined;
   if (!content) return undefined;
-  const [mediaType, media] = Object.entries(content)[0] as [string, Json];
-  if (!(contentType ?? '').toLowerCase().startsWith(mediaType)) return `${where} with Content-Type ${contentType}, but /openapi.json says ${mediaType}`;
+  // The media type the answer has, among those listed (an answer may come in several: ?format=).
+  const listed = Object.entries(content) as Array<[string, Json]>;
+  const found = listed.find(([type]) => (contentType ?? '').toLowerCase().startsWith(type));
+  if (!found) return `${where} with Content-Type ${contentType}, but /openapi.json says ${listed.map(([type]) => type).join(' or ')}`;
+  const [mediaType, media] = found;
   if (mediaType !== 'application/json' || method.toUpperCase() === 'HEAD') return undefined;
   return jsonError(where, media['schema'] as Json, contentType, body);
 }

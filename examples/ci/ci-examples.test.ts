@@ -14,7 +14,9 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const read = (path: string) => readFileSync(`${ROOT}${path}`, 'utf8');
 const SERVE_HELP = execFileSync(process.execPath, [`${ROOT}bin/deposit-sandbox.js`, 'serve', '--help'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
 const DOCKERFILE = read('Dockerfile');
-const FILES = ['examples/ci/github-actions-service.yml', 'examples/ci/github-actions-build.yml', 'examples/ci/docker-compose.yml'];
+const FILES = ['examples/ci/github-actions-service.yml', 'examples/ci/github-actions-build.yml', 'examples/ci/docker-compose.yml', 'examples/ci/gitlab-ci.yml'];
+/** The files whose job fetches the integration report while the sandbox runs. */
+const REPORTING = ['examples/ci/github-actions-service.yml', 'examples/ci/gitlab-ci.yml'];
 
 describe.each(FILES)('%s', (file) => {
   const text = read(file);
@@ -32,7 +34,12 @@ describe.each(FILES)('%s', (file) => {
   it('talks to the port the image exposes, and waits on the image health check', () => {
     expect(DOCKERFILE).toMatch(/^EXPOSE 4242$/m);
     expect(DOCKERFILE).toMatch(/^HEALTHCHECK /m);
-    expect(text).toMatch(/4242:4242/);
-    expect(text).toMatch(/--health-interval 1s|service_healthy/);
+    expect(text).toMatch(/4242:4242|deposit-sandbox:4242/);
+    expect(text).toMatch(/--health-interval 1s|service_healthy|\/_sandbox\/health/);
+  });
+
+  it.runIf(REPORTING.includes(file))('fetches the report as JUnit from the running sandbox, even when the tests failed', () => {
+    expect(text).toMatch(/curl -sf "http:\/\/[^"]+:4242\/_sandbox\/report\?format=junit" -o deposit-sandbox-report\.xml/);
+    expect(text).toMatch(/if: always\(\)|after_script:/);
   });
 });

@@ -163,6 +163,12 @@ describe.skipIf(missing !== undefined && !ci)('the container image (podman)', ()
       const callback = await receiver.waitFor(trade.id, 'confirmed');
       expect(callback).toMatchObject({ id: trade.id, order, state: 'confirmed', amount_cents: 31250 });
 
+      // The CI step of docs/containers.md: the report as JUnit, fetched while the container runs.
+      const report = await http(port, '/_sandbox/report?format=junit');
+      expect(report.status).toBe(200);
+      expect(report.headers['content-type']).toBe('application/xml; charset=UTF-8');
+      expect(report.body).toContain('<testsuites name="deposit-sandbox integration report"');
+
       const stopped = await podmanOk(['stop', '--time', '10', first]);
       expect(stopped).toBe(first);
       // 0 is the sandbox's own exit; a SIGKILL after the grace time would be 137.
