@@ -5,6 +5,7 @@ import { Scheduler } from './clock/scheduler.js';
 import { sandboxOptionsSchema, type SandboxOptions, type SandboxOptionsInput } from './config/options.js';
 import { Lifecycle } from './lifecycle/lifecycle.js';
 import { registerTimeline } from './lifecycle/timeline.js';
+import { transitionTable } from './lifecycle/transitions.js';
 import { loggerOrQuiet, type Logger } from './log/logger.js';
 import { type Fixtures, MerchantDirectory } from './merchants/fixtures.js';
 import { restoreAddedMerchants } from './merchants/added-merchants.js';
@@ -145,7 +146,8 @@ export async function createSandbox(options: SandboxOptions, adapter: StoreAdapt
   const publicUrl = () => `${seat.rootUrl().replace(/\/+$/, '')}${basePath}`;
   const restored = restoreProfile(store, seat.shared.profile, logger.warn);
   const clock = new Clock(options.clock, store);
-  const lifecycle = new Lifecycle(store, clock);
+  // The table of the profile in force, read at each move: a PUT of the workspace's profile applies to the next one.
+  const lifecycle = new Lifecycle(store, clock, () => transitionTable(sandbox.profile.states.intermediate));
   const scheduler = new Scheduler(store, clock, logger.warn);
   registerTimeline(scheduler, lifecycle);
   const tradeJson = new TradeJsonCache();

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { allowedTransitions } from '../lifecycle/transitions.js';
-import { toTrade, tradeSchema, tradeStateSchema, tradeTypeSchema, type TradeRecord } from '../trades/trade.js';
+import { DEFAULT_TABLE, type TransitionTable } from '../lifecycle/transitions.js';
+import { stateNameSchema, toTrade, tradeSchema, tradeTypeSchema, type TradeRecord } from '../trades/trade.js';
 
 /** A trade as the admin API shows it: the provider's Trade object plus what QA needs. */
 export const adminTradeSchema = tradeSchema.extend({
@@ -11,12 +11,13 @@ export const adminTradeSchema = tradeSchema.extend({
   scenario: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
-  /** States the trade may move to now. */
-  allowed: z.array(tradeStateSchema),
+  /** States the trade may move to now, under the provider profile in force. */
+  allowed: z.array(stateNameSchema),
 });
 export type AdminTrade = z.infer<typeof adminTradeSchema>;
 
-export function toAdminTrade(record: TradeRecord, publicUrl: string): AdminTrade {
+/** `table` is the transition table in force (the sandbox's profile's), which says what `allowed` lists. */
+export function toAdminTrade(record: TradeRecord, publicUrl: string, table: TransitionTable = DEFAULT_TABLE): AdminTrade {
   const trade = toTrade(record, 'get', publicUrl);
   // One literal, not `{ ...trade, type, ... }`: V8 adds keys after a spread one by one on a
   // slow path, and every transition answers with this.
@@ -36,6 +37,6 @@ export function toAdminTrade(record: TradeRecord, publicUrl: string): AdminTrade
     scenario: record.scenario ?? null,
     created_at: record.created_at,
     updated_at: record.updated_at,
-    allowed: [...allowedTransitions(record.state)],
+    allowed: [...table.allowed(record.state)],
   };
 }

@@ -14,7 +14,10 @@ import type { Sandbox } from '../sandbox.js';
 import { TRADE_STATES } from '../trades/trade.js';
 import { tradeDetailSchema, tradesAnswerSchema, transitionAnswerSchema } from './admin-answers.js';
 import { toAdminTrade } from './admin-trade.js';
-import { listTrades, tradeQuerySchema } from './list-trades.js';
+import { listTrades, tradeQueryFor, tradeQuerySchema } from './list-trades.js';
+import { validationError } from '../http/validation.js';
+import type { Context } from 'hono';
+import type { SandboxEnv } from '../http/sandbox-env.js';
 
 export const transitionSchema = named(
   'TransitionRequest',
@@ -67,6 +70,22 @@ const transition = createRoute({
   },
 });
 
+/**
+ * The query's problems under the sandbox's transition table, as its 422: the declared schema
+ * takes any well-formed state name, the table knows which are states (its profile's).
+ */
+const refuseQuery = (c: Context<SandboxEnv>) => {
+  const query = Object.fromEntries(Object.entries(c.req.queries()).map(([key, values]) => (values.length === 1 ? [key, values[0]] : [key, values])));
+  const result = tradeQueryFor(c.get('sandbox').lifecycle.table()).safeParse(query);
+  return result.success ? undefined : validationError(result.error);
+};
+
+/** The list's query hook: all the query's problems at once, the state's as the profile in force says it. */
+const queryRefused = (result: { success: true } | { success: false; error: { issues: readonly z.core.$ZodIssue[] } }, c: Context<SandboxEnv>): undefined => {
+  if (!result.success) throw refuseQuery(c) ?? validationError(result.error);
+  return undefined;
+};
+
 const find = (sandbox: Sandbox, id: string) => {
   const trade = sandbox.store.trades.get(id) ?? sandbox.store.trades.get(id.toLowerCase());
   if (!trade) throw errors.notFound(`No trade with id ${JSON.stringify(id)}. List trades with GET ${sandbox.basePath}/_sandbox/trades.`);
@@ -78,17 +97,25 @@ export function tradeRoutes() {
   const app = new ResourceApp();
   app.use(requireSandboxAdmin);
   return app
-    .openapi(list, (c) => {
-      const sandbox = c.get('sandbox');
-      const { trades, total } = listTrades(sandbox.store, c.req.valid('query'));
-      return c.json({ trades: trades.map((trade) => toAdminTrade(trade, sandbox.publicUrl)), total }, 200);
-    })
+    .openapi(
+      list,
+      (c) => {
+        const sandbox = c.get('sandbox');
+        const query = c.req.valid('query');
+        const table = sandbox.lifecycle.table();
+        if (query.state !== undefined && !table.knows(query.state)) throw refuseQuery(c) ?? new Error(`the query schema of the table took an unknown state ${query.state}`);
+        const { trades, total } = listTrades(sandbox.store, query);
+        return c.json({ trades: trades.map((trade) => toAdminTrade(trade, sandbox.publicUrl, table)), total }, 200);
+      },
+      // `as never`: a hook that returns no answer would otherwise take part in the route's typed answers.
+      queryRefused as never,
+    )
     .openapi(detail, (c) => {
       const sandbox = c.get('sandbox');
       const trade = find(sandbox, c.req.param('id'));
       return c.json(
         {
-          trade: toAdminTrade(trade, sandbox.publicUrl),
+          trade: toAdminTrade(trade, sandbox.publicUrl, sandbox.lifecycle.table()),
           history: trade.history,
           callbacks: sandbox.callbacks.forTrade(trade.id),
           pending: sandbox.scheduler.pending((job) => job.trade === trade.id),
@@ -101,6 +128,6 @@ export function tradeRoutes() {
       const { state, note } = c.req.valid('json');
       const trade = orRefuse(sandbox.lifecycle.transition(find(sandbox, c.req.param('id')).id, state, 'admin', note));
       await sandbox.store.commit();
-      return c.json({ trade: toAdminTrade(trade, sandbox.publicUrl) }, 200);
+      return c.json({ trade: toAdminTrade(trade, sandbox.publicUrl, sandbox.lifecycle.table()) }, 200);
     });
 }

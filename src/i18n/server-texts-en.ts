@@ -12,6 +12,7 @@ export const SERVER_TEXTS_EN = {
   // History notes (GET /_sandbox/trades/:id `history[].note`).
   'history.page.paid': 'The payer pressed "I have paid" on the payment page.',
   'history.page.canceled': 'The payer canceled the payment on the payment page.',
+  'history.page.settled': 'The payment made on the payment page went on to {state}.',
   'history.card.approved': `Test card {card}: ${PAY_EN['card.reason.approved']}`,
   'history.card.declined': `Test card {card}: ${PAY_EN['card.reason.declined']}`,
   'history.card.funds': `Test card {card}: ${PAY_EN['card.reason.funds']}`,

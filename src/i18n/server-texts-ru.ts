@@ -11,6 +11,7 @@ import type { Message } from './translator.js';
 export const SERVER_TEXTS_RU: Record<ServerTextCode, Message> = {
   'history.page.paid': 'Плательщик нажал «Я оплатил» на платёжной странице.',
   'history.page.canceled': 'Плательщик отменил оплату на платёжной странице.',
+  'history.page.settled': 'Оплата, сделанная на платёжной странице, перешла в состояние {state}.',
   'history.card.approved': `Тестовая карта {card}: ${CARD_REASONS_RU['card.reason.approved']}`,
   'history.card.declined': `Тестовая карта {card}: ${CARD_REASONS_RU['card.reason.declined']}`,
   'history.card.funds': `Тестовая карта {card}: ${CARD_REASONS_RU['card.reason.funds']}`,

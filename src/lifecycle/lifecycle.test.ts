@@ -5,7 +5,7 @@ import { MemoryAdapter } from '../store/adapter.js';
 import { Store } from '../store/store.js';
 import type { TradeRecord, TradeState } from '../trades/trade.js';
 import { Lifecycle, type StateChange } from './lifecycle.js';
-import { allowedTransitions, canTransition, isFinal, TRANSITIONS } from './transitions.js';
+import { allowedTransitions, canTransition, isFinal, TRANSITIONS, transitionTable, type TransitionTable } from './transitions.js';
 
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
 
@@ -27,10 +27,10 @@ function trade(id: string, state: TradeState): TradeRecord {
   };
 }
 
-async function setup() {
+async function setup(table?: () => TransitionTable) {
   const store = await Store.open(new MemoryAdapter());
   const clock = new Clock('manual', store, () => T0);
-  return { store, clock, lifecycle: new Lifecycle(store, clock) };
+  return { store, clock, lifecycle: new Lifecycle(store, clock, table) };
 }
 
 function refused(result: TradeRecord | Refusal): Refusal {
@@ -119,5 +119,60 @@ describe('Lifecycle.transition', () => {
     lifecycle.onChange(() => calls++);
     refused(lifecycle.transition('t5', 'canceled', 'admin'));
     expect(calls).toBe(0);
+  });
+});
+
+describe('Lifecycle.transition under a profile with intermediate states', () => {
+  it('passes a confirmation through each intermediate state: one history entry and one change each, at the same moment', async () => {
+    const { store, lifecycle } = await setup(() => transitionTable(['processing', 'review']));
+    store.trades.put(trade('i1', 'created'));
+    const changes: StateChange[] = [];
+    lifecycle.onChange((change) => changes.push(change));
+
+    const updated = moved(lifecycle.transition('i1', 'confirmed', 'admin', 'paid by QA'));
+
+    expect(updated.state).toBe('confirmed');
+    expect(updated.history.slice(1).map((entry) => [entry.from, entry.to, entry.cause, entry.note])).toEqual([
+      ['created', 'processing', 'admin', 'paid by QA'],
+      ['processing', 'review', 'admin', 'paid by QA'],
+      ['review', 'confirmed', 'admin', 'paid by QA'],
+    ]);
+    expect(changes.map((change) => [change.from, change.to, change.trade.state])).toEqual([
+      ['created', 'processing', 'processing'],
+      ['processing', 'review', 'review'],
+      ['review', 'confirmed', 'confirmed'],
+    ]);
+    expect(new Set(changes.map((change) => change.at)).size).toBe(1);
+  });
+
+  it('moves to an intermediate state, and names the intermediate states among the allowed ones', async () => {
+    const { store, lifecycle } = await setup(() => transitionTable(['processing']));
+    store.trades.put(trade('i2', 'ecom'));
+    expect(moved(lifecycle.transition('i2', 'processing', 'scenario')).state).toBe('processing');
+    const back = refused(lifecycle.transition('i2', 'ecom', 'admin'));
+    expect(back.kind).toBe('conflict');
+    expect(back.message).toBe('Trade i2 is processing and cannot move to ecom. Allowed: confirmed, canceled, expired.');
+    expect(back.allowed).toEqual(['confirmed', 'canceled', 'expired']);
+    expect(moved(lifecycle.transition('i2', 'expired', 'scenario')).state).toBe('expired');
+  });
+
+  it('lists the profile states when a state is unknown', async () => {
+    const { store, lifecycle } = await setup(() => transitionTable(['processing']));
+    store.trades.put(trade('i3', 'created'));
+    const unknown = refused(lifecycle.transition('i3', 'review', 'admin'));
+    expect(unknown.kind).toBe('invalid');
+    expect(unknown.message).toBe('Unknown state "review". States are created, ecom, processing, confirmed, canceled, expired.');
+  });
+
+  it('follows the table in force at each move, and still ends a trade whose state the profile in force lacks', async () => {
+    let table = transitionTable(['processing']);
+    const { store, lifecycle } = await setup(() => table);
+    store.trades.put(trade('i4', 'created'));
+    moved(lifecycle.transition('i4', 'processing', 'admin'));
+    table = transitionTable([]);
+    expect(lifecycle.table().allowed('processing')).toEqual(['confirmed', 'canceled', 'expired']);
+    expect(refused(lifecycle.transition('i4', 'processing', 'admin')).kind).toBe('invalid');
+    const ended = moved(lifecycle.transition('i4', 'confirmed', 'admin'));
+    expect(ended.history.slice(1).map((entry) => entry.to)).toEqual(['processing', 'confirmed']);
   });
 });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { RouteConfig } from '@hono/zod-openapi';
 import { z } from 'zod';
 import { GUARD_403, NO_BODY_413 } from './error-responses.js';
-import { addChecks, durations } from './input-checks.js';
+import { addChecks, durations, stateNames } from './input-checks.js';
 import { nameOf, namedSchemas, type SchemaName } from './schema-name.js';
 
 type Json = Record<string, unknown>;
@@ -13,9 +13,18 @@ const REF = (id: string) => `#/components/schemas/${id}`;
 
 const isZod = (value: unknown): value is z.ZodType => value instanceof z.ZodType;
 
+/** What zod cannot say itself: durations (parsed by a transform) and state fields (the states, not the name pattern). */
+const overrides = (io: 'input' | 'output') => {
+  const duration = durations(io);
+  return (ctx: { zodSchema: unknown; jsonSchema: Json }) => {
+    duration(ctx);
+    stateNames(ctx);
+  };
+};
+
 /** A zod schema as an inline JSON Schema: as zod reads it (io "input", requests) or produces it ("output", answers). */
 function inline(schema: z.ZodType, io: 'input' | 'output'): Json {
-  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', override: durations(io) }) as Json;
+  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', override: overrides(io) }) as Json;
   delete json['$schema'];
   return json;
 }
@@ -123,7 +132,7 @@ function operationObject(route: RouteConfig): Json {
 function componentSchemas(entries: Array<[z.ZodType, SchemaName]>, io: 'input' | 'output'): Record<string, Json> {
   const registry = z.registry<SchemaName>();
   for (const [schema, name] of entries) registry.add(schema, name);
-  const { schemas } = z.toJSONSchema(registry, { io, uri: REF, unrepresentable: 'any', metadata: registry, override: durations(io) }) as { schemas: Record<string, Json> };
+  const { schemas } = z.toJSONSchema(registry, { io, uri: REF, unrepresentable: 'any', metadata: registry, override: overrides(io) }) as { schemas: Record<string, Json> };
   for (const schema of Object.values(schemas)) {
     delete schema['$schema'];
     delete schema['$id'];

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { durationSchema } from '../clock/duration-schema.js';
 import { TRANSITIONS } from '../lifecycle/transitions.js';
-import type { TradeState } from '../trades/trade.js';
+import { STATE_FIELDS, TRADE_STATES, type TradeState } from '../trades/trade.js';
 
 /**
  * What the routes check beyond what their zod schemas say in JSON Schema (a refine, a transform,
@@ -91,6 +91,18 @@ export function durations(io: 'input' | 'output') {
           },
     );
   };
+}
+
+/**
+ * A z.toJSONSchema override that writes a state field (stateField(), src/trades/trade.ts: any
+ * well-formed name, since a record keeps the state an earlier provider profile moved it to) as
+ * the list of the sandbox's own states; a profile's intermediate states are added to the
+ * document of a sandbox that follows one (src/openapi/states-document.ts).
+ */
+export function stateNames(ctx: { zodSchema: unknown; jsonSchema: Json }): void {
+  if (!STATE_FIELDS.has(ctx.zodSchema as z.ZodType)) return;
+  for (const key of Object.keys(ctx.jsonSchema)) delete ctx.jsonSchema[key];
+  Object.assign(ctx.jsonSchema, { type: 'string', enum: [...TRADE_STATES] });
 }
 
 /** JSON Schema keywords added to the string branch and the number branch of a property, and its description. */

@@ -3,6 +3,7 @@ import { ResourceApp } from '../http/resource-app.js';
 import type { Profile } from '../profile/profile-schema.js';
 import type { DocumentOptions } from './document-from-routes.js';
 import { profileDocument } from './profile-document.js';
+import { statesDocument } from './states-document.js';
 import { SECURITY } from './security.js';
 
 /** How many documents (one per public URL and profile: the server's and each workspace's) are kept. */
@@ -37,7 +38,7 @@ export function openApiRoutes(document: (options: DocumentOptions) => Record<str
     built.set(profile, byUrl);
     let text = byUrl.get(url);
     if (text === undefined) {
-      text = JSON.stringify(profileDocument(document({ serverUrl: url }), profile));
+      text = JSON.stringify(profileDocument(statesDocument(document({ serverUrl: url }), profile.states.intermediate), profile));
       byUrl.set(url, text);
       count++;
     }

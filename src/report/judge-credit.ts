@@ -1,6 +1,7 @@
 import type { ProbeAnswer } from '../balance-probe/read-probe.js';
 import { type CodedText, codedText } from '../i18n/coded-text.js';
-import type { TradeState } from '../trades/trade.js';
+import { isFinal, isWaiting } from '../lifecycle/transitions.js';
+import type { StateName } from '../trades/trade.js';
 import type { CoverageRowId } from './coverage-rows.js';
 
 /** What a merchant's balance must show for a trade once its callback was acknowledged. */
@@ -8,7 +9,7 @@ export interface CreditExpected {
   order: string;
   amount_cents: number;
   /** The state the acknowledged callback reported: `confirmed` is credited its amount, any other nothing. */
-  state: TradeState;
+  state: StateName;
 }
 
 /**
@@ -40,6 +41,9 @@ export function judgeCredit(expected: CreditExpected, answer: ProbeAnswer): Cred
   const probe_state = answer.state ?? 'null';
   if (expected.state !== 'confirmed') {
     if (credited === 0) return judged('none', true, codedText('credit.none'));
+    // A provider profile's intermediate state (e.g. processing) is followed by the final one at
+    // once: a probe that already shows the trade confirmed is judged as that callback's credit.
+    if (!isFinal(expected.state) && !isWaiting(expected.state) && answer.state === 'confirmed') return judgeCredit({ ...expected, state: 'confirmed' }, answer);
     return judged('unconfirmed', false, codedText('credit.unconfirmed', { credited, trade_state: expected.state, probe_state }));
   }
   if (credited === amount) return judged('once', true, codedText('credit.once', { amount }));

@@ -4,7 +4,7 @@ import { callbackBehaviourSchema } from '../callbacks/behaviour.js';
 import { formatDuration } from '../clock/duration.js';
 import { type CodedText, codedText, textParamsSchema } from '../i18n/coded-text.js';
 import { SERVER_TEXTS_EN } from '../i18n/server-texts-en.js';
-import { tradeStateSchema } from '../trades/trade.js';
+import { stateNameSchema } from '../trades/trade.js';
 import type { LoadedScenario } from './load-scenarios.js';
 import { SCENARIO_HEADER, type AmountMatch, type Scenario, type ScenarioMatch } from './scenario.js';
 
@@ -30,7 +30,7 @@ export const scenarioSummarySchema = z.object({
   delay_ms: z.number().nullable(),
   /** What becomes of the create answer after the trade is saved: lost (no answer) or delayed. */
   answer: z.object({ lost: z.boolean(), delay_ms: z.number().nullable() }).nullable(),
-  timeline: z.array(z.object({ after_ms: z.number(), state: tradeStateSchema })),
+  timeline: z.array(z.object({ after_ms: z.number(), state: stateNameSchema })),
   callbacks: callbackBehaviourSchema.nullable(),
 });
 export type ScenarioSummary = z.infer<typeof scenarioSummarySchema>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { tradeStateSchema } from '../trades/trade.js';
+import { stateNameSchema } from '../trades/trade.js';
 
 /**
  * What an attempt was: a real `delivery`, a `simulated` failure (scenario `fail_first`, nothing
@@ -38,7 +38,8 @@ export const callbackEventSchema = z.object({
   trade: z.string(),
   merchant: z.string(),
   url: z.string(),
-  state: tradeStateSchema,
+  /** The state the trade moved to: one of the sandbox's own, or a provider profile's intermediate state. */
+  state: stateNameSchema,
   /** The raw JSON body, exactly as sent and signed. */
   body: z.string(),
   status: z.enum(['pending', 'delivered', 'failed']),

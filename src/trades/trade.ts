@@ -6,6 +6,31 @@ export const TRADE_STATES = ['created', 'ecom', 'confirmed', 'canceled', 'expire
 export const tradeStateSchema = z.enum(TRADE_STATES);
 export type TradeState = z.infer<typeof tradeStateSchema>;
 
+/**
+ * How a state is named: the sandbox's own states and those a provider profile adds between the
+ * waiting and the final ones (`states.intermediate`, e.g. `processing`; docs/provider-profile.md).
+ */
+export const STATE_NAME = /^[a-z][a-z0-9_]{0,31}$/;
+/** The state fields: /openapi.json lists the states the sandbox knows for each (src/openapi/input-checks.ts), not the name pattern. */
+export const STATE_FIELDS = new WeakSet<z.ZodType>();
+
+/** A field that holds a state: any well-formed state name, `error` the message for anything else. */
+export function stateField(error?: string): z.ZodString {
+  const schema = z.string(error === undefined ? undefined : { error }).regex(STATE_NAME, error === undefined ? undefined : { error });
+  STATE_FIELDS.add(schema);
+  return schema;
+}
+
+/**
+ * A state as a trade, its history and its callbacks keep it: one of the sandbox's own, or one a
+ * provider profile adds. A record keeps the state it was moved to, also after the profile
+ * changes, so a stored state is any well-formed name (src/lifecycle/transitions.ts says which
+ * ones the profile in force knows).
+ */
+export const stateNameSchema = stateField();
+/** A stored state: one of TRADE_STATES, or a provider profile's intermediate state. */
+export type StateName = TradeState | (string & {});
+
 export const TRADE_TYPES = ['any_bank', 'nspk', 'ecom'] as const;
 export const tradeTypeSchema = z.enum(TRADE_TYPES);
 export type TradeType = z.infer<typeof tradeTypeSchema>;
@@ -13,8 +38,8 @@ export type TradeType = z.infer<typeof tradeTypeSchema>;
 export const HISTORY_CAUSES = ['create', 'scenario', 'admin', 'page'] as const;
 
 export const historyEntrySchema = z.object({
-  from: tradeStateSchema.nullable(),
-  to: tradeStateSchema,
+  from: stateNameSchema.nullable(),
+  to: stateNameSchema,
   at: z.string(),
   cause: z.enum(HISTORY_CAUSES),
   /** Why, in English: a scenario's or a payment page's note, or the admin's own text. */
@@ -46,6 +71,7 @@ const urlPaymentData = z.strictObject({ url: z.string() });
 /** A trade as the store keeps it: the provider's fields plus what the sandbox needs. */
 export const tradeRecordSchema = z.object({
   ...tradeFields,
+  state: stateNameSchema,
   type: tradeTypeSchema,
   customer: z.string().optional(),
   callback_url: z.string().optional(),
@@ -84,7 +110,9 @@ export function toTrade(record: TradeRecord, view: TradeView, publicUrl: string)
     id: record.id,
     order: record.order,
     merchant: record.merchant,
-    state: record.state,
+    // The type names the sandbox's own states; under a profile with intermediate states the
+    // value may also be one of those, as the profile's /openapi.json lists.
+    state: record.state as TradeState,
     amount_cents: record.amount_cents,
     amount_currency: record.amount_currency,
     rate: record.rate,
