@@ -4,6 +4,7 @@ import { Scheduler } from '../clock/scheduler.js';
 import { SandboxError } from '../http/errors.js';
 import { Lifecycle } from '../lifecycle/lifecycle.js';
 import { registerTimeline, TIMELINE_JOB } from '../lifecycle/timeline.js';
+import { transitionTable } from '../lifecycle/transitions.js';
 import { loadFixtures, MerchantDirectory } from '../merchants/fixtures.js';
 import { MemoryAdapter } from '../store/adapter.js';
 import { Store } from '../store/store.js';
@@ -15,7 +16,7 @@ import { createWithScenario as tryCreateWithScenario, type ScenarioCreateDeps } 
 /** The created trade; a refusal is thrown as the envelope the HTTP layer answers with. */
 const createWithScenario = async (...args: Parameters<typeof tryCreateWithScenario>) => accepted(await tryCreateWithScenario(...args));
 import type { LoadedScenario } from './load-scenarios.js';
-import { scenarioSchema, type ScenarioInput } from './scenario.js';
+import { scenarioSchema, scenarioSchemas, type ScenarioInput } from './scenario.js';
 import { ScenarioEngine } from './scenario-engine.js';
 
 const DEMO = '6f1c2a9e-3b7d-4c52-9a1e-2d4b8f0c7e51';
@@ -173,5 +174,55 @@ describe('createWithScenario', () => {
     await createWithScenario(deps, request({ order: 'two-5' }), undefined);
     await expect(createWithScenario(deps, request({ order: 'two-5' }), undefined)).rejects.toMatchObject({ status: 422, code: 'duplicate_order' });
     expect(deps.scheduler.pending()).toHaveLength(1);
+  });
+});
+
+describe('createWithScenario under a provider profile with intermediate states', () => {
+  const profile = (intermediate: string[]) => ({ name: 'mine', requests: { duplicate_order_names_trade: true }, states: { intermediate } });
+  const table = transitionTable(['processing']);
+  const processing = new ScenarioEngine([
+    {
+      scenario: scenarioSchemas(table).scenarioSchema.parse({
+        name: 'slow-bank',
+        description: 'd',
+        match: { order: '^slow-' },
+        timeline: [
+          { after: '5s', state: 'processing' },
+          { after: '1m', state: 'confirmed' },
+        ],
+      }),
+      file: 'flow.yaml',
+      line: 1,
+      bundled: false,
+    },
+  ]);
+
+  it('schedules a step to the intermediate state of the profile in force', async () => {
+    await setUp(processing);
+    const { trade } = await createWithScenario({ ...deps, profile: profile(['processing']) }, request({ order: 'slow-1' }), undefined);
+    expect(deps.scheduler.pending().map((job) => job.data['state'])).toEqual(['processing', 'confirmed']);
+    expect(trade.state).toBe('created');
+  });
+
+  it('refuses a create whose scenario names a state the profile in force lacks, and stores nothing', async () => {
+    await setUp(processing);
+    await expect(createWithScenario({ ...deps, profile: profile([]) }, request({ order: 'slow-2' }), undefined)).rejects.toMatchObject({
+      status: 422,
+      code: 'scenario_state_unknown',
+      message:
+        'Scenario "slow-bank" moves the trade to "processing" (timeline[0]), a state the provider profile "mine" in force does not have (its states: created, ecom, confirmed, canceled, expired). Add it to the profile\'s states.intermediate (docs/provider-profile.md), or change the scenario\'s timeline. Nothing was created.',
+      details: [{ field: 'scenario', message: 'names the state "processing", which the profile does not have' }],
+    });
+    await expect(createWithScenario({ ...deps, profile: profile(['review']) }, request({ order: 'slow-3' }), 'slow-bank')).rejects.toMatchObject({
+      code: 'scenario_state_unknown',
+      details: [{ field: 'X-Sandbox-Scenario' }],
+    });
+    expect(store.trades.size).toBe(0);
+  });
+
+  it('a scenario of the sandbox states runs under any profile: its confirmation passes the intermediate states', async () => {
+    const { trade } = await createWithScenario({ ...deps, profile: profile(['processing']) }, request({ order: 'two-9' }), undefined);
+    expect(deps.scheduler.pending().map((job) => job.data['state'])).toEqual(['confirmed']);
+    expect(trade.scenario).toBe('pay');
   });
 });

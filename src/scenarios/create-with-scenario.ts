@@ -1,7 +1,9 @@
 import type { Scheduler } from '../clock/scheduler.js';
 import { TIMELINE_JOB } from '../lifecycle/timeline.js';
 import { codedText } from '../i18n/coded-text.js';
-import { Refusal } from '../refusals/refusal.js';
+import { Refusal, refuse } from '../refusals/refusal.js';
+import { transitionTable, type TransitionTable } from '../lifecycle/transitions.js';
+import { timelineProblem, type TimelineProblem } from './check-timeline.js';
 import type { DepositRequest } from '../trades/requests.js';
 import { createTrade, orderUsed, type TradeServiceDeps } from '../trades/service.js';
 import type { TradeRecord } from '../trades/trade.js';
@@ -14,8 +16,15 @@ export interface ScenarioCreateDeps extends TradeServiceDeps {
   scheduler: Scheduler;
   /** Receives one line per create a scenario takes (the CLI prints it; silent by default). */
   log?: (line: string) => void;
-  /** The provider profile in force: whether the 422 for a repeated order names the earlier trade (yes when left out). */
-  profile?: { readonly requests: { readonly duplicate_order_names_trade: boolean } };
+  /**
+   * The provider profile in force: whether the 422 for a repeated order names the earlier trade
+   * (yes when left out), and the intermediate states a scenario's timeline may name (none when left out).
+   */
+  profile?: {
+    readonly name?: string;
+    readonly requests: { readonly duplicate_order_names_trade: boolean };
+    readonly states?: { readonly intermediate: readonly string[] };
+  };
 }
 
 /**
@@ -39,6 +48,39 @@ export function forcedRefusal(scenario: Scenario): Refusal | undefined {
     scenario: scenario.name,
     ...(respond.retry_after !== undefined ? { retryAfterMs: respond.retry_after } : {}),
   });
+}
+
+/** What timelineProblem() found for a scenario under a table, remembered: creates ask again and again. */
+const problems = new WeakMap<Scenario, WeakMap<TransitionTable, TimelineProblem | null>>();
+
+/**
+ * The refusal of a scenario whose timeline cannot run under the provider profile in force: it
+ * names a state the profile lacks (the scenario was written for another profile, or the profile
+ * changed since it was loaded), or a move its table does not allow. Undefined when it can run.
+ */
+export function scenarioProfileRefusal(scenario: Scenario, table: TransitionTable, profileName: string | undefined, field: string): Refusal | undefined {
+  if (!scenario.timeline) return undefined;
+  let byTable = problems.get(scenario);
+  if (!byTable) {
+    byTable = new WeakMap();
+    problems.set(scenario, byTable);
+  }
+  let problem = byTable.get(table);
+  if (problem === undefined) {
+    problem = timelineProblem(scenario.timeline, table) ?? null;
+    byTable.set(table, problem);
+  }
+  if (problem === null) return undefined;
+  const profile = profileName === undefined ? 'the provider profile in force' : `the provider profile "${profileName}" in force`;
+  const [index] = problem.path;
+  const state = typeof index === 'number' ? scenario.timeline[index]?.state : undefined;
+  const unknown = state !== undefined && !table.knows(state);
+  const message = unknown
+    ? `Scenario "${scenario.name}" moves the trade to ${JSON.stringify(state)} (timeline[${index}]), a state ${profile} does not have (its states: ${table.states.join(', ')}). Add it to the profile's states.intermediate (docs/provider-profile.md), or change the scenario's timeline. Nothing was created.`
+    : `Scenario "${scenario.name}" cannot run under ${profile}: timeline[${index}].${problem.path[1]} ${problem.message}. Nothing was created.`;
+  return refuse.invalid(unknown ? 'scenario_state_unknown' : 'scenario_timeline_invalid', message, [
+    { field, message: unknown ? `names the state ${JSON.stringify(state)}, which the profile does not have` : problem.message },
+  ]);
 }
 
 /** Schedules a scenario's timeline for a new trade; `after` counts from the trade's creation (sandbox clock). */
@@ -65,6 +107,8 @@ export async function createWithScenario(
 ): Promise<{ trade: TradeRecord; scenario: Scenario | undefined; answer: AnswerAfterSave | undefined } | Refusal> {
   const scenario = deps.scenarios.select(request, header);
   if (scenario instanceof Refusal) return scenario;
+  const mismatch = scenario && scenarioProfileRefusal(scenario, transitionTable(deps.profile?.states?.intermediate ?? []), deps.profile?.name, header?.trim() ? SCENARIO_HEADER : 'scenario');
+  if (mismatch) return mismatch;
   if (scenario && deps.log) deps.log(scenarioLogLine(deps.scenarios, scenario, request, Boolean(header?.trim())));
   if (scenario?.delay) await deps.scenarios.wait(scenario.delay);
   const forced = scenario && forcedRefusal(scenario);

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 import { it, test } from '../../test/temp-folder.js';
+import { transitionTable } from '../lifecycle/transitions.js';
 import { BUNDLED_SCENARIOS, loadScenarios, parseScenarioFile, ScenarioError } from './load-scenarios.js';
 
 /** The file's temporary folder: each helper call makes a folder of its own in it. */
@@ -295,5 +296,37 @@ describe('YAML aliases', () => {
     const text = `scenarios:\n  - name: a\n    description: d\n    match: {order: "^a-"}\n    timeline: &steps [{after: 5s, state: confirmed}]\n  - name: b\n    description: d\n    match: {order: "^b-"}\n    timeline: *steps\n`;
     const parsed = parseScenarioFile(text, 'shared.yaml');
     expect(parsed.ok && parsed.scenarios.map(({ scenario }) => scenario.timeline)).toEqual([[{ after: 5000, state: 'confirmed' }], [{ after: 5000, state: 'confirmed' }]]);
+  });
+});
+
+describe('a provider profile with intermediate states', () => {
+  const timeline = (...steps: string[]) => `scenarios:\n${ok('a', `    timeline:\n${steps.map((state, i) => `      - after: ${i + 1}s\n        state: ${state}\n`).join('')}`)}`;
+  const table = transitionTable(['processing', 'review']);
+
+  it('lets a timeline name its states, in its order; a confirmation may skip them', () => {
+    const parsed = parseScenarioFile(timeline('processing', 'review', 'confirmed'), 'flow.yaml', table);
+    expect(parsed.ok && parsed.scenarios[0]?.scenario.timeline?.map((step) => step.state)).toEqual(['processing', 'review', 'confirmed']);
+    expect(parseScenarioFile(timeline('review', 'expired'), 'flow.yaml', table).ok).toBe(true);
+    expect(parseScenarioFile(timeline('confirmed'), 'flow.yaml', table).ok).toBe(true);
+  });
+
+  it('refuses a state the profile lacks, listing its states, and a step back', () => {
+    const unknown = parseScenarioFile(timeline('processing'), 'flow.yaml');
+    expect(!unknown.ok && unknown.problems[0]).toMatchObject({
+      line: 6,
+      path: 'scenarios[0].timeline[0].state',
+      message: 'must be one of created, ecom, confirmed, canceled, expired; got "processing"',
+    });
+    const back = parseScenarioFile(timeline('review', 'processing'), 'flow.yaml', table);
+    expect(!back.ok && back.problems[0]).toMatchObject({
+      path: 'scenarios[0].timeline[1].state',
+      message: 'processing can never apply after review; a review trade can move only to confirmed, canceled, expired',
+    });
+  });
+
+  it('a folder is checked against the table it is loaded with', () => {
+    const dir = folder({ 'flow.yaml': timeline('processing', 'confirmed') });
+    expect(loadScenarios([{ path: dir, bundled: false }], table).map((entry) => entry.scenario.name)).toEqual(['a']);
+    expect(() => loadScenarios([{ path: dir, bundled: false }])).toThrow(/must be one of created, ecom, confirmed, canceled, expired; got "processing"/);
   });
 });

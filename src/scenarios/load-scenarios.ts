@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { isMap, isSeq, LineCounter, parseDocument } from 'yaml';
 import { formatPath } from '../config/issues.js';
 import { checkPatterns, type CompiledPatterns } from './check-patterns.js';
-import { scenarioFileSchema, type Scenario } from './scenario.js';
+import { DEFAULT_TABLE, type TransitionTable } from '../lifecycle/transitions.js';
+import { scenarioSchemas, type Scenario } from './scenario.js';
 import { describeYamlIssues, formatProblem, locate, type FileProblem } from '../config/yaml-issues.js';
 
 /** The scenarios shipped with the package (works from src/, dist/ and an installed package). */
@@ -53,8 +54,13 @@ export const MAX_ALIAS_COUNT = 100;
 
 type Parsed = { ok: true; scenarios: { scenario: Scenario; line: number }[]; patterns: CompiledPatterns } | { ok: false; problems: FileProblem[] };
 
-/** Parses and validates the text of one scenario file. */
-export function parseScenarioFile(text: string, file: string): Parsed {
+/**
+ * Parses and validates the text of one scenario file. `table` is the transition table of the
+ * provider profile it is checked against: its timelines may name that profile's intermediate
+ * states (the `sandbox` profile's, none, when left out).
+ */
+export function parseScenarioFile(text: string, file: string, table: TransitionTable = DEFAULT_TABLE): Parsed {
+  const { scenarioFileSchema } = scenarioSchemas(table);
   const counter = new LineCounter();
   const doc = parseDocument(text, { lineCounter: counter, prettyErrors: true });
   if (doc.errors.length > 0) {
@@ -143,9 +149,11 @@ function parseBundledFile(text: string, file: string): Parsed {
 
 /**
  * Loads scenarios from sources in order (user folder first, bundled last). Throws a
- * ScenarioError listing every broken file and every name used twice.
+ * ScenarioError listing every broken file and every name used twice. A user file is checked
+ * against `table`, the transition table of the server's provider profile (the bundled files name
+ * only the sandbox's own states, which every profile has).
  */
-export function loadScenarios(sources: readonly ScenarioSource[]): LoadedScenario[] {
+export function loadScenarios(sources: readonly ScenarioSource[], table: TransitionTable = DEFAULT_TABLE): LoadedScenario[] {
   const problems: FileProblem[] = [];
   const loaded: LoadedScenario[] = [];
   const byName = new Map<string, LoadedScenario>();
@@ -163,7 +171,7 @@ export function loadScenarios(sources: readonly ScenarioSource[]): LoadedScenari
         problems.push({ file, path: '', message: `cannot be read: ${(error as Error).message}` });
         continue;
       }
-      const parsed = source.bundled ? parseBundledFile(text, file) : parseScenarioFile(text, file);
+      const parsed = source.bundled ? parseBundledFile(text, file) : parseScenarioFile(text, file, table);
       if (!parsed.ok) {
         problems.push(...parsed.problems);
         continue;

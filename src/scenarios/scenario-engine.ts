@@ -1,3 +1,4 @@
+import type { TransitionTable } from '../lifecycle/transitions.js';
 import { type Refusal, refuse } from '../refusals/refusal.js';
 import { summarize, type ScenarioSummary } from './describe-scenario.js';
 import { BUNDLED_SCENARIOS, loadScenarios, type LoadedScenario } from './load-scenarios.js';
@@ -51,12 +52,15 @@ export class ScenarioEngine {
 
   /**
    * Loads `userFolder` (a folder or one file, optional) in front of the bundled folder
-   * (left out with `bundled: false`, as --no-bundled-scenarios does).
+   * (left out with `bundled: false`, as --no-bundled-scenarios does), its timelines checked
+   * against `table` (the server's provider profile's; the `sandbox` profile's when left out).
    * Throws a ScenarioError naming file, line and field of every problem.
    */
-  static load(userFolder?: string, options: { bundled?: boolean; bundledFolder?: string } = {}): ScenarioEngine {
+  static load(userFolder?: string, options: { bundled?: boolean; bundledFolder?: string; table?: TransitionTable } = {}): ScenarioEngine {
     const { bundled = true, bundledFolder = BUNDLED_SCENARIOS } = options;
-    return new ScenarioEngine(loadScenarios([...(userFolder !== undefined ? [{ path: userFolder, bundled: false }] : []), ...(bundled ? [{ path: bundledFolder, bundled: true }] : [])]));
+    return new ScenarioEngine(
+      loadScenarios([...(userFolder !== undefined ? [{ path: userFolder, bundled: false }] : []), ...(bundled ? [{ path: bundledFolder, bundled: true }] : [])], options.table),
+    );
   }
 
   /** Scenarios with where they come from, in match order. */

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { callbackBehaviourSchema } from '../callbacks/behaviour.js';
 import { DURATION_HINT } from '../clock/duration.js';
 import { durationSchema } from '../clock/duration-schema.js';
-import { TRADE_STATES, TRADE_TYPES } from '../trades/trade.js';
+import { DEFAULT_TABLE, type TransitionTable } from '../lifecycle/transitions.js';
+import { TRADE_TYPES } from '../trades/trade.js';
 import { checkTimeline } from './check-timeline.js';
 import { patternSize, sizeProblem } from './scenario-pattern.js';
 
@@ -157,75 +158,99 @@ const responseDelaySchema = durationSchema
   .refine((value) => value <= MAX_RESPONSE_DELAY, `must be at most 5m (the create answer waits in real time)`)
   .meta({ description: `Wait this long (real time, even with --clock manual) before answering the create request; ${DURATION_HINT}.` });
 
-export const timelineStepSchema = z
-  .strictObject(
-    {
-      after: durationSchema.meta({ description: `Time after the trade was created (sandbox clock); ${DURATION_HINT}.` }),
-      state: z.enum(TRADE_STATES, { error: (iss) => `must be one of ${TRADE_STATES.join(', ')}; got ${shown(iss.input)}` }).meta({ description: 'State the trade moves to.' }),
-      note: z.string().optional().meta({ description: 'Kept in the trade history next to "scenario <name>".' }),
-    },
-    { error: 'must be a step such as {after: "30s", state: "confirmed"}' },
-  )
-  .meta({ description: 'Move the trade to `state` at `after` past its creation. A step the trade can no longer take (paid meanwhile) is skipped.' });
+/** The schemas of a scenario under a transition table: the states a step may name are the ones it knows. */
+function buildSchemas(table: TransitionTable) {
+  const states = table.states as [string, ...string[]];
+  const timelineStepSchema = z
+    .strictObject(
+      {
+        after: durationSchema.meta({ description: `Time after the trade was created (sandbox clock); ${DURATION_HINT}.` }),
+        state: z.enum(states, { error: (iss) => `must be one of ${states.join(', ')}; got ${shown(iss.input)}` }).meta({ description: 'State the trade moves to.' }),
+        note: z.string().optional().meta({ description: 'Kept in the trade history next to "scenario <name>".' }),
+      },
+      { error: 'must be a step such as {after: "30s", state: "confirmed"}' },
+    )
+    .meta({ description: 'Move the trade to `state` at `after` past its creation. A step the trade can no longer take (paid meanwhile) is skipped.' });
 
-export const scenarioSchema = z
-  .strictObject(
-    {
-      name: z
-        .string({ error: 'must be a string: the scenario name, also the X-Sandbox-Scenario header value' })
-        .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit (it is sent as a header value)')
-        .meta({ description: 'Unique name; the value of the X-Sandbox-Scenario header that picks this scenario.' }),
-      description: z
-        .string({ error: 'must be a string saying what the scenario is for' })
-        .min(1, 'must not be empty')
-        .meta({ description: 'What the scenario is for; shown in listings and the magic-values table.' }),
-      description_ru: z
-        .string({ error: 'must be a string: the description in Russian' })
-        .min(1, 'must not be empty')
-        .optional()
-        .meta({ description: 'The description in Russian, shown by the Russian dashboard (which shows `description` when this is left out).' }),
-      match: matchSchema.optional(),
-      respond: respondSchema.optional(),
-      delay: responseDelaySchema.optional(),
-      answer: answerSchema.optional(),
-      timeline: z
-        .array(timelineStepSchema, { error: 'must be a list of steps such as [{after: "30s", state: "confirmed"}]' })
-        .optional()
-        .meta({ description: 'State changes scheduled on the sandbox clock, in time order.' }),
-      callbacks: callbackBehaviourSchema
-        .optional()
-        .meta({ description: 'How the callbacks of this trade misbehave: fail_first (N), delay (duration), duplicate (true), overlap (true), bad_signature (true).' }),
-    },
-    { error: 'must be a scenario: a mapping with at least name and description' },
-  )
-  .superRefine((value, ctx) => {
-    if (value.respond) {
-      for (const key of ['timeline', 'callbacks', 'answer'] as const) {
-        if (value[key] !== undefined) {
-          ctx.addIssue({
-            code: 'custom',
-            path: [key],
-            message: `cannot be used with respond: a forced ${value.respond.status} stores no trade, so there is nothing to ${key === 'timeline' ? 'move' : key === 'callbacks' ? 'call back' : 'answer after saving'}. Remove one of them`,
-          });
+  const scenarioSchema = z
+    .strictObject(
+      {
+        name: z
+          .string({ error: 'must be a string: the scenario name, also the X-Sandbox-Scenario header value' })
+          .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit (it is sent as a header value)')
+          .meta({ description: 'Unique name; the value of the X-Sandbox-Scenario header that picks this scenario.' }),
+        description: z
+          .string({ error: 'must be a string saying what the scenario is for' })
+          .min(1, 'must not be empty')
+          .meta({ description: 'What the scenario is for; shown in listings and the magic-values table.' }),
+        description_ru: z
+          .string({ error: 'must be a string: the description in Russian' })
+          .min(1, 'must not be empty')
+          .optional()
+          .meta({ description: 'The description in Russian, shown by the Russian dashboard (which shows `description` when this is left out).' }),
+        match: matchSchema.optional(),
+        respond: respondSchema.optional(),
+        delay: responseDelaySchema.optional(),
+        answer: answerSchema.optional(),
+        timeline: z
+          .array(timelineStepSchema, { error: 'must be a list of steps such as [{after: "30s", state: "confirmed"}]' })
+          .optional()
+          .meta({ description: 'State changes scheduled on the sandbox clock, in time order.' }),
+        callbacks: callbackBehaviourSchema
+          .optional()
+          .meta({ description: 'How the callbacks of this trade misbehave: fail_first (N), delay (duration), duplicate (true), overlap (true), bad_signature (true).' }),
+      },
+      { error: 'must be a scenario: a mapping with at least name and description' },
+    )
+    .superRefine((value, ctx) => {
+      if (value.respond) {
+        for (const key of ['timeline', 'callbacks', 'answer'] as const) {
+          if (value[key] !== undefined) {
+            ctx.addIssue({
+              code: 'custom',
+              path: [key],
+              message: `cannot be used with respond: a forced ${value.respond.status} stores no trade, so there is nothing to ${key === 'timeline' ? 'move' : key === 'callbacks' ? 'call back' : 'answer after saving'}. Remove one of them`,
+            });
+          }
         }
       }
-    }
-    if (value.timeline) {
-      for (const problem of checkTimeline(value.timeline)) ctx.addIssue({ code: 'custom', path: ['timeline', ...problem.path], message: problem.message });
-    }
-  });
+      if (value.timeline) {
+        for (const problem of checkTimeline(value.timeline, table)) ctx.addIssue({ code: 'custom', path: ['timeline', ...problem.path], message: problem.message });
+      }
+    });
 
-export const scenarioFileSchema = z
-  .strictObject(
-    {
-      scenarios: z.array(scenarioSchema, { error: 'must be a list of scenarios (each starting with "- name: ...")' }).min(1, 'must list at least one scenario'),
-    },
-    { error: 'must be a mapping with a "scenarios:" list' },
-  )
-  .meta({
-    title: 'deposit-sandbox scenarios',
-    description: 'Scenarios that script trades of the deposit sandbox. First match wins; files of --scenarios <dir> go before the bundled ones.',
-  });
+  const scenarioFileSchema = z
+    .strictObject(
+      {
+        scenarios: z.array(scenarioSchema, { error: 'must be a list of scenarios (each starting with "- name: ...")' }).min(1, 'must list at least one scenario'),
+      },
+      { error: 'must be a mapping with a "scenarios:" list' },
+    )
+    .meta({
+      title: 'deposit-sandbox scenarios',
+      description: 'Scenarios that script trades of the deposit sandbox. First match wins; files of --scenarios <dir> go before the bundled ones.',
+    });
+  return { timelineStepSchema, scenarioSchema, scenarioFileSchema };
+}
+
+const built = new WeakMap<TransitionTable, ReturnType<typeof buildSchemas>>();
+
+/**
+ * The scenario schemas under a provider profile's transition table (src/lifecycle/transitions.ts):
+ * a timeline step may name the profile's intermediate states, and the steps must be moves its
+ * table allows. Built once per table.
+ */
+export function scenarioSchemas(table: TransitionTable = DEFAULT_TABLE): ReturnType<typeof buildSchemas> {
+  let schemas = built.get(table);
+  if (!schemas) {
+    schemas = buildSchemas(table);
+    built.set(table, schemas);
+  }
+  return schemas;
+}
+
+/** The schemas under the `sandbox` profile (no intermediate states): the published scenarios/schema.json. */
+export const { timelineStepSchema, scenarioSchema, scenarioFileSchema } = scenarioSchemas(DEFAULT_TABLE);
 
 export type ScenarioFile = z.output<typeof scenarioFileSchema>;
 export type ScenarioFileInput = z.input<typeof scenarioFileSchema>;

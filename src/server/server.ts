@@ -5,6 +5,7 @@ import { loggerOrQuiet } from '../log/logger.js';
 import { loadFixtures } from '../merchants/fixtures.js';
 import { ScenarioEngine } from '../scenarios/scenario-engine.js';
 import { DEFAULT_PROFILE, loadProfile } from '../profile/load-profile.js';
+import { transitionTable } from '../lifecycle/transitions.js';
 import { createSandbox, DEFAULT_WORKSPACE, parseOptions, type Sandbox, type SandboxServices, type SandboxShared } from '../sandbox.js';
 import { MemoryAdapter, type StoreAdapter } from '../store/adapter.js';
 import { DataFolderLock } from '../store/data-folder-lock.js';
@@ -62,10 +63,15 @@ export interface Server {
 export async function createServer(input: SandboxOptionsInput = {}, settings: ServerSettings = {}): Promise<Server> {
   const options = parseOptions(input);
   const services = settings.services ?? {};
+  const profile = loadProfile(options.profile ?? DEFAULT_PROFILE);
   const shared: SandboxShared = {
     fixtures: loadFixtures(options.fixtures ? resolve(options.fixtures) : undefined),
-    scenarios: ScenarioEngine.load(options.scenarios ? resolve(options.scenarios) : undefined, { bundled: options.bundledScenarios }).entries(),
-    profile: loadProfile(options.profile ?? DEFAULT_PROFILE),
+    // Timelines may name the server profile's intermediate states (a workspace of another profile is told at create).
+    scenarios: ScenarioEngine.load(options.scenarios ? resolve(options.scenarios) : undefined, {
+      bundled: options.bundledScenarios,
+      table: transitionTable(profile.states.intermediate),
+    }).entries(),
+    profile,
     probeReads: new Limiter(PROBE_READS_AT_ONCE),
   };
   const logger = loggerOrQuiet(services.logger);
