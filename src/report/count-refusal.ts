@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { SandboxError } from '../http/errors.js';
 import { SCENARIO_HEADER } from '../scenarios/scenario.js';
 // Up into report/ on purpose: the counting is report's logic, HTTP-free; this hook is its HTTP side.
-import { CLIENT_HEADER, DASHBOARD_CLIENT } from './dashboard-client.js';
+import { CLIENT_HEADER, DASHBOARD_CLIENT, DELIBERATE_HEADER } from './dashboard-client.js';
 import type { MistakeCounter } from './mistake-counter.js';
 
 const TRADE_PATH = /^\/api\/v1\/trades\/([^/]+)\/[^/]+$/;
@@ -27,8 +27,9 @@ function safeDecode(segment: string): string {
 /**
  * Called where the app renders an error (app.onError): a 401 of the provider API counts by its
  * code, a 422 by each field of its details and its code. Other errors and routes are not the
- * merchant's integration mistakes, nor is an answer a scenario forced (sbx-unauth-, sbx-reject-...:
- * the merchant asked for it; it still counts as met for the coverage), nor a request of the
+ * merchant's integration mistakes, nor is an answer a scenario forced (sbx-unauth-, sbx-reject-...)
+ * or a request marked X-Sandbox-Deliberate (the merchant asked for it; it still counts as met for
+ * the coverage), nor a request of the
  * dashboard's own forms. Successful requests never come here, so they cost nothing.
  */
 export function countRefusal(counter: MistakeCounter, c: Context, error: SandboxError): void {
@@ -44,6 +45,7 @@ export function countRefusal(counter: MistakeCounter, c: Context, error: Sandbox
     fields: error.details.map((d) => d.field),
     order: typeof order === 'string' ? order : undefined,
     create: c.req.method === 'POST',
-    forced: error.headers[SCENARIO_HEADER] !== undefined,
+    // Asked for: by a scenario (sbx-unauth-, sbx-reject-...), or by the test itself (X-Sandbox-Deliberate).
+    forced: error.headers[SCENARIO_HEADER] !== undefined || c.req.header(DELIBERATE_HEADER) !== undefined,
   });
 }
