@@ -91,13 +91,17 @@ func (c *Client) Create(ctx context.Context, r CreateRequest) (*Trade, error) {
 	return c.do(req, http.StatusCreated)
 }
 
-// savedID finds the id a duplicate_order answer names: "... already exists for this merchant (id <uuid>) ...".
+// savedID finds the id the sandbox's duplicate_order names: "... already exists for this merchant (id <uuid>) ...".
 var savedID = regexp.MustCompile(`\(id ([0-9a-f-]{36})\)`)
 
-// CreateOrRecover is Create, surviving an answer that never comes: the trade may be saved although
-// the connection closed (or timed out) without an answer, so it asks again with the SAME order; a
-// 422 duplicate_order then names the saved trade, which is read and returned. Never a new order.
-func (c *Client) CreateOrRecover(ctx context.Context, r CreateRequest) (*Trade, error) {
+// CreateOrRecover is Create, surviving an answer that never comes (the connection closed, or a
+// timeout): the trade may be saved all the same, so the create is retried with the SAME order
+// first. A 201 is the trade. A 422 duplicate_order says an earlier attempt saved it. Its id is then
+// read from the error where the provider names it; where it does not, that trade's requisites never
+// reached us, so the payer cannot pay it: it is left to expire (its callbacks carry its order and
+// id, so the receiver still learns it) and the payer gets a trade under newOrder ("" for none).
+// The trade returned is the one to show the payer: its Order says which order that is.
+func (c *Client) CreateOrRecover(ctx context.Context, r CreateRequest, newOrder string) (*Trade, error) {
 	var err error
 	for attempt := 0; attempt < 3; attempt++ {
 		var trade *Trade
@@ -107,11 +111,20 @@ func (c *Client) CreateOrRecover(ctx context.Context, r CreateRequest) (*Trade, 
 		case err == nil:
 			return trade, nil
 		case errors.As(err, &refused):
-			found := savedID.FindStringSubmatch(refused.Body)
-			if refused.Status != http.StatusUnprocessableEntity || !strings.Contains(refused.Body, `"duplicate_order"`) || found == nil {
+			if refused.Status != http.StatusUnprocessableEntity || !strings.Contains(refused.Body, `"duplicate_order"`) {
 				return nil, err
 			}
-			return c.Get(ctx, found[1]) // an earlier attempt was saved: that is our trade
+			// An earlier attempt was saved. The sandbox names it in the message: a convenience of
+			// its own, which a provider profile turns off (duplicate_order_names_trade: false).
+			if found := savedID.FindStringSubmatch(refused.Body); found != nil {
+				return c.Get(ctx, found[1])
+			}
+			if newOrder == "" || newOrder == r.Order {
+				return nil, err
+			}
+			// The document gives no way to find a trade by its order: a new order for the payer.
+			r.Order = newOrder
+			return c.CreateOrRecover(ctx, r, "")
 		}
 		// No answer (a network error or a timeout): saved or not, we cannot tell; ask again.
 	}

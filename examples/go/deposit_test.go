@@ -25,9 +25,9 @@ const (
 	secret   = "sandbox-secret-demo"
 )
 
-// startSandbox runs `deposit-sandbox --port 0 --in-memory --auth signature` and returns
-// its URL (the first stdout line). DEPOSIT_SANDBOX_COMMAND replaces the command.
-func startSandbox(t *testing.T) string {
+// startSandbox runs `deposit-sandbox --port 0 --in-memory --auth signature` (and extra) and
+// returns its URL (the first stdout line). DEPOSIT_SANDBOX_COMMAND replaces the command.
+func startSandbox(t *testing.T, extra ...string) string {
 	t.Helper()
 	command := strings.Fields(os.Getenv("DEPOSIT_SANDBOX_COMMAND"))
 	if len(command) == 0 {
@@ -37,7 +37,8 @@ func startSandbox(t *testing.T) string {
 		}
 		command = []string{"node", bin}
 	}
-	cmd := exec.Command(command[0], append(command[1:], "--port", "0", "--in-memory", "--auth", "signature")...)
+	args := append(command[1:], "--port", "0", "--in-memory", "--auth", "signature")
+	cmd := exec.Command(command[0], append(args, extra...)...)
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "DEPOSIT_SANDBOX_") && !strings.HasPrefix(kv, "PORT=") {
 			cmd.Env = append(cmd.Env, kv)
@@ -213,8 +214,66 @@ func TestALostCreateAnswerIsRecoveredWithTheSameOrder(t *testing.T) {
 	if _, err := client.Create(context.Background(), CreateRequest{Order: order, AmountCents: 31250, Type: "any_bank"}); err == nil {
 		t.Fatal("want no answer for an sbx-lost- order")
 	}
-	trade, err := client.CreateOrRecover(context.Background(), CreateRequest{Order: order, AmountCents: 31250, Type: "any_bank"})
+	// The retry gets duplicate_order, which names the trade under the sandbox profile: no new order is needed.
+	trade, err := client.CreateOrRecover(context.Background(), CreateRequest{Order: order, AmountCents: 31250, Type: "any_bank"}, fmt.Sprintf("go-%d", time.Now().UnixNano()))
 	if err != nil || trade.Order != order || trade.State != "created" {
 		t.Fatalf("want the saved trade back, got %+v, %v", trade, err)
+	}
+}
+
+func TestALostCreateAnswerIsRecoveredUnderTheStrictProfile(t *testing.T) {
+	// A sandbox under the strict provider profile: every sandbox-only helper off, so the 422
+	// duplicate_order names no trade and callbacks carry no X-Sandbox-* headers.
+	sandbox := startSandbox(t, "--profile", "strict")
+	ledger := NewLedger()
+	receiver := httptest.NewServer(&Receiver{Secret: secret, Ledger: ledger})
+	defer receiver.Close()
+	client := &Client{BaseURL: sandbox, Merchant: merchant, Secret: secret}
+	ctx := context.Background()
+	order := fmt.Sprintf("sbx-lost-go-%d", time.Now().UnixNano())
+	r := CreateRequest{Order: order, AmountCents: 31250, Type: "any_bank", CallbackURL: receiver.URL + "/callbacks/deposit"}
+	if _, err := client.Create(ctx, r); err == nil {
+		t.Fatal("want no answer for an sbx-lost- order")
+	}
+	_, err := client.Create(ctx, r) // saved, but the error does not say which trade
+	var taken *Error
+	if !errors.As(err, &taken) || taken.Status != http.StatusUnprocessableEntity || !strings.Contains(taken.Body, `"duplicate_order"`) || strings.Contains(taken.Body, "(id ") {
+		t.Fatalf("want a 422 duplicate_order that names no trade, got %v", err)
+	}
+
+	newOrder := fmt.Sprintf("go-%d", time.Now().UnixNano())
+	trade, err := client.CreateOrRecover(ctx, r, newOrder)
+	if err != nil || trade.Order != newOrder || trade.State != "created" {
+		t.Fatalf("want a trade under the new order, got %+v, %v", trade, err)
+	}
+	if again, err := client.Get(ctx, trade.ID); err != nil || again.Order != newOrder {
+		t.Fatalf("read back %+v, %v", again, err)
+	}
+
+	// The first trade is never paid, so the provider ends it (here the sandbox's admin API plays
+	// the provider): its callback carries its order and id, and the receiver learns the trade.
+	answer, err := http.Get(sandbox + "/_sandbox/trades?order=" + url.QueryEscape(order))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var listed struct {
+		Trades []struct {
+			ID string `json:"id"`
+		} `json:"trades"`
+	}
+	err = json.NewDecoder(answer.Body).Decode(&listed)
+	answer.Body.Close()
+	if err != nil || len(listed.Trades) != 1 {
+		t.Fatalf("trades of order %s: %+v, %v", order, listed, err)
+	}
+	lostID := listed.Trades[0].ID
+	expire, err := http.Post(sandbox+"/_sandbox/trades/"+lostID+"/transition", "application/json", strings.NewReader(`{"state":"expired"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	expire.Body.Close()
+	waitFor(t, ledger, lostID, func(_ int64, deliveries int) bool { return deliveries == 1 })
+	if b := ledger.Balance(order); b.State == nil || *b.State != "expired" || b.CreditedCents != 0 {
+		t.Fatalf("the lost order in the ledger: %+v", b)
 	}
 }

@@ -50,10 +50,15 @@ class DepositClient:
         signature = sign(self.secret, string_to_sign(CREATE_FIELDS, body))
         return self._call("POST", "/api/v1/trades/deposit/create", {"X-Auth": signature}, body)
 
-    def create_or_recover(self, order: str, amount_cents: int, type_: str = "any_bank", **optional) -> dict:
-        """create(), surviving an answer that never comes: the trade may be saved although the
-        connection closed (or timed out) without an answer, so retry with the SAME order; a 422
-        duplicate_order then names the saved trade, which is read and returned. Never a new order."""
+    def create_or_recover(self, order: str, amount_cents: int, type_: str = "any_bank", *,
+                          new_order: str | None = None, **optional) -> dict:
+        """create(), surviving an answer that never comes (the connection closed, or a timeout): the
+        trade may be saved all the same, so the create is retried with the SAME order first.
+        A 201 is the trade. A 422 duplicate_order says an earlier attempt saved it. Its id is then
+        read from the error where the provider names it; where it does not, that trade's requisites
+        never reached us, so the payer cannot pay it: it is left to expire (its callbacks carry its
+        order and id, so the receiver still learns it) and the payer gets a trade under new_order.
+        Returns the trade to show the payer: its "order" says which order that is."""
         for attempt in range(3):
             try:
                 return self.create(order, amount_cents, type_, **optional)
@@ -62,10 +67,17 @@ class DepositClient:
                     raise
                 continue  # no answer: saved or not, we cannot tell; ask again with the same order
             except DepositError as error:
-                saved = re.search(r"\(id ([0-9a-f-]{36})\)", error.body)
-                if error.status != 422 or '"duplicate_order"' not in error.body or not saved:
+                if error.status != 422 or '"duplicate_order"' not in error.body:
                     raise
-                return self.get(saved.group(1))  # an earlier attempt was saved: that is our trade
+                # An earlier attempt was saved. The sandbox names it in the message: a convenience of
+                # its own, which a provider profile turns off (duplicate_order_names_trade: false).
+                saved = re.search(r"\(id ([0-9a-f-]{36})\)", error.body)
+                if saved:
+                    return self.get(saved.group(1))
+                if new_order is None or new_order == order:
+                    raise
+                # The document gives no way to find a trade by its order: a new order for the payer.
+                return self.create_or_recover(new_order, amount_cents, type_, **optional)
 
     def get(self, trade_id: str) -> dict:
         """GET /api/v1/trades/:merchant/:uuid, signed over merchant::uuid in X-Token."""

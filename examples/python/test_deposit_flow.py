@@ -16,20 +16,19 @@ from pathlib import Path
 import pytest
 
 from callback_receiver import Ledger, callback_handler
-from deposit_client import CREATE_FIELDS, GET_FIELDS, DepositClient, sign, string_to_sign
+from deposit_client import CREATE_FIELDS, GET_FIELDS, DepositClient, DepositError, sign, string_to_sign
 
 MERCHANT = "6f1c2a9e-3b7d-4c52-9a1e-2d4b8f0c7e51"  # the bundled demo merchant
 SECRET = "sandbox-secret-demo"
 REPO = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture(scope="module")
-def sandbox_url():
-    """Starts `deposit-sandbox --port 0 --in-memory --auth signature`; yields its URL.
+def start_sandbox(*extra):
+    """Starts `deposit-sandbox --port 0 --in-memory --auth signature` (and `extra`); yields its URL.
     DEPOSIT_SANDBOX_COMMAND replaces the command (e.g. "npx deposit-sandbox")."""
     command = shlex.split(os.environ.get("DEPOSIT_SANDBOX_COMMAND", f"node {REPO / 'bin' / 'deposit-sandbox.js'}"))
     env = {k: v for k, v in os.environ.items() if not k.startswith("DEPOSIT_SANDBOX_") and k != "PORT"}
-    process = subprocess.Popen(command + ["--port", "0", "--in-memory", "--auth", "signature"],
+    process = subprocess.Popen(command + ["--port", "0", "--in-memory", "--auth", "signature", *extra],
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
     try:
         first_line = process.stdout.readline()
@@ -41,6 +40,18 @@ def sandbox_url():
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def sandbox_url():
+    yield from start_sandbox()
+
+
+@pytest.fixture(scope="module")
+def strict_sandbox_url():
+    """A sandbox under the strict provider profile: every sandbox-only helper off, so the 422
+    duplicate_order names no trade and callbacks carry no X-Sandbox-* headers."""
+    yield from start_sandbox("--profile", "strict")
 
 
 @pytest.fixture()
@@ -131,9 +142,39 @@ def test_a_lost_create_answer_is_recovered_with_the_same_order(sandbox_url):
     order = f"sbx-lost-{uuid.uuid4()}"  # the bundled lost-answer scenario: saved, then no answer at all
     with pytest.raises((urllib.error.URLError, ConnectionError)):
         client.create(order, 31250)
-    trade = client.create_or_recover(order, 31250)  # the retry gets duplicate_order, which names the trade
+    # The retry gets duplicate_order, which names the trade under the sandbox profile: no new order is needed.
+    trade = client.create_or_recover(order, 31250, new_order=f"py-{uuid.uuid4()}")
     assert trade["order"] == order and trade["state"] == "created"
     assert client.get(trade["id"]) == trade
+
+
+def test_a_lost_create_answer_is_recovered_under_the_strict_profile(strict_sandbox_url, receiver):
+    callback_url, ledger = receiver
+    client = DepositClient(strict_sandbox_url, MERCHANT, SECRET)
+    order = f"sbx-lost-{uuid.uuid4()}"
+    with pytest.raises((urllib.error.URLError, ConnectionError)):
+        client.create(order, 31250, callback_url=callback_url)
+    with pytest.raises(DepositError) as taken:  # saved, but the error does not say which trade
+        client.create(order, 31250, callback_url=callback_url)
+    assert taken.value.status == 422 and '"duplicate_order"' in taken.value.body and "(id " not in taken.value.body
+
+    new_order = f"py-{uuid.uuid4()}"
+    trade = client.create_or_recover(order, 31250, new_order=new_order, callback_url=callback_url)
+    assert trade["order"] == new_order and trade["state"] == "created"
+    assert client.get(trade["id"]) == trade
+
+    # The first trade is never paid, so the provider ends it (here the sandbox's admin API plays
+    # the provider): its callback carries its order and id, and the receiver learns the trade.
+    admin = f"{strict_sandbox_url}/_sandbox/trades"
+    with urllib.request.urlopen(f"{admin}?order={urllib.parse.quote(order)}", timeout=10) as listed:
+        lost_id = json.load(listed)["trades"][0]["id"]
+    expire = urllib.request.Request(f"{admin}/{lost_id}/transition", data=b'{"state":"expired"}', method="POST",
+                                    headers={"Content-Type": "application/json"})
+    urllib.request.urlopen(expire, timeout=10).close()
+    assert ledger.wait_for(lambda: ledger.balance(order)["state"] == "expired"), "no callback for the lost order"
+    assert ledger.balance(order) == {"state": "expired", "credited_cents": 0}
+    with ledger.changed:
+        assert ledger.db.execute("SELECT trade_id FROM trades WHERE order_id = ?", (order,)).fetchone() == (lost_id,)
 
 
 def test_overlapping_deliveries_credit_once():

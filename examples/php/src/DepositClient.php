@@ -51,24 +51,35 @@ final class DepositClient
     }
 
     /**
-     * create(), surviving an answer that never comes: the trade may be saved although the
-     * connection closed (or timed out) without an answer, so it asks again with the SAME order;
-     * a 422 duplicate_order then names the saved trade, which is read and returned. Never a new order.
+     * create(), surviving an answer that never comes (the connection closed, or a timeout): the
+     * trade may be saved all the same, so the create is retried with the SAME order first. A 201
+     * is the trade. A 422 duplicate_order says an earlier attempt saved it. Its id is then read
+     * from the error where the provider names it; where it does not, that trade's requisites never
+     * reached us, so the payer cannot pay it: it is left to expire (its callbacks carry its order
+     * and id, so the receiver still learns it) and the payer gets a trade under $newOrder.
      *
      * @param array<string, string> $optional
-     * @return array<string, mixed> the trade
+     * @return array<string, mixed> the trade to show the payer: its "order" says which order that is
      */
-    public function createOrRecover(string $order, int $amountCents, string $type = 'any_bank', array $optional = []): array
+    public function createOrRecover(string $order, int $amountCents, string $type = 'any_bank', array $optional = [], ?string $newOrder = null): array
     {
         for ($attempt = 0; ; $attempt++) {
             try {
                 return $this->create($order, $amountCents, $type, $optional);
             } catch (DepositError $refused) {
-                $found = preg_match('/\(id ([0-9a-f-]{36})\)/', $refused->body, $saved);
-                if ($refused->status !== 422 || !str_contains($refused->body, '"duplicate_order"') || $found !== 1) {
+                if ($refused->status !== 422 || !str_contains($refused->body, '"duplicate_order"')) {
                     throw $refused;
                 }
-                return $this->get($saved[1]); // an earlier attempt was saved: that is our trade
+                // An earlier attempt was saved. The sandbox names it in the message: a convenience of
+                // its own, which a provider profile turns off (duplicate_order_names_trade: false).
+                if (preg_match('/\(id ([0-9a-f-]{36})\)/', $refused->body, $saved) === 1) {
+                    return $this->get($saved[1]);
+                }
+                if ($newOrder === null || $newOrder === $order) {
+                    throw $refused;
+                }
+                // The document gives no way to find a trade by its order: a new order for the payer.
+                return $this->createOrRecover($newOrder, $amountCents, $type, $optional);
             } catch (\RuntimeException $noAnswer) {
                 if ($attempt >= 2) {
                     throw $noAnswer; // no answer: saved or not, we cannot tell; ask again

@@ -158,17 +158,67 @@ final class DepositFlowTest extends TestCase
     {
         $client = new DepositClient(self::$sandboxUrl, self::MERCHANT, self::SECRET);
         $order = 'sbx-lost-php-' . bin2hex(random_bytes(8)); // saved, then no answer at all
-        $outcome = 'answered';
-        try {
-            $client->create($order, 31250);
-        } catch (DepositError $unexpected) {
-            $outcome = "answered {$unexpected->status}";
-        } catch (\RuntimeException $noAnswer) {
-            $outcome = 'no answer'; // the connection closed without an answer
-        }
-        self::assertSame('no answer', $outcome);
-        $trade = $client->createOrRecover($order, 31250);
+        self::assertSame('no answer', self::createOutcome($client, $order));
+        // The retry gets duplicate_order, which names the trade under the sandbox profile: no new order is needed.
+        $trade = $client->createOrRecover($order, 31250, 'any_bank', [], 'php-' . bin2hex(random_bytes(8)));
         self::assertSame($order, $trade['order']);
         self::assertSame('created', $trade['state']);
+    }
+
+    public function testALostCreateAnswerIsRecoveredUnderTheStrictProfile(): void
+    {
+        // A sandbox under the strict provider profile: every sandbox-only helper off, so the 422
+        // duplicate_order names no trade and callbacks carry no X-Sandbox-* headers.
+        $command = getenv('DEPOSIT_SANDBOX_COMMAND') ?: 'node ' . dirname(__DIR__, 3) . '/bin/deposit-sandbox.js';
+        $env = array_filter(getenv(), static fn (string $name): bool => !str_starts_with($name, 'DEPOSIT_SANDBOX_') && $name !== 'PORT', ARRAY_FILTER_USE_KEY);
+        $line = self::start([...explode(' ', $command), '--port', '0', '--in-memory', '--auth', 'signature', '--profile', 'strict'], $env, 1);
+        self::assertMatchesRegularExpression('/^deposit-sandbox listening on (\S+)/', $line);
+        $strictUrl = explode(' ', trim($line))[3];
+
+        $client = new DepositClient($strictUrl, self::MERCHANT, self::SECRET);
+        $ledger = new Ledger(self::$ledgerFile);
+        $order = 'sbx-lost-php-' . bin2hex(random_bytes(8));
+        $optional = ['callback_url' => self::$callbackUrl];
+        self::assertSame('no answer', self::createOutcome($client, $order, $optional));
+        try {
+            $client->create($order, 31250, 'any_bank', $optional);
+            self::fail('the order was accepted twice');
+        } catch (DepositError $taken) { // saved, but the error does not say which trade
+            self::assertSame(422, $taken->status);
+            self::assertStringContainsString('"duplicate_order"', $taken->body);
+            self::assertStringNotContainsString('(id ', $taken->body);
+        }
+
+        $newOrder = 'php-' . bin2hex(random_bytes(8));
+        $trade = $client->createOrRecover($order, 31250, 'any_bank', $optional, $newOrder);
+        self::assertSame($newOrder, $trade['order']);
+        self::assertSame('created', $trade['state']);
+        self::assertSame($trade, $client->get($trade['id']));
+
+        // The first trade is never paid, so the provider ends it (here the sandbox's admin API plays
+        // the provider): its callback carries its order and id, and the receiver learns the trade.
+        $listed = json_decode(self::http('GET', $strictUrl . '/_sandbox/trades?order=' . rawurlencode($order))['body'], true);
+        $lostId = $listed['trades'][0]['id'];
+        self::assertSame(200, self::http('POST', "{$strictUrl}/_sandbox/trades/{$lostId}/transition", '{"state":"expired"}', ['Content-Type: application/json'])['status']);
+        self::eventually(static fn (): bool => $ledger->balance($order)['state'] === 'expired', 'the callback of the lost order');
+        self::assertSame(['state' => 'expired', 'credited_cents' => 0], $ledger->balance($order));
+        self::assertSame(1, $ledger->deliveries($lostId));
+    }
+
+    /**
+     * What one create of $order got: "no answer" when the connection closed without one.
+     *
+     * @param array<string, string> $optional
+     */
+    private static function createOutcome(DepositClient $client, string $order, array $optional = []): string
+    {
+        try {
+            $client->create($order, 31250, 'any_bank', $optional);
+            return 'answered';
+        } catch (DepositError $unexpected) {
+            return "answered {$unexpected->status}";
+        } catch (\RuntimeException $noAnswer) {
+            return 'no answer'; // the connection closed without an answer
+        }
     }
 }
