@@ -97,7 +97,7 @@ test('sign + stringToSign give the X-Auth a sandbox in signature mode accepts', 
   }
 });
 
-test('examples/node/callback-receiver.js handles a signed callback once and refuses an unsigned one', async () => {
+test('examples/node/callback-receiver.js handles a signed callback once, by trade id and state, and refuses an unsigned one', async () => {
   const script = fileURLToPath(new URL('node/callback-receiver.js', import.meta.url));
   const child = spawn(process.execPath, [script], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
   let printed = '';
@@ -127,6 +127,9 @@ test('examples/node/callback-receiver.js handles a signed callback once and refu
     // The same event again, as a retry would send it: answered 200, handled once.
     const again = await fetch(url, { method: 'POST', headers: { 'X-Signature': sign(DEMO.secret, event.body), 'X-Sandbox-Event-Id': event.id }, body: event.body });
     expect(again.status).toBe(200);
+    // As a replay (a new event id) or a profile without X-Sandbox-* headers (strict) sends it: handled once too.
+    const bare = await fetch(url, { method: 'POST', headers: { 'X-Signature': sign(DEMO.secret, event.body) }, body: event.body });
+    expect(bare.status).toBe(200);
     expect(printed.split('\n').filter((line) => line.includes(id))).toHaveLength(1);
   } finally {
     await sandbox.close();

@@ -1,10 +1,12 @@
-// A callback receiver in plain Node: verifies X-Signature, handles each event once.
+// A callback receiver in plain Node: verifies X-Signature, handles each state of a trade once.
 // Run it with `node examples/node/callback-receiver.js` (PORT=3000 by default).
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 
 const SECRET = 'sandbox-secret-demo'; // the merchant's secret
-const seen = new Set(); // event ids already handled
+// Trade id + state pairs already handled: a repeat, a retry and a replay carry the same pair under
+// every provider profile (X-Sandbox-Event-Id is a sandbox-only helper, which strict turns off).
+const seen = new Set();
 
 createServer((req, res) => {
   const chunks = [];
@@ -17,10 +19,10 @@ createServer((req, res) => {
       res.writeHead(401).end('bad signature');
       return;
     }
-    const eventId = req.headers['x-sandbox-event-id'];
-    if (!seen.has(eventId)) {
-      seen.add(eventId);
-      const trade = JSON.parse(raw.toString('utf8'));
+    const trade = JSON.parse(raw.toString('utf8'));
+    const key = `${trade.id} ${trade.state}`;
+    if (!seen.has(key)) {
+      seen.add(key);
       console.log(`trade ${trade.id} is ${trade.state}`);
     }
     res.writeHead(200).end('ok'); // answer fast; do slow work after answering
