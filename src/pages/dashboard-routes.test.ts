@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { setWorkspaceProfile } from '../profile/workspace-profile.js';
 import { CLIENT_DIR } from './client-bundle.js';
 import { DEMO, makeSandbox, p2pBody, type TestSandbox } from '../../test/support.js';
 
@@ -50,5 +51,17 @@ describe('GET /_sandbox/ (dashboard shell)', () => {
     expect((await t.app.request('/_sandbox/health')).status).toBe(200);
     const admin = await t.app.request('/_sandbox/clock', { headers: { Authorization: 'Bearer qa-admin-token' } });
     expect(admin.headers.get('content-security-policy')).toBeNull();
+  });
+});
+
+describe('the dashboard under a provider profile with intermediate states', () => {
+  it("offers the profile's states in the trades filter, in lifecycle order, an intermediate one by its name", async () => {
+    const states = async () => {
+      const filter = /data-testid="filter-state">(.*?)<\/select>/s.exec(await (await t.app.request('/_sandbox/')).text())?.[1] ?? '';
+      return [...filter.matchAll(/<option value="([^"]+)">([^<]*)</g)].map((m) => `${m[1]}=${m[2]}`);
+    };
+    expect(await states()).toEqual(['created=created', 'ecom=ecom', 'confirmed=confirmed', 'canceled=canceled', 'expired=expired']);
+    expect((await setWorkspaceProfile(t.sandbox, 'name: slow-bank\nextends: sandbox\nstates:\n  intermediate: [processing, review]\n')).ok).toBe(true);
+    expect(await states()).toEqual(['created=created', 'ecom=ecom', 'processing=processing', 'review=review', 'confirmed=confirmed', 'canceled=canceled', 'expired=expired']);
   });
 });

@@ -27,7 +27,9 @@ const dashboard = createRoute({
  * are files, not operations of /openapi.json.
  */
 export function dashboardRoutes() {
-  const app = new ResourceApp().openapi(dashboard, (c) => page(c, <DashboardPage lang={c.req.query('lang') === 'ru' ? 'ru' : 'en'} base={c.get('base')} workspace={c.get('sandbox').workspace} />));
+  const app = new ResourceApp().openapi(dashboard, (c) =>
+    page(c, <DashboardPage lang={c.req.query('lang') === 'ru' ? 'ru' : 'en'} base={c.get('base')} workspace={c.get('sandbox').workspace} states={c.get('sandbox').lifecycle.table().states} />),
+  );
   app.get('/assets/dashboard.css', securityHeaders, (c) => asset(c, DASHBOARD_CSS, 'text/css'));
   app.get('/assets/dashboard.js', securityHeaders, (c) => asset(c, clientBundle('dashboard.js'), 'text/javascript'));
   return app;

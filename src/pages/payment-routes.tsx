@@ -12,12 +12,13 @@ import { refusalError } from '../http/refusal-error.js';
 import { Refusal } from '../refusals/refusal.js';
 import { errors } from '../http/errors.js';
 import type { SandboxEnv } from '../http/sandbox-env.js';
-import type { TradeState } from '../trades/trade.js';
 import type { CardFormState } from './components/card-form.js';
 import { ChallengePage, NotFoundPage, PaymentPage, ResultPage } from './components/pages.js';
 import { type CodedText, codedText } from '../i18n/coded-text.js';
 import { pageContext, type PageContext } from './page-context.js';
-import { paymentView, type PaymentView } from './payment-view.js';
+import { paymentView, stateWord, type PaymentView } from './payment-view.js';
+import { payOnPage } from '../lifecycle/timeline.js';
+import type { TradeRecord } from '../trades/trade.js';
 import { page, securityHeaders } from './respond.js';
 import { cardFormSchema, cardNote, CHALLENGE_CODE, checkCard, TEST_CARDS } from './test-cards.js';
 
@@ -144,15 +145,22 @@ export function paymentRoutes() {
   };
   const notFound = (c: Context<SandboxEnv>, id: string) => page(c, <NotFoundPage id={id.slice(0, 100)} ctx={ctxOf(c)} />, 404);
   const showForm = (c: Context<SandboxEnv>, view: PaymentView, card: CardFormState, status: 200 | 422) => page(c, <PaymentPage view={view} ctx={ctxOf(c)} card={card} />, status);
+  /** A trade that no longer waits for payment (final, or being processed in a profile's intermediate state): the page again, saying so. */
   const alreadyFinal = (c: Context<SandboxEnv>, view: PaymentView) => {
     const ctx = ctxOf(c);
-    return page(c, <PaymentPage view={view} ctx={ctx} message={ctx.t('notice.alreadyFinal', { state: ctx.t(`state.${view.trade.state}`) })} />, 409);
+    const state = stateWord(view.trade.state, ctx.t);
+    return page(c, <PaymentPage view={view} ctx={ctx} message={view.final ? ctx.t('notice.alreadyFinal', { state }) : ctx.t('notice.processing', { state: view.trade.state })} />, 409);
   };
 
-  /** Moves the trade through the lifecycle (history cause "page"), then sends the payer on. */
-  const settle = async (c: Context<SandboxEnv>, view: PaymentView, to: TradeState, note: CodedText) => {
+  /**
+   * Moves the trade through the lifecycle (history cause "page"), then sends the payer on. `to`
+   * "paid" is payOnPage(): confirmed, or under a profile with intermediate states the first of
+   * them, the rest following on the sandbox clock.
+   */
+  const settle = async (c: Context<SandboxEnv>, view: PaymentView, to: 'paid' | 'canceled' | 'expired', note: CodedText) => {
     const sandbox = c.get('sandbox');
-    const moved = sandbox.lifecycle.transition(view.trade.id, to, 'page', note);
+    const moved: TradeRecord | Refusal =
+      to === 'paid' ? payOnPage(sandbox.lifecycle, sandbox.scheduler, view.trade.id, note, sandbox.clock.now()) : sandbox.lifecycle.transition(view.trade.id, to, 'page', note);
     if (moved instanceof Refusal) {
       const now = moved.kind === 'conflict' ? paymentView(sandbox, view.trade.id) : undefined;
       if (now) return alreadyFinal(c, now);
@@ -194,7 +202,7 @@ export function paymentRoutes() {
     const id = c.req.param('id') ?? '';
     const view = paymentView(sandbox, id);
     if (!view) return notFound(c, id);
-    if (view.final) return alreadyFinal(c, view);
+    if (!view.waiting) return alreadyFinal(c, view);
     return showForm(c, view, { notice: { kind: 'error', text: ctxOf(c).t('notice.unreadable') } }, 422);
   };
 
@@ -205,9 +213,9 @@ export function paymentRoutes() {
       const { id } = c.req.valid('param');
       const view = paymentView(sandbox, id);
       if (!view) return notFound(c, id);
-      if (view.final) return alreadyFinal(c, view);
+      if (!view.waiting) return alreadyFinal(c, view);
       if (view.trade.type !== 'ecom') {
-        return settle(c, view, 'confirmed', codedText('history.page.paid'));
+        return settle(c, view, 'paid', codedText('history.page.paid'));
       }
       const form = c.req.valid('form');
       const values = { ...(form.number !== undefined ? { number: form.number } : {}), ...(form.expiry !== undefined ? { expiry: form.expiry } : {}) };
@@ -217,7 +225,7 @@ export function paymentRoutes() {
       }
       const { card } = check;
       if (card.outcome === 'challenge' || card.reason === 'card.reason.challenge') return page(c, <ChallengePage view={view} ctx={ctxOf(c)} card={card.number} />);
-      return settle(c, view, card.outcome, cardNote(card.number, card.reason));
+      return settle(c, view, card.outcome === 'confirmed' ? 'paid' : card.outcome, cardNote(card.number, card.reason));
     },
     unreadableForm,
   );
@@ -229,7 +237,7 @@ export function paymentRoutes() {
       const { id } = c.req.valid('param');
       const view = paymentView(sandbox, id);
       if (!view) return notFound(c, id);
-      if (view.final) return alreadyFinal(c, view);
+      if (!view.waiting) return alreadyFinal(c, view);
       const form = c.req.valid('form');
       const card = TEST_CARDS.find((candidate) => candidate.outcome === 'challenge' && candidate.number === form.card);
       if (view.trade.type !== 'ecom' || !card) {
@@ -238,7 +246,7 @@ export function paymentRoutes() {
       }
       if (form.action === 'lang') return page(c, <ChallengePage view={view} ctx={ctxOf(c)} card={card.number} />);
       if (form.action === 'cancel') return settle(c, view, 'canceled', cardNote(card.number, '3ds.canceled'));
-      if ((form.code ?? '').trim() === CHALLENGE_CODE) return settle(c, view, 'confirmed', cardNote(card.number, '3ds.confirmed'));
+      if ((form.code ?? '').trim() === CHALLENGE_CODE) return settle(c, view, 'paid', cardNote(card.number, '3ds.confirmed'));
       return settle(c, view, 'canceled', cardNote(card.number, '3ds.wrongCode'));
     },
     unreadableForm,
@@ -249,7 +257,7 @@ export function paymentRoutes() {
     const id = c.req.param('id');
     const view = paymentView(sandbox, id);
     if (!view) return notFound(c, id);
-    if (view.final) return alreadyFinal(c, view);
+    if (!view.waiting) return alreadyFinal(c, view);
     return settle(c, view, 'canceled', codedText('history.page.canceled'));
   });
 

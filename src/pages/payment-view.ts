@@ -1,8 +1,8 @@
 import type { ClockMode } from '../clock/clock.js';
 import { TIMELINE_JOB } from '../lifecycle/timeline.js';
-import { isFinal } from '../lifecycle/transitions.js';
+import { isFinal, isWaiting } from '../lifecycle/transitions.js';
 import type { Sandbox } from '../sandbox.js';
-import type { HistoryEntry, TradeRecord } from '../trades/trade.js';
+import { TRADE_STATES, type HistoryEntry, type StateName, type TradeRecord, type TradeState } from '../trades/trade.js';
 import { safeReturnUrl } from './format.js';
 import type { Lang } from '../i18n/lang.js';
 import { PAY_EN, type PayKey } from '../i18n/pay-en.js';
@@ -13,7 +13,14 @@ export interface PaymentView {
   trade: TradeRecord;
   merchantName: string;
   final: boolean;
-  /** Sandbox milliseconds until a scheduled step expires the trade, when one is pending. */
+  /** Whether the trade still waits for payment (created, ecom): only then can the payer pay or cancel. */
+  waiting: boolean;
+  /**
+   * Whether the trade is in a provider profile's intermediate state (e.g. processing: paid, not yet
+   * final), or one an earlier profile had: the page shows it being processed and offers nothing to do.
+   */
+  intermediate: boolean;
+  /** Sandbox milliseconds until a scheduled step expires the trade, when one is pending and the trade waits for payment. */
   expiresInMs?: number;
   /** Sandbox time (epoch ms) at which that step expires the trade. */
   expiresAt?: number;
@@ -34,12 +41,16 @@ export function paymentView(sandbox: Sandbox, id: string): PaymentView | undefin
   const trade = sandbox.store.trades.get(id.toLowerCase());
   if (!trade) return undefined;
   const final = isFinal(trade.state);
-  const expiry = final ? undefined : sandbox.scheduler.pending((job) => job.trade === trade.id && job.kind === TIMELINE_JOB && job.data['state'] === 'expired')[0];
+  const waiting = isWaiting(trade.state);
+  // The deadline is the payer's: once paid (an intermediate state), the page shows none.
+  const expiry = waiting ? sandbox.scheduler.pending((job) => job.trade === trade.id && job.kind === TIMELINE_JOB && job.data['state'] === 'expired')[0] : undefined;
   const returnUrl = safeReturnUrl(trade.return_url);
   return {
     trade,
     merchantName: sandbox.merchants.get(trade.merchant)?.name ?? 'Unknown merchant',
     final,
+    waiting,
+    intermediate: !final && !waiting,
     ...(expiry ? { expiresInMs: Math.max(0, expiry.due - sandbox.clock.now()), expiresAt: expiry.due } : {}),
     clockMode: sandbox.clock.mode,
     ...(returnUrl ? { returnUrl } : {}),
@@ -59,6 +70,7 @@ const NOTE_REASONS = (Object.keys(PAY_EN) as PayKey[]).filter((key) => key.start
  */
 export function explainState(view: PaymentView, t: Translate<typeof PAY_EN>, lang: Lang): string {
   const { trade, last } = view;
+  if (view.intermediate) return t('result.processing');
   if (!view.final) return t('result.waiting');
   const card = last?.cause === 'page' && last.note ? /^Test card (.+?): (.*)$/.exec(last.note) : null;
   if (card) {
@@ -69,4 +81,9 @@ export function explainState(view: PaymentView, t: Translate<typeof PAY_EN>, lan
   const state = trade.state === 'confirmed' || trade.state === 'canceled' ? trade.state : 'expired';
   const cause = last?.cause === 'admin' || last?.cause === 'scenario' || last?.cause === 'page' ? last.cause : undefined;
   return t(cause ? `result.${state}.${cause}` : `result.${state}`, { scenario: trade.scenario ?? '' });
+}
+
+/** A state in the page's words: the sandbox's own from the catalogue, a provider profile's intermediate state by its name ("being processed (processing)"). */
+export function stateWord(state: StateName, t: Translate<typeof PAY_EN>): string {
+  return (TRADE_STATES as readonly string[]).includes(state) ? t(`state.${state as TradeState}`) : t('state.intermediate', { state });
 }

@@ -60,6 +60,7 @@ function payClient(): void {
   });
 
   deadline();
+  watchProcessing();
 }
 
 /** How often the page asks the sandbox whether the trade moved or its clock was advanced. */
@@ -72,11 +73,15 @@ interface Status {
   clock: 'real' | 'manual';
 }
 
+/** The states a trade waits for payment in; the deadline box is shown only then. */
+const WAITING = ['created', 'ecom'];
+
 /**
  * The deadline box: on a real clock the time left ticks every second; on a manual clock it
  * shows sandbox time and moves only when the sandbox clock is advanced. Either way the page
- * asks the sandbox (data-status-url) every 2 s, and reloads into the result once the trade
- * is final (expired by its step, paid or canceled elsewhere).
+ * asks the sandbox (data-status-url) every 2 s, and reloads once the trade no longer waits for
+ * payment: final (expired by its step, paid or canceled elsewhere), or being processed in a
+ * provider profile's intermediate state.
  */
 function deadline(): void {
   const box = document.querySelector<HTMLElement>('[data-testid="countdown"]');
@@ -95,7 +100,7 @@ function deadline(): void {
       const response = await fetch(statusUrl, { cache: 'no-store', headers: { Accept: 'application/json' } });
       if (!response.ok) return;
       const status = (await response.json()) as Status;
-      if (status.final) {
+      if (status.final || !WAITING.includes(status.state)) {
         location.reload();
         return;
       }
@@ -110,6 +115,26 @@ function deadline(): void {
   };
   if (ticking) setInterval(show, 1000);
   setInterval(() => void check(), STATUS_POLL_MS);
+}
+
+/**
+ * A trade being processed (a provider profile's intermediate state, `data-watch-state`): the
+ * page asks the sandbox (data-watch-url) every 2 s and reloads once the state changed, into the
+ * next intermediate state or the result.
+ */
+function watchProcessing(): void {
+  const panel = document.querySelector<HTMLElement>('[data-watch-url]');
+  const statusUrl = panel?.dataset['watchUrl'];
+  const shown = panel?.dataset['watchState'];
+  if (!panel || !statusUrl || !shown) return;
+  setInterval(async () => {
+    try {
+      const response = await fetch(statusUrl, { cache: 'no-store', headers: { Accept: 'application/json' } });
+      if (response.ok && ((await response.json()) as Status).state !== shown) location.reload();
+    } catch {
+      // The sandbox is away for a moment; the next poll tries again.
+    }
+  }, STATUS_POLL_MS);
 }
 
 payClient();

@@ -1,4 +1,4 @@
-import { TRADE_STATES, TRADE_TYPES } from '../../trades/trade.js';
+import { TRADE_STATES, TRADE_TYPES, type TradeState } from '../../trades/trade.js';
 import { DASHBOARD_EN } from '../../i18n/dashboard-en.js';
 import { DASHBOARD_RU } from '../../i18n/dashboard-ru.js';
 import { LANGS, type Lang } from '../../i18n/lang.js';
@@ -11,8 +11,9 @@ const LANG_NAMES = { ru: 'Русский', en: 'English' } as const;
  * GET /_sandbox/: the dashboard shell in English (default) or Russian (`?lang=ru`). It holds
  * no data (it is served without the admin token); the script fills it from the admin API.
  */
-export function DashboardPage(props: { lang: Lang; base: string; workspace: string }) {
-  const { lang, base, workspace } = props;
+/** `states`: every state the trades filter offers, in lifecycle order (the provider profile's intermediate states among them); the sandbox's own when left out. */
+export function DashboardPage(props: { lang: Lang; base: string; workspace: string; states?: readonly string[] }) {
+  const { lang, base, workspace, states = TRADE_STATES } = props;
   const t = translator(lang, lang === 'ru' ? DASHBOARD_RU : DASHBOARD_EN);
   return (
     <html lang={lang} data-base={base} data-workspace={workspace}>
@@ -149,8 +150,9 @@ export function DashboardPage(props: { lang: Lang; base: string; workspace: stri
                   </select>
                   <select aria-label={t('trades.filterState')} data-testid="filter-state">
                     <option value="">{t('trades.anyState')}</option>
-                    {TRADE_STATES.map((state) => (
-                      <option value={state}>{t(`state.${state}`)}</option>
+                    {states.map((state) => (
+                      // A profile's intermediate state has no word of its own: its name.
+                      <option value={state}>{(TRADE_STATES as readonly string[]).includes(state) ? t(`state.${state as TradeState}`) : state}</option>
                     ))}
                   </select>
                   <input aria-label={t('trades.filterOrder')} placeholder={t('trades.orderPlaceholder')} data-testid="filter-order" />

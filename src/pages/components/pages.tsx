@@ -1,6 +1,7 @@
 import type { PageContext } from '../page-context.js';
 import type { PaymentView } from '../payment-view.js';
-import { explainState } from '../payment-view.js';
+import { explainState, stateWord } from '../payment-view.js';
+import type { StateName } from '../../trades/trade.js';
 import { CardForm, type CardFormState } from './card-form.js';
 import { ChallengeForm } from './challenge-form.js';
 import { Icon } from './icons.js';
@@ -16,6 +17,9 @@ const HEADINGS = {
   expired: { icon: 'expired', key: 'heading.expired' },
 } as const;
 
+/** The heading of a state: a provider profile's intermediate state (or an earlier profile's) is a payment being processed. */
+const headingOf = (state: StateName) => HEADINGS[state as keyof typeof HEADINGS] ?? ({ icon: 'waiting', key: 'heading.processing' } as const);
+
 function Footer(props: { view: PaymentView; ctx: PageContext }) {
   return (
     <footer>
@@ -24,13 +28,18 @@ function Footer(props: { view: PaymentView; ctx: PageContext }) {
   );
 }
 
-/** The state of a trade and a way back: the result page, and the payment page of a final trade. */
+/**
+ * The state of a trade and a way back: the result page, and the payment page of a trade that no
+ * longer waits for payment. A trade being processed (an intermediate state) names the status URL
+ * pay.js polls, to show the result once it moves on.
+ */
 function Outcome(props: { view: PaymentView; ctx: PageContext; message?: string | undefined }) {
   const { view, ctx } = props;
   const { t } = ctx;
-  const heading = HEADINGS[view.trade.state];
+  const heading = headingOf(view.trade.state);
+  const watch = view.intermediate ? { 'data-watch-url': `${ctx.base}/pay/${view.trade.id}/status`, 'data-watch-state': view.trade.state } : {};
   return (
-    <section class="panel result" aria-live="polite">
+    <section class="panel result" aria-live="polite" {...watch}>
       {props.message && (
         <div class="notice info" data-testid="notice">
           {props.message}
@@ -41,7 +50,7 @@ function Outcome(props: { view: PaymentView; ctx: PageContext; message?: string 
       <p>
         {t('result.state')}{' '}
         <span class={`badge ${view.trade.state}`} data-testid="state" data-state={view.trade.state}>
-          {t(`state.${view.trade.state}`)}
+          {stateWord(view.trade.state, t)}
         </span>
       </p>
       <p class="reason" data-testid="reason">
@@ -62,7 +71,7 @@ function Outcome(props: { view: PaymentView; ctx: PageContext; message?: string 
   );
 }
 
-/** GET /pay/:id: the form for a trade waiting for payment, its outcome once it is final. */
+/** GET /pay/:id: the form for a trade waiting for payment; once it no longer waits, its state (being processed, or final). */
 export function PaymentPage(props: { view: PaymentView; ctx: PageContext; card?: CardFormState; message?: string }) {
   const { view, ctx } = props;
   return (
@@ -70,7 +79,7 @@ export function PaymentPage(props: { view: PaymentView; ctx: PageContext; card?:
       <section class="panel">
         <TradeSummary view={view} ctx={ctx} />
       </section>
-      {view.final ? (
+      {!view.waiting ? (
         <Outcome view={view} ctx={ctx} message={props.message} />
       ) : view.trade.type === 'ecom' ? (
         <CardForm view={view} ctx={ctx} state={props.card ?? {}} />
@@ -100,7 +109,7 @@ export function ChallengePage(props: { view: PaymentView; ctx: PageContext; card
 export function ResultPage(props: { view: PaymentView; ctx: PageContext }) {
   const { view, ctx } = props;
   return (
-    <Layout title={`${ctx.t(HEADINGS[view.trade.state].key)} · ${view.merchantName}`} ctx={ctx}>
+    <Layout title={`${ctx.t(headingOf(view.trade.state).key)} · ${view.merchantName}`} ctx={ctx}>
       <section class="panel">
         <TradeSummary view={view} ctx={ctx} />
       </section>
