@@ -52,7 +52,10 @@ describeBrowser('dashboard New trade in Chromium', () => {
     const watched = await openPage(browser, DESKTOP);
     const { page } = watched;
     await open(page, `${sandbox.url}/_sandbox/`);
-    expect(await page.getByTestId('new-hint').textContent()).toContain('HMAC-SHA256');
+    await page.getByTestId('profile-name').filter({ hasText: 'sandbox' }).waitFor();
+    expect(await page.getByTestId('new-hint').textContent()).toBe(
+      "Sent to POST /api/v1/trades/deposit/create with the merchant's credentials (X-Auth: its signature with its secret, HMAC-SHA256, hex, as the sandbox profile signs), as a merchant's server would.",
+    );
     await createTrade(page, { merchant: 'Second Shop', type: 'nspk', amount: '1 234,5', order: 'qa-checkout-with-a-long-order-number-20261123-000001', callback: `${shop.url}/cb` });
     expect(await page.getByTestId('new-created').textContent()).toBe('Created trade qa-checkout-with-a-long-order-number-20261123-000001 (created).');
     const stored = [...sandbox.sandbox.store.trades.values()].find((t) => t.order === 'qa-checkout-with-a-long-order-number-20261123-000001');
@@ -75,6 +78,42 @@ describeBrowser('dashboard New trade in Chromium', () => {
     ).toBe(true);
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
     await screenshot(page, 'dashboard-new-trade-en-desktop');
+    await expectClean(watched);
+    await watched.context.close();
+  });
+
+  it("signs under the profile of the workspace, read again before each create: MD5 (the script's own), HMAC-SHA512 in X-Signature beside the token, SHA-256 with the secret last", async () => {
+    const setProfile = async (workspace: string, text: string) => {
+      const res = await fetch(`${sandbox.url}/w/${workspace}/_sandbox/profile`, { method: 'PUT', headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/yaml' }, body: text });
+      expect(res.status, await res.clone().text()).toBe(200);
+    };
+    await setProfile('qa-md5', 'name: qa-md5\nextends: md5-colon\n');
+    const watched = await openPage(browser, DESKTOP);
+    const { page } = watched;
+    const requests: Array<Record<string, string>> = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/v1/trades/deposit/')) requests.push(request.headers());
+    });
+    await open(page, `${sandbox.url}/w/qa-md5/_sandbox/`);
+    expect(await page.getByTestId('profile-name').textContent()).toBe('qa-md5');
+    expect(await page.getByTestId('profile').getAttribute('title')).toMatch(/^This workspace's own provider profile/);
+    await page.getByTestId('new-hint').filter({ hasText: 'MD5, hex, as the qa-md5 profile signs' }).waitFor();
+    await createTrade(page, { merchant: 'Demo Shop', type: 'nspk', amount: '100', order: 'qa-md5-1' });
+    expect(await page.getByTestId('new-created').textContent()).toBe('Created trade qa-md5-1 (created).');
+    expect(requests.at(-1)?.['x-auth']).toMatch(/^[0-9a-f]{32}$/);
+
+    // Set while the page is open: the next create signs under it, before a poll shows it.
+    await setProfile('qa-md5', 'name: qa-sha512\nextends: hmac-sha512-base64\n');
+    await createTrade(page, { merchant: 'Second Shop', type: 'ecom', amount: '99,90', order: 'qa-sha512-1' });
+    expect(await page.getByTestId('new-created').textContent()).toMatch(/^Created trade qa-sha512-1 \(/);
+    expect(requests.at(-1)).toMatchObject({ 'x-auth': SECOND.token, 'x-signature': expect.stringMatching(/^[A-Za-z0-9+/]{86}==$/) });
+    expect(await page.getByTestId('profile-name').textContent()).toBe('qa-sha512');
+    expect(await page.getByTestId('new-hint').textContent()).toContain('(X-Auth: its token; X-Signature: its signature with its secret, HMAC-SHA512, base64, as the qa-sha512 profile signs)');
+
+    await setProfile('qa-md5', 'name: qa-sha256\nextends: sha256-secret-last\n');
+    await createTrade(page, { merchant: 'Demo Shop', type: 'any_bank', amount: '5', order: 'qa-sha256-1' });
+    expect(await page.getByTestId('new-created').textContent()).toBe('Created trade qa-sha256-1 (created).');
+    expect(requests.at(-1)?.['x-auth']).toMatch(/^[0-9a-f]{64}$/);
     await expectClean(watched);
     await watched.context.close();
   });

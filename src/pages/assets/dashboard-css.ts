@@ -13,6 +13,7 @@ header.top h1 { font-size: 1.1rem; margin: 0; }
 .clock form { display: flex; gap: .4rem; }
 .clock input { width: 6.5rem; min-height: 36px; padding: .3em .5em; }
 header.top button { min-height: 36px; padding: .3em .8em; }
+header.top .profile { font-size: .9rem; }
 .message { margin: .75rem 1.25rem 0; padding: .6rem .85rem; border-radius: 8px; overflow-wrap: anywhere; }
 .message.ok { background: var(--ok-bg); color: var(--ok); }
 .message.error { background: var(--bad-bg); color: var(--bad); }

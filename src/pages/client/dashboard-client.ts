@@ -3,15 +3,23 @@ import type { DashboardApi } from './dashboard-api.js';
 import type { DashboardDetail } from './dashboard-detail.js';
 import type { DashboardDom } from './dashboard-dom.js';
 import type { DashboardNewTrade } from './dashboard-new-trade.js';
+import type { DashboardProfile } from './dashboard-profile.js';
 import { scenarioEffect } from './dashboard-scenario-effect.js';
 import type { ScenarioSummary, ScenariosAnswer, TradeDetailAnswer } from './dashboard-types.js';
 
 /**
- * The dashboard: trades, one trade's detail, the clock, reset, scenarios, the merchants
- * for names and the New trade form. Polls the admin API every 1.5 s and redraws only what
- * changed.
+ * The dashboard: trades, one trade's detail, the clock, the provider profile, reset, scenarios,
+ * the merchants for names and the New trade form. Polls the admin API every 1.5 s and redraws
+ * only what changed.
  */
-export function dashboardClient(dom: DashboardDom, api: DashboardApi, detail: DashboardDetail, newTrade: DashboardNewTrade, names: Map<string, string>): { select(id: string): void } {
+export function dashboardClient(
+  dom: DashboardDom,
+  api: DashboardApi,
+  detail: DashboardDetail,
+  newTrade: DashboardNewTrade,
+  names: Map<string, string>,
+  profile: DashboardProfile,
+): { select(id: string): void } {
   const { h, fill, byTestId, badge, time, rubles, t, word, said, lang } = dom;
   const POLL_MS = 1500;
 
@@ -113,6 +121,11 @@ export function dashboardClient(dom: DashboardDom, api: DashboardApi, detail: Da
     fill(el.clockNow, time(clock.now));
     el.clockPending.textContent = String(clock.pending);
     fill(el.clockNext, time(clock.next_due));
+  }
+
+  /** The provider profile in force: named in the header, and the New trade form's hint. */
+  async function loadProfile(): Promise<void> {
+    newTrade.setProfile(await profile.load());
   }
 
   async function loadTrades(): Promise<void> {
@@ -218,7 +231,7 @@ export function dashboardClient(dom: DashboardDom, api: DashboardApi, detail: Da
 
   async function refresh(): Promise<void> {
     if (locked) return;
-    await Promise.all([loadClock(), loadTrades(), loadDetail()]);
+    await Promise.all([loadClock(), loadTrades(), loadDetail(), loadProfile()]);
   }
 
   function poll(): void {

@@ -1,8 +1,13 @@
 import type { MerchantsAnswer } from '../../admin/admin-answers.js';
-import { stringToSign } from '../../auth/string-to-sign.js';
+import { signingLabel } from '../../profile/signing-label.js';
 import type { DashboardDom } from './dashboard-dom.js';
+import type { DashboardProfile, ProfileAnswer } from './dashboard-profile.js';
 import { CLIENT_HEADER, DASHBOARD_CLIENT } from '../../report/dashboard-client.js';
 import { basePath } from './dashboard-i18n.js';
+import { signInBrowser } from './sign-in-browser.js';
+
+/** Where a create's signature travels under a profile: X-Auth (in the token's place), or the profile's own header. */
+const signatureHeader = (signing: ProfileAnswer['profile']['requests']['signature']) => (signing.header === undefined || signing.header.toLowerCase() === 'x-auth' ? 'X-Auth' : signing.header);
 
 /** A merchant New trade can act for: one whose credentials the sandbox lists (the fixtures'). */
 type Merchant = MerchantsAnswer['merchants'][number] & { token: string; secret: string };
@@ -15,21 +20,16 @@ export function rublesToCents(text: string): number | undefined {
   return cents > 0 ? cents : undefined;
 }
 
-async function hmacHex(secret: string, message: string): Promise<string> {
-  const encoder = new TextEncoder();
-  const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  const signature = new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(message)));
-  return Array.from(signature, (byte) => byte.toString(16).padStart(2, '0')).join('');
-}
-
 /**
  * The "New trade" form. It creates through the provider API itself (POST
  * /api/v1/trades/deposit/create, or /build for ecom) with the chosen merchant's credentials:
- * its token, or an HMAC-SHA256 signature over the same string to sign the server checks
- * when the sandbox runs with --auth signature. The answer, or the provider's error, is shown.
+ * its token in X-Auth, or, when the sandbox runs with --auth signature, a signature made in the
+ * browser as the workspace's provider profile signs (read again before each create): in X-Auth,
+ * or in the profile's own header with the token in X-Auth. Under --auth either, token or off it
+ * sends the token only, which each of them accepts. The answer, or the provider's error, is shown.
  * Its requests carry X-Sandbox-Client: dashboard, so the integration report counts none of them.
  */
-export function dashboardNewTrade(dom: DashboardDom, onCreated: (id: string) => void) {
+export function dashboardNewTrade(dom: DashboardDom, onCreated: (id: string) => void, profiles: DashboardProfile) {
   const { h, fill, byTestId, t, word } = dom;
   const el = {
     form: byTestId<HTMLFormElement>('new-trade'),
@@ -46,11 +46,20 @@ export function dashboardNewTrade(dom: DashboardDom, onCreated: (id: string) => 
   };
   let merchants: Merchant[] = [];
   let auth: MerchantsAnswer['auth'] = 'either';
+  let profile: ProfileAnswer['profile'] | undefined;
 
   const freshOrder = () => `qa-${new Date().toISOString().replace(/\D/g, '').slice(2, 14)}-${Math.floor(Math.random() * 1000)}`;
   const endpointOf = () => (el.type.value === 'ecom' ? 'build' : 'create');
+  /** What the form sends: the token, or a signature as the profile makes it (beside the token when the profile has a header of its own). */
+  const credentials = () => {
+    if (auth !== 'signature' || !profile) return t('new.byToken');
+    const signing = profile.requests.signature;
+    const header = signatureHeader(signing);
+    const params = { header, algorithm: signingLabel(signing), profile: profile.name };
+    return header === 'X-Auth' ? t('new.bySignature', params) : t('new.bySignatureApart', params);
+  };
   const showHint = () => {
-    el.hint.textContent = t('new.hint', { endpoint: `POST /api/v1/trades/deposit/${endpointOf()}`, auth: auth === 'signature' ? t('new.bySignature') : t('new.byToken') });
+    el.hint.textContent = t('new.hint', { endpoint: `POST /api/v1/trades/deposit/${endpointOf()}`, auth: credentials() });
   };
   const error = (text: string) => fill(el.result, h('p', { class: 'error-text', role: 'alert', testid: 'new-error' }, text));
 
@@ -59,6 +68,13 @@ export function dashboardNewTrade(dom: DashboardDom, onCreated: (id: string) => 
     auth = answer.auth;
     const chosen = el.merchant.value;
     fill(el.merchant, ...merchants.map((m) => h('option', { value: m.id, selected: m.id === chosen }, m.name)));
+    showHint();
+  }
+
+  /** The provider profile in force (GET /_sandbox/profile), for the hint; the form reads it again before it signs. */
+  function setProfile(answer: ProfileAnswer): void {
+    if (profile === answer.profile) return;
+    profile = answer.profile;
     showHint();
   }
 
@@ -86,13 +102,23 @@ export function dashboardNewTrade(dom: DashboardDom, onCreated: (id: string) => 
     el.submit.disabled = true;
     void (async () => {
       try {
-        let credential = merchant.token;
-        if (auth === 'signature') {
-          if (!globalThis.crypto?.subtle) return error(t('new.noCrypto'));
-          credential = await hmacHex(merchant.secret, stringToSign(endpoint, body));
-        }
         // Marked as the dashboard's: QA's trades and mistakes are not the merchant's (integration report).
-        const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json', 'X-Auth': credential, [CLIENT_HEADER]: DASHBOARD_CLIENT };
+        const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json', 'X-Auth': merchant.token, [CLIENT_HEADER]: DASHBOARD_CLIENT };
+        if (auth === 'signature') {
+          // The profile in force now: one set since the last poll signs this request.
+          let current: ProfileAnswer;
+          try {
+            current = await profiles.load();
+          } catch (failure) {
+            return error(failure instanceof Error ? failure.message : String(failure));
+          }
+          setProfile(current);
+          const signing = current.profile.requests.signature;
+          // MD5 is computed by the script itself (md5.ts); the SHA family needs WebCrypto, found only on a secure page.
+          if (signing.algorithm !== 'md5' && !globalThis.crypto?.subtle) return error(t('new.noCrypto'));
+          // In the profile's own header the signature travels beside the token; else it takes the token's place.
+          headers[signatureHeader(signing)] = await signInBrowser(signing, merchant.secret, endpoint, body);
+        }
         if (el.scenario.value) headers['X-Sandbox-Scenario'] = el.scenario.value;
         let response: Response;
         try {
@@ -113,7 +139,7 @@ export function dashboardNewTrade(dom: DashboardDom, onCreated: (id: string) => 
     })();
   });
 
-  return { setMerchants, setScenarios };
+  return { setMerchants, setScenarios, setProfile };
 }
 
 export type DashboardNewTrade = ReturnType<typeof dashboardNewTrade>;
