@@ -103,6 +103,78 @@ describe('deposit-sandbox sign', () => {
   });
 });
 
+// Computed apart from the sandbox, with md5sum and OpenSSL:
+//   printf '%s' '31250:RUB::c-7:6f1c2a9e-3b7d-4c52-9a1e-2d4b8f0c7e51:order-1001::any_bank:sandbox-secret-demo' | md5sum
+//   printf '%s' '6f1c2a9e-3b7d-4c52-9a1e-2d4b8f0c7e51::3f0c9a52-0d8e-4b4f-9a57-6f2b8f1f3c11' | openssl dgst -sha512 -hmac sandbox-secret-demo -binary | base64 -w0
+const MD5_CREATE = { text: '31250:RUB::c-7:6f1c2a9e-3b7d-4c52-9a1e-2d4b8f0c7e51:order-1001::any_bank:<secret>', signature: '6aa396facffe31f4b2ede849e64deb01' };
+const SHA512_GET = 'OnQ5eLmMiDnZKu//yj7rSvPzIm8d71dGiIsl54lDFGQLcBIDKDImT8Bw6YNfnistKumR1LEQ2c1ULLYlGllDQw==';
+
+describe('deposit-sandbox sign --profile', () => {
+  it('prints what the profile signs, with the secret slot shown as <secret> (an md5sum-computed vector)', async () => {
+    const result = await cli(['sign', '--profile', 'md5-colon', '--secret', 'sandbox-secret-demo', ...CREATE_FIELDS, 'customer=c-7']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout.split('\n').slice(-5)).toEqual([
+      `string to sign: ${MD5_CREATE.text}`,
+      `signature:      ${MD5_CREATE.signature}`,
+      `header:         X-Auth: ${MD5_CREATE.signature}`,
+      '(MD5, hex, --secret as the last slot; profile md5-colon)',
+      '',
+    ]);
+  });
+
+  it('names the signature header and the token header apart, in text and JSON, from DEPOSIT_SANDBOX_PROFILE (an OpenSSL-computed vector)', async () => {
+    const args = ['sign', '--endpoint', 'get', `merchant=${DEMO.id}`, 'uuid=3f0c9a52-0d8e-4b4f-9a57-6f2b8f1f3c11'];
+    const [text, json] = await Promise.all([cli(args, { DEPOSIT_SANDBOX_PROFILE: 'hmac-sha512-base64' }), cli([...args, '--json'], { DEPOSIT_SANDBOX_PROFILE: 'hmac-sha512-base64' })]);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain(
+      [
+        `header:         X-Signature: ${SHA512_GET}`,
+        "token:          X-Token: <the merchant's token> (the signature travels apart, in X-Signature)",
+        `(HMAC-SHA512, base64, keyed with the secret of Demo Shop (${DEMO.id}) in the bundled fixtures; profile hmac-sha512-base64)`,
+      ].join('\n'),
+    );
+    expect(JSON.parse(json.stdout)).toEqual({
+      endpoint: 'get',
+      fields: [
+        { name: 'merchant', value: DEMO.id },
+        { name: 'uuid', value: '3f0c9a52-0d8e-4b4f-9a57-6f2b8f1f3c11' },
+      ],
+      string_to_sign: GET_VECTOR.text,
+      signature: SHA512_GET,
+      header: 'X-Signature',
+      secret_from: `the secret of Demo Shop (${DEMO.id}) in the bundled fixtures`,
+      profile: 'hmac-sha512-base64',
+      algorithm: 'HMAC-SHA512, base64',
+      token_header: 'X-Token',
+    });
+  });
+
+  it('reads a profile file, and --profile wins over DEPOSIT_SANDBOX_PROFILE', async ({ folder }) => {
+    const file = join(folder, 'my-provider.yaml');
+    writeFileSync(file, 'name: my-provider\nextends: sandbox\nrequests:\n  signature:\n    algorithm: md5\n    separator: ":"\n    secret: last-slot\n');
+    const result = await cli(['sign', '--profile', file, '--secret', 'sandbox-secret-demo', '--json', ...CREATE_FIELDS, 'customer=c-7'], { DEPOSIT_SANDBOX_PROFILE: 'strict' });
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      string_to_sign: MD5_CREATE.text,
+      signature: MD5_CREATE.signature,
+      header: 'X-Auth',
+      profile: 'my-provider',
+      algorithm: 'MD5, hex',
+      token_header: null,
+    });
+  });
+
+  it('exits 2 on a profile it cannot use, listing the built-ins', async () => {
+    const result = await cli(['sign', '--profile', 'md5colon', '--secret', 's3cret-value', 'order=o-1']);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(
+      'md5colon: is not a built-in profile; did you mean md5-colon? The built-ins: sandbox, sha256-secret-last, hmac-sha512-base64, md5-colon, standard-webhooks, strict.',
+    );
+  });
+});
+
 describe('deposit-sandbox reset', () => {
   let sandbox: RunningSandbox;
   beforeAll(async () => {

@@ -1,6 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { z } from 'zod';
-import { SIGNATURE_ALGORITHM, sign } from '../auth/signature.js';
+import { SECRET_PLACES, SIGNATURE_ALGORITHMS, SIGNATURE_ENCODINGS } from '../profile/profile-schema.js';
+import { signingLabel, signSlots } from '../profile/sign-slots.js';
 import { requireSandboxAdmin } from '../http/admin-guard.js';
 import { ADMIN_BODY_LIMIT } from '../http/body.js';
 import { errors } from '../http/errors.js';
@@ -13,8 +14,30 @@ import { named } from '../openapi/schema-name.js';
 import { SECURITY } from '../openapi/security.js';
 import { addMerchantAnswerSchema, type MerchantsAnswer, merchantsAnswerSchema, signAnswerSchema } from './admin-answers.js';
 
+/** A provider profile's request signing rule (`requests.signature`, its header aside), for signing as another profile than the workspace's. */
+const signingSchema = z
+  .object({
+    algorithm: z.enum(SIGNATURE_ALGORITHMS),
+    separator: z.string().max(16),
+    secret: z.enum(SECRET_PLACES),
+    encoding: z.enum(SIGNATURE_ENCODINGS),
+  })
+  .refine((signing) => signing.algorithm.startsWith('hmac-') === (signing.secret === 'key'), {
+    path: ['secret'],
+    message: 'must be key with hmac-sha256 or hmac-sha512, and last-slot or first-slot with sha256, sha512, sha1 or md5',
+  })
+  .meta({ description: "requests.signature of a provider profile (docs/provider-profile.md); header is not needed. Left out: the workspace's profile's." });
+
 /** The body of POST /_sandbox/merchants/:id/sign. */
-export const signRequestSchema = named('SignRequest', z.object({ string_to_sign: z.string({ error: 'must be the string to sign' }) }));
+export const signRequestSchema = named(
+  'SignRequest',
+  z.object({
+    string_to_sign: z.string({ error: 'must be the string to sign' }).meta({
+      description: "The values joined with the profile's separator, without the secret: a secret slot is added where the profile puts it.",
+    }),
+    signing: signingSchema.optional(),
+  }),
+);
 
 named('NewMerchantRequest', newMerchantSchema, 'Every field may be left out and is then generated.');
 
@@ -53,11 +76,11 @@ const signAs = createRoute({
   path: '/{id}/sign',
   operationId: 'signAsMerchant',
   tags: ['sandbox'],
-  summary: "Sign a string with a merchant's secret (without showing it)",
+  summary: "Sign a string with a merchant's secret (without showing it), as the workspace's provider profile signs",
   security: SECURITY.admin,
   request: { params: pathParams({ id: 'The merchant id.' }), body: jsonRequest(signRequestSchema, ADMIN_BODY_LIMIT, { lenient: true }) },
   responses: {
-    200: answer('The hex HMAC-SHA256.', signAnswerSchema),
+    200: answer("The signature, as the profile makes it (hex HMAC-SHA256 under sandbox), and the algorithm's name.", signAnswerSchema),
     401: ADMIN_401,
     404: error('No such merchant in this workspace.'),
     413: ADMIN_TOO_LARGE,
@@ -95,13 +118,15 @@ export function merchantRoutes() {
         if (!added.ok) throw errors.conflict('merchant_exists', `A merchant with id ${added.taken.id} (${added.taken.name}) already exists in this workspace. Leave "id" out to get a new one.`);
         return c.json({ merchant: added.merchant, workspace: sandbox.workspace }, 201);
       })
-      // For `deposit-sandbox sign --workspace`: signs with a merchant's secret without showing it.
+      // For `deposit-sandbox sign --workspace`: signs with a merchant's secret without showing it,
+      // under the workspace's provider profile or the rule sent. The string is one slot: a secret
+      // slot goes after or before it, with the separator, as in the profile's string to sign.
       .openapi(signAs, (c) => {
         const sandbox = c.get('sandbox');
         const merchant = sandbox.merchants.get(c.req.param('id'));
         if (!merchant) throw errors.notFound(`No merchant ${JSON.stringify(c.req.param('id'))} in workspace ${sandbox.workspace}. GET ${sandbox.basePath}/_sandbox/merchants lists them.`);
-        const { string_to_sign } = c.req.valid('json');
-        return c.json({ signature: sign(merchant.secret, string_to_sign), algorithm: SIGNATURE_ALGORITHM, merchant: merchant.id }, 200);
+        const { string_to_sign, signing = sandbox.profile.requests.signature } = c.req.valid('json');
+        return c.json({ signature: signSlots(signing, [string_to_sign], merchant.secret), algorithm: signingLabel(signing), merchant: merchant.id }, 200);
       })
   );
 }

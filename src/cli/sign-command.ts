@@ -1,7 +1,13 @@
 import { resolve } from 'node:path';
-import { SIGNATURE_ALGORITHM, SIGNATURE_FIELDS, sign, stringToSign, type SignedEndpoint } from '../auth/signature.js';
+import { AUTH_HEADER } from '../auth/authenticate.js';
+import { SIGNATURE_FIELDS, type SignedEndpoint } from '../auth/signature.js';
+import { signatureSlots } from '../auth/string-to-sign.js';
 import { AdminClient, DEFAULT_SANDBOX_URL } from '../admin-client/admin-client.js';
 import { loadFixtures } from '../merchants/fixtures.js';
+import { joinSlots } from '../profile/join-slots.js';
+import { DEFAULT_PROFILE, loadProfile } from '../profile/load-profile.js';
+import type { Profile } from '../profile/profile-schema.js';
+import { describeSigning, signRequest } from '../profile/sign-request.js';
 import { workspaceUrl } from '../workspaces/workspace-url.js';
 
 export interface SignOptions {
@@ -16,23 +22,35 @@ export interface SignOptions {
   url?: string;
   adminToken?: string;
   json?: boolean;
+  /** --profile: a built-in's name or a profile file's path; wins over the workspace's profile. */
+  profile?: string;
+  /** DEPOSIT_SANDBOX_PROFILE: the profile when neither --profile nor --workspace says which (default `sandbox`). */
+  envProfile?: string;
 }
 
-const ENDPOINTS: Record<SignedEndpoint, { route: string; header: string }> = {
-  create: { route: 'POST /api/v1/trades/deposit/create', header: 'X-Auth' },
-  build: { route: 'POST /api/v1/trades/deposit/build', header: 'X-Auth' },
-  get: { route: 'GET /api/v1/trades/:merchant/:uuid', header: 'X-Token' },
+const ROUTES: Record<SignedEndpoint, string> = {
+  create: 'POST /api/v1/trades/deposit/create',
+  build: 'POST /api/v1/trades/deposit/build',
+  get: 'GET /api/v1/trades/:merchant/:uuid',
 };
 
 /** What `deposit-sandbox sign` computes. */
 export interface SignResult {
   endpoint: SignedEndpoint;
   fields: Array<{ name: string; value: string }>;
+  /** What the profile signs, the secret (when it is a slot) shown as `<secret>`. */
   string_to_sign: string;
   signature: string;
+  /** The header the signature travels in. */
   header: string;
   /** Where the secret came from: "--secret" or the fixtures file and merchant. */
   secret_from: string;
+  /** The provider profile signed under. */
+  profile: string;
+  /** The algorithm and encoding: `HMAC-SHA256, hex`. */
+  algorithm: string;
+  /** Where the merchant's token goes when the signature travels in a header of its own (X-Auth or X-Token); null when the signature takes the token's place. */
+  token_header: string | null;
 }
 
 /** Reads `key=value` arguments and --body into the values of the endpoint's signature slots. */
@@ -87,51 +105,94 @@ function findSecret(options: SignOptions, merchant: string | undefined): { secre
   return { secret: known.secret, from: `the secret of ${known.name} (${known.id}) in ${file ?? 'the bundled fixtures'}` };
 }
 
-/** The endpoint, its fields in signing order and the string to sign. */
-function prepare(pairs: readonly string[], options: SignOptions) {
+/** The endpoint, its fields in signing order and what the profile signs. */
+function prepare(pairs: readonly string[], options: SignOptions, profile: Profile) {
   const endpoint = (options.endpoint ?? 'create') as SignedEndpoint;
   if (!(endpoint in SIGNATURE_FIELDS)) throw new Error(`--endpoint must be create, build or get; got ${JSON.stringify(options.endpoint)}.`);
   const values = collect(pairs, endpoint, options.body);
+  const described = describeSigning(profile, endpoint, values);
   return {
     endpoint,
     values,
     fields: SIGNATURE_FIELDS[endpoint].map((name) => ({ name, value: name === 'cusotmer' ? (values['cusotmer'] ?? values['customer'] ?? '') : (values[name] ?? '') })),
-    string_to_sign: stringToSign(endpoint, values),
-    header: ENDPOINTS[endpoint].header,
+    string_to_sign: described.string_to_sign,
+    header: described.header,
+    profile: profile.name,
+    algorithm: described.algorithm,
+    token_header: described.header.toLowerCase() === AUTH_HEADER[endpoint].toLowerCase() ? null : AUTH_HEADER[endpoint],
   };
 }
 
+/** The profile named by --profile, else DEPOSIT_SANDBOX_PROFILE, else `sandbox`. Throws a ProfileError (exit 2) for one that cannot be used. */
+function localProfile(options: SignOptions): Profile {
+  return loadProfile(options.profile || options.envProfile || DEFAULT_PROFILE);
+}
+
 /** Computes the string to sign and its signature for an endpoint. Throws an Error that says what to fix. */
-export function signValues(pairs: readonly string[], options: SignOptions): SignResult {
-  const { endpoint, values, fields, string_to_sign, header } = prepare(pairs, options);
+export function signValues(pairs: readonly string[], options: SignOptions, profile: Profile = localProfile(options)): SignResult {
+  const { values, ...shown } = prepare(pairs, options, profile);
   const { secret, from } = findSecret(options, values['merchant']);
-  return { endpoint, fields, string_to_sign, signature: sign(secret, string_to_sign), header, secret_from: from };
+  return order({ ...shown, signature: signRequest(profile, secret, shown.endpoint, values), secret_from: from });
+}
+
+/** The admin client of workspace `options.workspace` of the running sandbox. */
+const workspaceClient = (options: SignOptions & { workspace: string }) => new AdminClient({ url: workspaceUrl(options.url ?? DEFAULT_SANDBOX_URL, options.workspace), adminToken: options.adminToken });
+
+/** The profile workspace `options.workspace` follows (GET /_sandbox/profile), unless --profile names one. */
+async function workspaceProfile(client: AdminClient, options: SignOptions): Promise<Profile> {
+  if (options.profile) return loadProfile(options.profile);
+  return (await client.call('GET', '/profile')).profile;
 }
 
 /**
  * As signValues, but the running sandbox signs with the secret of a merchant of workspace
- * `options.workspace` (its own merchants, whose secrets were shown only once, and the fixtures').
+ * `options.workspace` (its own merchants, whose secrets were shown only once, and the fixtures'),
+ * under the workspace's provider profile unless --profile names another.
  */
-export async function signInWorkspace(pairs: readonly string[], options: SignOptions & { workspace: string }): Promise<SignResult> {
-  const { endpoint, values, fields, string_to_sign, header } = prepare(pairs, options);
+export async function signInWorkspace(pairs: readonly string[], options: SignOptions & { workspace: string }, client: AdminClient = workspaceClient(options), known?: Profile): Promise<SignResult> {
+  const profile = known ?? (await workspaceProfile(client, options));
+  const { values, ...shown } = prepare(pairs, options, profile);
   const merchant = values['merchant'];
   if (!merchant) throw new Error('With --workspace, pass merchant=<id>: the sandbox signs with the secret of that merchant of the workspace.');
-  const client = new AdminClient({ url: workspaceUrl(options.url ?? DEFAULT_SANDBOX_URL, options.workspace), adminToken: options.adminToken });
-  const answer = await client.call('POST', '/merchants/:id/sign', { param: { id: merchant }, json: { string_to_sign } });
-  return {
-    endpoint,
-    fields,
-    string_to_sign,
+  // The values joined without the secret: the sandbox puts a secret slot where the profile says.
+  const string_to_sign = joinSlots({ ...profile.requests.signature, secret: 'key' }, signatureSlots(shown.endpoint, values), '');
+  const answer = await client.call('POST', '/merchants/:id/sign', { param: { id: merchant }, json: { string_to_sign, signing: profile.requests.signature } });
+  return order({
+    ...shown,
     signature: answer.signature,
-    header,
     secret_from: `the secret of merchant ${merchant} in workspace ${options.workspace} of ${client.url.replace(/\/w\/[^/]+$/, '')}`,
-  };
+  });
 }
 
-/** `deposit-sandbox sign`: prints the string to sign and the signature. */
+/** The result's keys in the order --json prints them: those of earlier versions first. */
+function order(result: SignResult): SignResult {
+  const { endpoint, fields, string_to_sign, signature, header, secret_from, profile, algorithm, token_header } = result;
+  return { endpoint, fields, string_to_sign, signature, header, secret_from, profile, algorithm, token_header };
+}
+
+/** Where the secret went, for the last line: `keyed with --secret`, or `--secret as the last slot`. */
+function secretPlace(profile: Profile, from: string): string {
+  const place = profile.requests.signature.secret;
+  return place === 'key' ? `keyed with ${from}` : `${from} as the ${place === 'last-slot' ? 'last' : 'first'} slot`;
+}
+
+/**
+ * `deposit-sandbox sign`: prints the string to sign and the signature. The profile: --profile,
+ * else the workspace's with --workspace, else DEPOSIT_SANDBOX_PROFILE, else `sandbox` (whose
+ * output is the same as before profiles existed).
+ */
 export async function signCommand(pairs: readonly string[], options: SignOptions, write: (text: string) => void = (text) => process.stdout.write(text)): Promise<void> {
   const { workspace } = options;
-  const result = workspace !== undefined && !options.secret ? await signInWorkspace(pairs, { ...options, workspace }) : signValues(pairs, options);
+  let profile: Profile;
+  let result: SignResult;
+  if (workspace === undefined) {
+    profile = localProfile(options);
+    result = signValues(pairs, options, profile);
+  } else {
+    const client = workspaceClient({ ...options, workspace });
+    profile = await workspaceProfile(client, options);
+    result = options.secret ? signValues(pairs, options, profile) : await signInWorkspace(pairs, { ...options, workspace }, client, profile);
+  }
   if (options.json) {
     write(`${JSON.stringify(result, null, 2)}\n`);
     return;
@@ -139,13 +200,14 @@ export async function signCommand(pairs: readonly string[], options: SignOptions
   const width = Math.max(...result.fields.map((f) => f.name.length));
   write(
     [
-      `endpoint:       ${result.endpoint} (${ENDPOINTS[result.endpoint].route})`,
+      `endpoint:       ${result.endpoint} (${ROUTES[result.endpoint]})`,
       'fields, in signing order:',
       ...result.fields.map((f) => `  ${f.name.padEnd(width)}  ${f.value === '' ? '(empty)' : f.value}`),
       `string to sign: ${result.string_to_sign}`,
       `signature:      ${result.signature}`,
       `header:         ${result.header}: ${result.signature}`,
-      `(${SIGNATURE_ALGORITHM}, keyed with ${result.secret_from})`,
+      ...(result.token_header ? [`token:          ${result.token_header}: <the merchant's token> (the signature travels apart, in ${result.header})`] : []),
+      `(${result.algorithm}, ${secretPlace(profile, result.secret_from)}${result.profile === DEFAULT_PROFILE ? '' : `; profile ${result.profile}`})`,
       '',
     ].join('\n'),
   );
