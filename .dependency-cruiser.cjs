@@ -17,12 +17,12 @@ const FLOORS = [
   {
     name: 'behaviour',
     what: 'what happens to trades: the lifecycle, scenarios, callbacks, the receiver check, the fuzzer, the balance probe, the options',
-    paths: ['^src/(lifecycle|scenarios|callbacks|check-callback|callback-fuzzer|balance-probe|profile)/', '^src/config/options\\.ts$'],
+    paths: ['^src/(lifecycle|scenarios|callbacks|check-callback|callback-fuzzer|balance-probe|profile|drift)/', '^src/config/options\\.ts$'],
   },
   {
     name: 'tenant',
-    what: 'one sandbox, assembled (src/sandbox.ts), and the integration report it keeps',
-    paths: ['^src/sandbox\\.ts$', '^src/report/'],
+    what: 'one sandbox, assembled (src/sandbox.ts), the integration report it keeps, and its sessions (recording, state documents)',
+    paths: ['^src/sandbox\\.ts$', '^src/(report|sessions)/'],
   },
   {
     name: 'http',

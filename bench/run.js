@@ -18,6 +18,7 @@ const WORKSPACES = fileURLToPath(new URL('./workspaces.js', import.meta.url));
 const SCENARIO_MATCHING = fileURLToPath(new URL('./scenario-matching.js', import.meta.url));
 const PROFILES = fileURLToPath(new URL('./profiles.js', import.meta.url));
 const JOURNAL_WRITES = fileURLToPath(new URL('./journal-writes.js', import.meta.url));
+const SESSIONS = fileURLToPath(new URL('./sessions.js', import.meta.url));
 
 const USAGE = `usage: npm run bench [-- --quick | --full]
   --quick  3 rounds of 1.5 s load slices per server, 3 start-ups per store size (about 3.5 minutes)
@@ -304,6 +305,8 @@ async function main() {
 
   const profiles = await phase('request signing under a provider profile (bench/profiles.js)', PROFILES, [String(config.rounds)], { timeoutMs: 150_000, indent: '  ' });
 
+  const sessions = await phase('sessions: forks of a prepared workspace (bench/sessions.js)', SESSIONS, [String(config.rounds)], { timeoutMs: 300_000, indent: '  ' });
+
   const journal = await phase('journal records: one store, 64 workspaces through one record, 64 journals (bench/journal-writes.js)', JOURNAL_WRITES, [String(config.rounds)], {
     timeoutMs: 150_000,
     indent: '  ',
@@ -456,6 +459,8 @@ async function main() {
     matching,
     "Signed creates under a provider profile, against the sandbox profile's own signing (bench/profiles.js):",
     profiles,
+    'Sessions: forks of a prepared workspace (bench/sessions.js):',
+    sessions,
     "Journal records, apart from HTTP: one busy sandbox, 64 busy workspaces through the workspaces' journal, and 64 stores with a journal each (bench/journal-writes.js):",
     journal,
     workspaces,

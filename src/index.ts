@@ -5,7 +5,8 @@
 // Start a sandbox in-process, and its handle.
 export { startSandbox, type RunningSandbox, type SandboxOptions } from './programmatic/start-sandbox.js';
 export type { CallbackMatch, CallbackPredicate, WaitForOptions } from './programmatic/callback-waiter.js';
-export type { WorkspaceHandle } from './programmatic/workspace-handle.js';
+export type { ForkHelperOptions, WorkspaceHandle } from './programmatic/workspace-handle.js';
+export type { StateDocument } from './sessions/state-document.js';
 
 // Signing and verification, as the provider and the sandbox's callbacks do them.
 export { sign, stringToSign, verifySignature, verifyCallbackSignature, type SignedEndpoint } from './auth/signature.js';

@@ -4,10 +4,13 @@ import { checkCallbackRoutes } from './check-callback-routes.js';
 import { clockRoutes } from './clock-routes.js';
 import { healthRoutes } from './health-routes.js';
 import { merchantRoutes } from './merchant-routes.js';
+import { forkRoutes } from './fork-routes.js';
 import { profileRoutes } from './profile-routes.js';
 import { reportRoutes } from './report-routes.js';
 import { resetRoutes } from './reset-routes.js';
+import { resumeRoutes } from './resume-routes.js';
 import { scenarioRoutes } from './scenario-routes.js';
+import { stateRoutes } from './state-routes.js';
 import { tradeRoutes } from './trade-routes.js';
 import { versionRoutes } from './version-routes.js';
 
@@ -20,6 +23,7 @@ export function adminRoutes() {
   return new ResourceApp()
     .route('/health', healthRoutes())
     .route('/trades', tradeRoutes())
+    .route('/callbacks/resume', resumeRoutes())
     .route('/callbacks', callbackRoutes())
     .route('/clock', clockRoutes())
     .route('/reset', resetRoutes())
@@ -28,6 +32,8 @@ export function adminRoutes() {
     .route('/merchants', merchantRoutes())
     .route('/check-callback', checkCallbackRoutes())
     .route('/report', reportRoutes())
+    .route('/state', stateRoutes())
+    .route('/fork', forkRoutes())
     .route('/version', versionRoutes());
 }
 

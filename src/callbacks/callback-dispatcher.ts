@@ -162,9 +162,12 @@ export class CallbackDispatcher extends EventEmitter<CallbackNotices> {
     return count;
   }
 
-  /** Forgets everything after the store was cleared, and abandons deliveries in flight. */
+  /**
+   * Forgets everything after the store was cleared, or its rows replaced (a state import): the
+   * events are indexed from the store again, and deliveries in flight are abandoned.
+   */
   reset(): void {
-    this.#index.clear();
+    this.#index.rebuild();
     this.#sender.abortAll();
   }
 

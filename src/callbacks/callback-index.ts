@@ -11,12 +11,13 @@ export class CallbackIndex {
 
   constructor(store: Store) {
     this.#store = store;
-    this.#build();
+    this.rebuild();
     // A failed save puts rows back (even after a reset emptied this index): index them again.
-    store.onRevert(() => this.#build());
+    store.onRevert(() => this.rebuild());
   }
 
-  #build(): void {
+  /** Indexes the stored events again, from nothing (after a reset, or the rows replaced by a state import). */
+  rebuild(): void {
     this.#byTrade.clear();
     const sorted = [...this.#store.callbacks.values()].sort((a, b) => a.seq - b.seq);
     for (const event of sorted) this.add(event);
@@ -51,9 +52,5 @@ export class CallbackIndex {
 
   trades(): string[] {
     return [...this.#byTrade.keys()];
-  }
-
-  clear(): void {
-    this.#byTrade.clear();
   }
 }

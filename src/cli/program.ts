@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { registerCheckCallback } from './check-callback.js';
 import { registerClock } from './clock.js';
+import { registerFork } from './fork.js';
 import { registerHealth } from './health.js';
 import { registerReplay } from './replay.js';
 import { registerReport } from './report.js';
@@ -96,6 +97,7 @@ export function createProgram(): Command {
   registerStop(program);
   registerClock(program);
   registerReplay(program);
+  registerFork(program);
   registerCheckCallback(program);
   registerHealth(program);
   registerReport(program);

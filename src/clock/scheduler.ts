@@ -62,6 +62,17 @@ export class Scheduler {
     return job;
   }
 
+  /**
+   * Takes the stored jobs as they are now, after the store's rows were replaced as a whole (a
+   * state document imported, src/sessions/), and sets the timer for them: the queue is built
+   * again, and new jobs are numbered after every stored one.
+   */
+  reload(): void {
+    for (const job of this.#store.jobs.values()) this.#seq = Math.max(this.#seq, job.seq);
+    this.#queue.rebuild(this.#store.jobs.values());
+    this.#arm();
+  }
+
   /** Jobs not yet run, in the order they will run. */
   pending(filter: (job: Job) => boolean = () => true): Job[] {
     return [...this.#store.jobs.values()].filter(filter).sort(compareJobs);

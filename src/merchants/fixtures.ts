@@ -117,4 +117,9 @@ export class MerchantDirectory {
     this.#byId.set(id, merchant);
     return true;
   }
+
+  /** Removes a workspace's own merchant (a state import replaced them); false when there is none of that id. */
+  remove(id: string): boolean {
+    return this.#byId.delete(id.toLowerCase());
+  }
 }

@@ -6,7 +6,8 @@ import { OptionsError } from '../sandbox.js';
 import { listen } from '../server/listen.js';
 import { createServer } from '../server/server.js';
 import { CallbackWaiter, type CallbackMatch, type CallbackPredicate, type WaitForOptions } from './callback-waiter.js';
-import { workspaceHandle, type WorkspaceHandle } from './workspace-handle.js';
+import type { StateDocument } from '../sessions/state-document.js';
+import { type ForkHelperOptions, workspaceHandle, type WorkspaceHandle } from './workspace-handle.js';
 
 /**
  * The options of `deposit-sandbox serve` (camelCase: `port`, `data`, `clock`, `adminToken`...),
@@ -41,6 +42,17 @@ export interface RunningSandbox {
    * its own `url`, `admin` and `callbacks.waitFor`. A unique name is made up when left out.
    */
   workspace(name?: string): WorkspaceHandle;
+  /**
+   * Copies the workspace default (the unprefixed one) under a new name, in one step; resolves
+   * with the new workspace's handle. As WorkspaceHandle.fork.
+   *
+   * @example
+   *   // Prepare once (trades in the states the tests need), then one fork per test:
+   *   const ws = await sandbox.fork(`test-${n}`);
+   */
+  fork(name: string, options?: ForkHelperOptions): Promise<WorkspaceHandle>;
+  /** The workspace default as a state document (GET /_sandbox/state). */
+  state(): Promise<StateDocument>;
   /** Stops listening, lets requests in flight finish, stops the clock's jobs, flushes the store. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -80,6 +92,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     callbacks: { waitFor: (match, waitOptions) => waiter.waitFor(match, waitOptions) },
     merchants: sandbox.merchants.list(),
     workspace: (name) => workspaceHandle({ url: server.url, workspaces: deposit.workspaces, adminToken, waiters }, name),
+    fork: (name, forkOptions) => workspaceHandle({ url: server.url, workspaces: deposit.workspaces, adminToken, waiters }, 'default').fork(name, forkOptions),
+    state: () => admin.request<StateDocument>('GET', '/state'),
     close() {
       closing ??= (async () => {
         waiter.closeAll('The sandbox was closed while waitFor was waiting for a callback.');

@@ -5,6 +5,8 @@ import type { Merchant } from '../merchants/fixtures.js';
 import type { WorkspaceRegistry } from '../workspaces/workspace-registry.js';
 import type { ScenarioSummary } from '../scenarios/describe-scenario.js';
 import type { AddMerchantAnswer, ScenarioUploadAnswer } from '../admin/admin-answers.js';
+import type { ForkAnswer } from '../admin/fork-routes.js';
+import type { StateDocument } from '../sessions/state-document.js';
 import type { NewMerchant } from '../merchants/added-merchants.js';
 import { workspaceNameProblem } from '../workspaces/workspace-name.js';
 import { workspaceBaseUrl } from '../workspaces/workspace-url.js';
@@ -25,8 +27,24 @@ export interface WorkspaceHandle {
   addMerchant(merchant?: NewMerchant): Promise<Merchant>;
   /** Sets this workspace's own scenarios (YAML, the format of a scenario file); they go in front of the shared ones. */
   setScenarios(yaml: string): Promise<ScenarioSummary[]>;
+  /**
+   * Copies this workspace under a new name, in one step (POST /_sandbox/fork): a prepared
+   * workspace forked per test. The callbacks it had pending are held in the copy unless
+   * `{ callbacks: 'kept' }`. Resolves with the new workspace's handle.
+   *
+   * @example
+   *   const test = await sandbox.workspace('prepared').fork(`test-${n}`);
+   */
+  fork(name: string, options?: ForkHelperOptions): Promise<WorkspaceHandle>;
+  /** This workspace as a state document (GET /_sandbox/state): PUT it to /_sandbox/state to start from it again. */
+  state(): Promise<StateDocument>;
   /** Removes the workspace and everything in it; its pending callbacks are never sent. */
   delete(): Promise<void>;
+}
+
+/** Options of fork(): what becomes of the callbacks the source had pending (default `paused`, held until POST /_sandbox/callbacks/resume). */
+export interface ForkHelperOptions {
+  callbacks?: 'paused' | 'kept';
 }
 
 export interface WorkspaceHandleContext {
@@ -59,6 +77,11 @@ export function workspaceHandle(context: WorkspaceHandleContext, name: string = 
     callbacks: { waitFor: async (match, options) => (await waiterFor()).waitFor(match, options) },
     addMerchant: async (merchant = {}) => (await admin.request<AddMerchantAnswer>('POST', '/merchants', merchant)).merchant,
     setScenarios: async (yaml) => (await admin.request<ScenarioUploadAnswer>('PUT', '/scenarios', yaml)).scenarios,
+    fork: async (to, options = {}) => {
+      const forked = await admin.request<ForkAnswer>('POST', '/fork', { to, callbacks: options.callbacks ?? 'paused' });
+      return workspaceHandle(context, forked.workspace);
+    },
+    state: () => admin.request<StateDocument>('GET', '/state'),
     delete: async () => {
       const created = waiter === undefined ? undefined : await waiter.catch(() => undefined);
       created?.closeAll(`Workspace ${name} was removed while waitFor was waiting for a callback.`);

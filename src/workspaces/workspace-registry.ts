@@ -40,6 +40,9 @@ export type OpenResult = { ok: true; sandbox: Sandbox } | { ok: false; reason: '
 /** A workspace opened for one request; `leave` is called once with the request's answer. */
 export type EnterResult = { ok: true; sandbox: Sandbox; leave: (outcome: RequestOutcome) => void } | (OpenResult & { ok: false });
 
+/** What create() did: the new workspace, or why none was made. */
+export type CreateResult = { ok: true; sandbox: Sandbox } | { ok: false; reason: 'invalid_name' | 'exists' | 'case_twin' | 'limit' | 'closed'; message: string };
+
 /** What a removal did: the workspace removed, or why nothing was. */
 export type DeleteResult = { ok: true; removed: WorkspaceSummary } | { ok: false; reason: 'not_found' | 'permanent'; message: string };
 
@@ -287,18 +290,8 @@ export class WorkspaceRegistry {
             `where both would share one folder. Use /w/${twin}, or a name that differs in more than case.`,
         };
       }
-      const max = this.#host.options.maxWorkspaces;
-      if (this.#entries.size >= max) {
-        const tried = this.#entries.size - this.size;
-        return {
-          ok: false,
-          reason: 'limit',
-          message:
-            `The sandbox already holds ${this.#entries.size} workspaces besides default${tried > 0 ? ` (${tried} of them new, for requests still running)` : ''}, its limit (--max-workspaces ${max}), so "${name}" was not created. ` +
-            'Remove workspaces you no longer need with DELETE /w/<name>/_sandbox (GET /_sandbox/workspaces lists them), let idle ones expire (--workspace-ttl), ' +
-            'or start the sandbox with a higher --max-workspaces (env DEPOSIT_SANDBOX_MAX_WORKSPACES).',
-        };
-      }
+      const full = this.#full(name);
+      if (full) return full;
       entry = { name, lastUsed: Date.now(), ...(trial ? { trial: { running: 0 } } : {}) };
       this.#entries.set(name, entry);
     }
@@ -313,6 +306,64 @@ export class WorkspaceRegistry {
     }
     this.#follow(sandbox);
     return { ok: true, sandbox, entry };
+  }
+
+  /** The refusal of a new workspace `name` when --max-workspaces are there already. */
+  #full(name: string): (OpenResult & { ok: false }) | undefined {
+    const max = this.#host.options.maxWorkspaces;
+    if (this.#entries.size < max) return undefined;
+    const tried = this.#entries.size - this.size;
+    return {
+      ok: false,
+      reason: 'limit',
+      message:
+        `The sandbox already holds ${this.#entries.size} workspaces besides default${tried > 0 ? ` (${tried} of them new, for requests still running)` : ''}, its limit (--max-workspaces ${max}), so "${name}" was not created. ` +
+        'Remove workspaces you no longer need with DELETE /w/<name>/_sandbox (GET /_sandbox/workspaces lists them), let idle ones expire (--workspace-ttl), ' +
+        'or start the sandbox with a higher --max-workspaces (env DEPOSIT_SANDBOX_MAX_WORKSPACES).',
+    };
+  }
+
+  /**
+   * Makes workspace `name`, new, and fills it with `fill` before any request reaches it (a fork,
+   * src/sessions/): a request for the name meanwhile waits for it, as for a workspace loading. It
+   * counts toward --max-workspaces like any other. Refused when the name is taken (default
+   * included, or a workspace a request is making now), not allowed, or past the limit. When
+   * `fill` fails, the workspace is removed again, folder and all, and its error is thrown.
+   */
+  async create(name: string, fill: (sandbox: Sandbox) => Promise<void>): Promise<CreateResult> {
+    const problem = workspaceNameProblem(name);
+    if (problem !== undefined) return { ok: false, reason: 'invalid_name', message: problem };
+    await this.#deleting.get(name);
+    if (name === DEFAULT_WORKSPACE || this.#entries.has(name)) {
+      return {
+        ok: false,
+        reason: 'exists',
+        message: `The workspace ${JSON.stringify(name)} exists already; nothing was changed. Pick another name, or remove it first with DELETE /w/${name}/_sandbox.`,
+      };
+    }
+    if (this.#closed) return { ok: false, reason: 'closed', message: 'The sandbox is shutting down and opens no new workspace.' };
+    const twin = await this.#sharesFolderWith(name);
+    if (twin !== undefined) {
+      return {
+        ok: false,
+        reason: 'case_twin',
+        message: `The workspace ${JSON.stringify(name)} was not created: it differs only in case from the workspace ${JSON.stringify(twin)}, and the data folder is on a file system that does not tell case apart.`,
+      };
+    }
+    // Looked at again after the awaits: another request may have taken the name meanwhile.
+    if (this.#entries.has(name)) return { ok: false, reason: 'exists', message: `The workspace ${JSON.stringify(name)} exists already; nothing was changed.` };
+    const full = this.#full(name);
+    if (full) return full;
+    const entry: Entry = { name, lastUsed: Date.now() };
+    this.#entries.set(name, entry);
+    try {
+      const sandbox = await this.#load(entry, fill);
+      this.#follow(sandbox);
+      return { ok: true, sandbox };
+    } catch (error) {
+      if (this.#entries.get(name) === entry) await this.delete(name);
+      throw error;
+    }
   }
 
   /**
@@ -474,7 +525,8 @@ export class WorkspaceRegistry {
     await this.#root.close();
   }
 
-  #load(entry: Entry): Promise<Sandbox> {
+  /** Loads (or makes) a workspace's sandbox; `fill`, for a new one, runs before it is handed to any request. */
+  #load(entry: Entry, fill?: (sandbox: Sandbox) => Promise<void>): Promise<Sandbox> {
     if (entry.sandbox) return Promise.resolve(entry.sandbox);
     entry.opening ??= (async () => {
       const folder = this.folder;
@@ -497,6 +549,14 @@ export class WorkspaceRegistry {
       const sandbox = await this.#create(host.options, adapter, { seat, services });
       // Its overdue jobs run now: a workspace is made once the server listens, its address known.
       await sandbox.start();
+      if (fill) {
+        try {
+          await fill(sandbox);
+        } catch (error) {
+          await sandbox.close().catch(() => undefined);
+          throw error;
+        }
+      }
       entry.sandbox = sandbox;
       return sandbox;
     })().catch((error: unknown) => {

@@ -1,0 +1,124 @@
+// Sessions: what a fork of a prepared workspace costs, against a create in the same run.
+//
+//   node bench/sessions.js [rounds, default 5]      (needs the build in dist/: npm run build)
+//
+// Forks: an in-memory sandbox (manual clock) is prepared through its app with 1,000 trades, each
+// moved to confirmed with a callback_url where nothing listens, and --callback-retries of four
+// waits, so the clock's advance makes 5 attempts of each callback (5,000 in all). Then
+// POST /_sandbox/fork (app.request(), no sockets) copies it, one fork after another (each removed
+// after it is timed, so every fork copies the same workspace), 20 x rounds times after a warm-up;
+// p50, p95 and p99 of the time per fork are shown with the median time of a create measured
+// between them, and the same on a data folder (the fork's rows written to the workspaces'
+// journal). Goal: p95 under 20 ms in memory. Then 100 forks at once: all must be 201.
+// Bounded (a watchdog ends it after 240 s) and self-stopping.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp } from '../dist/app.js';
+import { createServer } from '../dist/server/server.js';
+
+const ROUNDS = Number(process.argv[2] ?? 5);
+const TRADES = 1_000;
+const MERCHANT = '6f1c2a9e-3b7d-4c52-9a1e-2d4b8f0c7e51';
+const TOKEN = 'sandbox-token-demo';
+/** Port 4 on loopback: nothing listens there, so each attempt fails at once (test/callbacks-receiver.ts CLOSED_PORT). */
+const NOWHERE = 'http://127.0.0.1:4/callback';
+
+const watchdog = setTimeout(() => {
+  console.error('sessions bench: still running after 240 s, stopping');
+  process.exit(1);
+}, 240_000);
+
+const quantile = (values, q) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+};
+const ms = (value) => value.toFixed(2);
+const json = { 'Content-Type': 'application/json' };
+
+let order = 0;
+const createBody = (extra = {}) => JSON.stringify({ merchant: MERCHANT, order: `bench-${++order}`, amount_cents: 31250, amount_currency: 'RUB', type: 'any_bank', ...extra });
+
+async function request(app, method, path, body) {
+  const res = await app.request(path, { method, headers: { ...json, 'X-Auth': TOKEN }, ...(body === undefined ? {} : { body }) });
+  return res;
+}
+
+/** Time of one create in the default workspace of `app` (ms). */
+async function createOnce(app) {
+  const started = performance.now();
+  const res = await request(app, 'POST', '/api/v1/trades/deposit/create', createBody());
+  const took = performance.now() - started;
+  if (res.status !== 201) throw new Error(`create answered ${res.status}`);
+  await res.arrayBuffer();
+  return took;
+}
+
+/** A sandbox whose workspace `prepared` holds TRADES trades and 5 failed attempts of each one's callback. */
+async function prepared(options) {
+  const server = await createServer({ clock: 'manual', callbackRetries: '1s,1s,1s,1s', ...options });
+  const app = createApp(server);
+  for (let i = 0; i < TRADES; i++) {
+    const res = await request(app, 'POST', '/w/prepared/api/v1/trades/deposit/create', createBody({ callback_url: NOWHERE }));
+    const { id } = await res.json();
+    await request(app, 'POST', `/w/prepared/_sandbox/trades/${id}/transition`, JSON.stringify({ state: 'confirmed' }));
+  }
+  await request(app, 'POST', '/w/prepared/_sandbox/clock/advance', JSON.stringify({ by: '10s' }));
+  const state = await (await request(app, 'GET', '/w/prepared/_sandbox/state')).json();
+  const attempts = state.callbacks.reduce((sum, event) => sum + event.attempts.length, 0);
+  if (state.trades.length !== TRADES || attempts !== 5 * TRADES) throw new Error(`prepared ${state.trades.length} trades and ${attempts} attempts`);
+  return { server, app, attempts, bytes: JSON.stringify(state).length };
+}
+
+let forks = 0;
+/** Times one fork of `prepared` (ms), then removes it. */
+async function forkOnce(app) {
+  const name = `fork-${++forks}`;
+  const started = performance.now();
+  const res = await request(app, 'POST', '/w/prepared/_sandbox/fork', JSON.stringify({ to: name }));
+  const took = performance.now() - started;
+  if (res.status !== 201) throw new Error(`fork answered ${res.status}: ${await res.text()}`);
+  await res.arrayBuffer();
+  await request(app, 'DELETE', `/w/${name}/_sandbox`);
+  return took;
+}
+
+async function measureForks(label, options) {
+  const { server, app, attempts, bytes } = await prepared(options);
+  for (let i = 0; i < 10; i++) {
+    await forkOnce(app);
+    await createOnce(app);
+  }
+  const forkTimes = [];
+  const createTimes = [];
+  for (let i = 0; i < 20 * ROUNDS; i++) {
+    forkTimes.push(await forkOnce(app));
+    createTimes.push(await createOnce(app));
+  }
+  const create = quantile(createTimes, 0.5);
+  const p95 = quantile(forkTimes, 0.95);
+  const line = `  fork of a workspace of ${TRADES.toLocaleString('en-US')} trades and ${attempts.toLocaleString('en-US')} callback attempts (${(bytes / 1e6).toFixed(1)} MB as a state document), ${label}, ${forkTimes.length} forks one after another: p50 ${ms(quantile(forkTimes, 0.5))} ms, p95 ${ms(p95)} ms, p99 ${ms(quantile(forkTimes, 0.99))} ms; a create in between: ${ms(create)} ms (p95 = ${(p95 / create).toFixed(0)} creates)`;
+  return { server, app, p95, line };
+}
+
+const folder = mkdtempSync(join(tmpdir(), 'deposit-sandbox-bench-sessions-'));
+try {
+  const memory = await measureForks('in memory', { inMemory: true });
+  const goal = memory.p95 < 20;
+  process.stdout.write(`${memory.line}   goal p95 < 20 ms   ${goal ? 'PASS' : 'FAIL'}\n`);
+
+  const started = performance.now();
+  const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => request(memory.app, 'POST', '/w/prepared/_sandbox/fork', JSON.stringify({ to: `at-once-${i}` }))));
+  const wall = performance.now() - started;
+  const created = answers.filter((res) => res.status === 201).length;
+  process.stdout.write(`  100 forks of it at once (in memory): ${created} of 100 answered 201 in ${ms(wall)} ms in all   goal 100 of 100   ${created === 100 ? 'PASS' : 'FAIL'}\n`);
+  await memory.server.close();
+
+  const disk = await measureForks('data folder', { data: folder });
+  process.stdout.write(`${disk.line}   (for the record)\n`);
+  await disk.server.close();
+} finally {
+  rmSync(folder, { recursive: true, force: true });
+}
+clearTimeout(watchdog);
+process.exit(0);

@@ -1,0 +1,33 @@
+import { createRoute } from '@hono/zod-openapi';
+import { z } from 'zod';
+import { requireSandboxAdmin } from '../http/admin-guard.js';
+import { ResourceApp } from '../http/resource-app.js';
+import { ADMIN_401, answer, EVERY_WORKSPACE } from '../openapi/error-responses.js';
+import { named } from '../openapi/schema-name.js';
+import { SECURITY } from '../openapi/security.js';
+import { resumeHeld } from '../sessions/held-callbacks.js';
+
+export const resumeAnswerSchema = named('ResumeAnswer', z.object({ resumed: z.number().int().meta({ description: 'How many held callback events were scheduled now.' }), now: z.string() }));
+
+const resume = createRoute({
+  method: 'post',
+  path: '/',
+  operationId: 'resumeCallbacks',
+  tags: ['sandbox'],
+  summary: 'Send the callbacks a fork or a state import held, now',
+  description: `A fork (POST /_sandbox/fork) and an import (PUT /_sandbox/state) hold the callbacks they copy pending, unless asked to keep them; this schedules each at the clock's time, in order. ${EVERY_WORKSPACE}`,
+  security: SECURITY.admin,
+  responses: { 200: answer('How many were scheduled.', resumeAnswerSchema), 401: ADMIN_401 },
+});
+
+/** POST /_sandbox/callbacks/resume: the held callbacks (src/sessions/held-callbacks.ts) go out now. */
+export function resumeRoutes() {
+  const app = new ResourceApp();
+  app.use(requireSandboxAdmin);
+  return app.openapi(resume, async (c) => {
+    const sandbox = c.get('sandbox');
+    const resumed = resumeHeld(sandbox);
+    await sandbox.store.commit();
+    return c.json({ resumed, now: sandbox.clock.nowIso() }, 200);
+  });
+}
