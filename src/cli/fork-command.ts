@@ -2,6 +2,8 @@ import type { ForkAnswer } from '../admin/fork-routes.js';
 import { DEFAULT_SANDBOX_URL, type TargetSource, withSandbox } from '../admin-client/sandbox-target.js';
 import { workspaceUrl } from '../workspaces/workspace-url.js';
 
+const plural = (count: number, one: string) => `${count} ${count === 1 ? one : `${one}s`}`;
+
 export interface ForkOptions {
   callbacks?: 'paused' | 'kept';
   url?: string;
@@ -31,9 +33,9 @@ export async function forkCommand(
   const { trades, callbacks, jobs, held_callbacks } = answer.imported;
   const base = workspaceUrl(url, answer.workspace);
   write(
-    `Forked workspace ${answer.from} as ${answer.workspace}: ${trades} trades, ${callbacks} callbacks, ${jobs} pending steps, clock at ${answer.imported.clock}.\n` +
+    `Forked workspace ${answer.from} as ${answer.workspace}: ${plural(trades, 'trade')}, ${plural(callbacks, 'callback')}, ${plural(jobs, 'pending step')}, clock at ${answer.imported.clock}.\n` +
       `  Its base URL: ${base}\n` +
-      (held_callbacks > 0 ? `  ${held_callbacks} pending callbacks are held; send them with: POST ${base}/_sandbox/callbacks/resume\n` : ''),
+      (held_callbacks > 0 ? `  ${plural(held_callbacks, 'pending callback')} held; send them with: POST ${base}/_sandbox/callbacks/resume\n` : ''),
   );
   return answer;
 }

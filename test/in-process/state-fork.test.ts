@@ -6,6 +6,7 @@
 import { afterEach, describe, expect } from 'vitest';
 import { createServer } from '../../src/server/server.js';
 import { createApp } from '../../src/app.js';
+import { forkCommand } from '../../src/cli/fork-command.js';
 import { startSandbox } from '../../src/index.js';
 import type { StateDocument } from '../../src/sessions/state-document.js';
 import { type Receiver, startReceiver } from '../callbacks-receiver.js';
@@ -258,6 +259,14 @@ describe('startSandbox(): fork() and state()', () => {
       const again = await ws.fork('test-2', { callbacks: 'kept' });
       expect((await again.state()).trades).toEqual(prepared.trades);
       await expect(sandbox.fork('test-1')).rejects.toThrow(/exists already/);
+
+      // deposit-sandbox fork <source> <name>: what it prints, and a refusal naming the sandbox.
+      let printed = '';
+      const answer = await forkCommand('test-1', 'test-3', { url: sandbox.url }, 'flag', (text) => void (printed += text));
+      expect(answer.workspace).toBe('test-3');
+      expect(printed).toContain('Forked workspace test-1 as test-3: 1 trade, 0 callbacks, 0 pending steps');
+      expect(printed).toContain(`Its base URL: ${sandbox.url}/w/test-3`);
+      await expect(forkCommand('default', 'test-3', { url: sandbox.url }, 'flag', () => undefined)).rejects.toThrow(/exists already[\s\S]*sandbox: http/);
     } finally {
       await sandbox.close();
     }
