@@ -350,10 +350,14 @@ export class CallbackDispatcher extends EventEmitter<CallbackNotices> {
     return current;
   }
 
-  /** An attempt's headers under the profile (src/profile/sign-callback.ts), signed at the clock's time now. */
+  /**
+   * An attempt's headers under the profile (src/profile/sign-callback.ts). A timestamp in them
+   * (Standard Webhooks) is the wall clock's: the receiver checks it against its own clock, and a
+   * manual sandbox clock moved hours ahead must not make every callback look forged.
+   */
   #headers(profile: Profile, event: CallbackEvent, attempt: number, secret: string, signature: CallbackSignature): Record<string, string> {
     const { workspace } = this.#o;
-    return callbackHeaders(profile, { secret, body: event.body, eventId: event.id, attempt, at: this.#o.clock.now(), ...(workspace !== undefined ? { workspace } : {}) }, signature);
+    return callbackHeaders(profile, { secret, body: event.body, eventId: event.id, attempt, at: Date.now(), ...(workspace !== undefined ? { workspace } : {}) }, signature);
   }
 
   #send(event: CallbackEvent, profile: Profile, headers: Record<string, string>, barrier?: SendBarrier): Promise<CallbackResponse> {
