@@ -18,6 +18,8 @@ import type { ScenarioEngine } from './scenarios/scenario-engine.js';
 import { restoreUploadedScenarios } from './scenarios/uploaded-scenarios.js';
 import type { Profile } from './profile/profile-schema.js';
 import { restoreProfile, type ProfileSource } from './profile/workspace-profile.js';
+import { RecordingSender, recordCallbacks } from './sessions/record-callbacks.js';
+import { SessionRecorder } from './sessions/session-recorder.js';
 import type { StoreAdapter } from './store/adapter.js';
 import { Store, WriteFailedError } from './store/store.js';
 import { createRandom, type Random } from './trades/random.js';
@@ -55,6 +57,8 @@ export interface Sandbox {
   readonly log: ((line: string) => void) | undefined;
   /** The JSON text of the trades this sandbox's merchants poll (GET answers and callback bodies); its own, like every cache. */
   readonly tradeJson: TradeJsonCache;
+  /** This workspace's session as it happens, bounded (--record-limit; docs/sessions.md): requests, answers, callbacks, clock moves. */
+  readonly session: SessionRecorder;
   /** The merchant's mistakes seen so far (GET /_sandbox/report). */
   readonly report: MistakeCounter;
   /** Reads the merchant's balance probe (--probe) for the report's callback rows; off without one. */
@@ -151,7 +155,15 @@ export async function createSandbox(options: SandboxOptions, adapter: StoreAdapt
   const scheduler = new Scheduler(store, clock, logger.warn);
   registerTimeline(scheduler, lifecycle);
   const tradeJson = new TradeJsonCache();
+  const session = new SessionRecorder({
+    enabled: options.record,
+    limit: options.recordLimit,
+    info: { workspace, started: new Date().toISOString(), startClock: clock.nowIso(), clockMode: options.clock, seed: options.seed },
+  });
+  // The sender keeps what it sent for the session's callback entries (src/sessions/record-callbacks.ts).
+  const sender = new RecordingSender(session);
   const callbacks = new CallbackDispatcher({
+    sender,
     store,
     clock,
     scheduler,
@@ -166,10 +178,18 @@ export async function createSandbox(options: SandboxOptions, adapter: StoreAdapt
     ...(basePath ? { workspace: seat.name } : {}),
     warn: logger.warn,
   });
+  recordCallbacks(session, { callbacks, sender, merchants, profile: () => sandbox.profile });
   lifecycle.onChange((change) => void callbacks.onChange(change));
   scheduler.handle(CALLBACK_JOB, (job) => callbacks.run(job));
   const report = new MistakeCounter();
-  const credits = new CreditCheck({ probe: options.probe, workspace, timeoutMs: options.callbackTimeout, slots: seat.shared.probeReads, warn: logger.warn });
+  const credits = new CreditCheck({
+    probe: options.probe,
+    workspace,
+    timeoutMs: options.callbackTimeout,
+    slots: seat.shared.probeReads,
+    warn: logger.warn,
+    states: () => lifecycle.table().states,
+  });
   watchCallbacks(callbacks, report, store, credits);
   watchPayments(lifecycle, report);
 
@@ -192,6 +212,7 @@ export async function createSandbox(options: SandboxOptions, adapter: StoreAdapt
     services,
     log: services.logger ? logger.info : undefined,
     tradeJson,
+    session,
     report,
     credits,
     // Kept current by the registry as the server learns its address (WorkspaceRegistry.ready).

@@ -16,8 +16,13 @@ export function signatureOk(raw, signature, secret = SECRET) {
   return got.length === expected.length && timingSafeEqual(got, expected);
 }
 
-/** Later states outrank earlier ones: a callback may never move an order back. */
+/**
+ * Later states outrank earlier ones: a callback may never move an order back. A provider's
+ * intermediate state (a profile's states.intermediate, e.g. processing) ranks between the waiting
+ * and the final ones; with several, give each its rank in their order.
+ */
 export const RANK = { created: 0, ecom: 0, confirmed: 1, canceled: 1, expired: 1 };
+const rankOf = (state) => RANK[state] ?? 0.5;
 
 /**
  * The shop's data: one row per order ({ state, credited_cents }), the callback event ids already
@@ -58,7 +63,7 @@ export function createLedger({ latencyMs = Number(process.env.DB_LATENCY_MS ?? 0
     async advanceState(order, state) {
       await roundTrip();
       const current = row(order);
-      if (current.state === null || RANK[state] >= RANK[current.state]) current.state = state;
+      if (current.state === null || rankOf(state) >= rankOf(current.state)) current.state = state;
     },
   };
 }

@@ -1,7 +1,7 @@
 import { acknowledgingAnswer } from '../callbacks/acknowledging-answer.js';
 import { describeCallbackSignature } from '../callbacks/callback-headers.js';
 import type { Profile } from '../profile/profile-schema.js';
-import type { TradeState } from '../trades/trade.js';
+import type { StateName } from '../trades/trade.js';
 import type { Delivery, ScheduleRun } from './run-schedule.js';
 import { FORGED_KINDS, type Schedule } from './schedule.js';
 
@@ -72,7 +72,17 @@ export function fuzzWords(profile: Profile): FuzzWords {
   };
 }
 
-const RANK: Record<TradeState, number> = { created: 0, ecom: 0, confirmed: 1, canceled: 1, expired: 1 };
+/**
+ * How far along its lifecycle a state puts a trade that passes `via` (a provider profile's
+ * intermediate states) on its way to a final state: the waiting states first, then each
+ * intermediate state in order, then the final states; undefined for a state not on its way.
+ */
+function rankOf(state: StateName, via: readonly string[]): number | undefined {
+  if (state === 'created' || state === 'ecom') return 0;
+  if (state === 'confirmed' || state === 'canceled' || state === 'expired') return via.length + 1;
+  const at = via.indexOf(state);
+  return at < 0 ? undefined : at + 1;
+}
 const forgery = (kind: string, words: FuzzWords): string => (kind === 'wrong_signature' ? `a wrong ${words.header}` : kind === 'no_signature' ? `no ${words.header}` : "another merchant's signature");
 const is2xx = (status: number | null) => status !== null && status >= 200 && status < 300;
 /** A 2xx that acknowledged the callback under the profile's rule. */
@@ -118,6 +128,7 @@ export function findViolations(schedule: Schedule, run: ScheduleRun, races: Read
       checkTrade(
         index,
         trade.amount_cents,
+        trade.via ?? [],
         run.deliveries.filter((d) => d.trade === index),
         probe,
         add,
@@ -132,8 +143,9 @@ export function findViolations(schedule: Schedule, run: ScheduleRun, races: Read
 function checkTrade(
   index: number,
   amount: number,
+  via: readonly string[],
   deliveries: Delivery[],
-  probe: { state: TradeState | null; credited_cents: number },
+  probe: { state: StateName | null; credited_cents: number },
   add: (kind: ViolationKind, cause: string) => void,
   race: boolean,
   words: FuzzWords,
@@ -173,12 +185,20 @@ function checkTrade(
     }
   }
 
-  const newest = genuine.filter((d) => acknowledged(d) || d.abandoned).reduce<TradeState | null>((best, d) => (best === null || RANK[d.state] > RANK[best] ? d.state : best), null);
+  const rank = (state: StateName) => rankOf(state, via) ?? -1;
+  const taken = genuine.filter((d) => acknowledged(d) || d.abandoned);
+  const newest = taken.reduce<StateName | null>((best, d) => (best === null || rank(d.state) > rank(best) ? d.state : best), null);
   if (newest === null || probe.state === newest) return;
-  if (probe.state !== null && RANK[probe.state] < RANK[newest]) {
+  const older = probe.state === null ? undefined : rankOf(probe.state, via);
+  if (older !== undefined && older < rank(newest)) {
+    // With intermediate states a trade has several callbacks, and an older one can arrive last.
+    const lastNewest = taken.findLastIndex((d) => d.state === newest);
+    const late = probe.state !== null && taken.findLastIndex((d) => d.state === probe.state) > lastNewest;
     add(
       'state_back',
-      `the state of ${name} went back from ${newest} to ${probe.state}: the receiver did not keep the final state of a genuine callback it answered ${words.ack} to; store it, and never let an older state replace a newer one`,
+      late
+        ? `the state of ${name} went back from ${newest} to ${probe.state}: the callback for ${probe.state} arrived after the one for ${newest} (a trade's callbacks can arrive out of order) and the receiver stored the state that came last; keep a trade's newest state, and never let an older state replace a newer one`
+        : `the state of ${name} went back from ${newest} to ${probe.state}: the receiver did not keep the final state of a genuine callback it answered ${words.ack} to; store it, and never let an older state replace a newer one`,
     );
   } else if (!forged.some((d) => d.state === probe.state)) {
     add('state_wrong', `the probe says ${name} is ${probe.state ?? 'unknown (null)'}, but the newest genuine callback it accepted says ${newest}`);

@@ -24,7 +24,7 @@ export function formatFuzzHeader(merchant: string, seed: number, runs: number, p
 /** The schedule as the list a failure prints: one numbered line per callback sent (`words`: the profile's terms, fuzzWords()). */
 export function formatSchedule(schedule: Schedule, deliveries: Delivery[], words: FuzzWords = SANDBOX_FUZZ_WORDS): string {
   const HOW = how(words);
-  const trades = schedule.trades.map((t, i) => `  T${i + 1}: amount_cents ${t.amount_cents}, ends ${t.final}\n`).join('');
+  const trades = schedule.trades.map((t, i) => `  T${i + 1}: amount_cents ${t.amount_cents}, ${t.via ? `passes ${t.via.join(', ')}, ` : ''}ends ${t.final}\n`).join('');
   const lines = deliveries.map((d, i) => {
     const what = d.abandoned
       ? 'abandoned at the callback timeout'

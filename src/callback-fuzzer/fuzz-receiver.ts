@@ -53,6 +53,10 @@ export interface FuzzReport {
  * left out of the report, which is the same for the same seed and receiver behaviour.
  * Throws a ProbeError when the probe does not keep its contract.
  *
+ * With intermediate states in the profile (`states.intermediate`), a trade's schedule sends a
+ * callback for each state it passes, in any order: an older state's callback also arrives after
+ * a newer one, and a receiver that keeps whatever came last is reported (state_back).
+ *
  * The callbacks are what the sandbox sends under `options.profile` (default `sandbox`), judged
  * by its acknowledgement rule. Under `callbacks.signature: none` a forged callback cannot be told
  * from a genuine one, so the schedules hold none; a given schedule that does is refused (an Error).
@@ -76,7 +80,7 @@ export async function fuzzReceiver(options: FuzzOptions): Promise<FuzzReport> {
   let fatal: ProbeError | undefined;
   let last: { schedule: Schedule; run: ScheduleRun; violations: Violation[] } | undefined;
 
-  const property = fc.asyncProperty(options.schedule ? fc.constant(options.schedule) : scheduleArbitrary({ forgeries }), async (schedule) => {
+  const property = fc.asyncProperty(options.schedule ? fc.constant(options.schedule) : scheduleArbitrary({ forgeries, intermediate: profile.states.intermediate }), async (schedule) => {
     if (fatal) return true;
     count++;
     let run: ScheduleRun;

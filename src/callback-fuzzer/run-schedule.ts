@@ -5,7 +5,7 @@ import { SendBarrier } from '../callbacks/send-barrier.js';
 import { DEFAULT_POOL } from '../merchants/fixtures.js';
 import { createRandom } from '../trades/random.js';
 import { drawRequisites } from '../trades/requisites.js';
-import { toTrade, type TradeRecord, type TradeState } from '../trades/trade.js';
+import { type StateName, toTrade, TRADE_STATES, type TradeRecord } from '../trades/trade.js';
 import { readProbe, type ProbeAnswer } from '../balance-probe/read-probe.js';
 import type { Profile } from '../profile/profile-schema.js';
 import type { Schedule, StepKind } from './schedule.js';
@@ -33,7 +33,8 @@ export interface Delivery {
   step: number;
   /** Index of the trade in the schedule. */
   trade: number;
-  state: TradeState;
+  /** The state the callback reports: one of the trade's intermediate states (`via`), or its final state. */
+  state: StateName;
   kind: DeliveryKind;
   /** Symbolic event id, e.g. "T1#1" (event 1 of trade 1, cb_<id>_1 on the wire), "T1#2" for its first replay. */
   event: string;
@@ -57,8 +58,18 @@ export interface ScheduleRun {
   probes?: ProbeAnswer[];
 }
 
-/** The trade ids and orders of one run: unique per run of the fuzzer, never printed. */
-export function runTrades(nonce: string, run: number, schedule: Schedule, target: FuzzTarget): Array<{ id: string; order: string; state: TradeState; body: string }> {
+/** One state change of a fuzzed trade: the state and the callback's body. */
+export interface TradeEvent {
+  state: StateName;
+  body: string;
+}
+
+/**
+ * The trade ids and orders of one run: unique per run of the fuzzer, never printed. `events` are
+ * the trade's state changes in order (each intermediate state it passes, then its final one);
+ * `state` and `body` are its final one's.
+ */
+export function runTrades(nonce: string, run: number, schedule: Schedule, target: FuzzTarget): Array<{ id: string; order: string; state: StateName; body: string; events: TradeEvent[] }> {
   return schedule.trades.map((trade, index) => {
     const hex = createHash('sha256').update(`${nonce}:${run}:${index}`).digest('hex');
     const id = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
@@ -78,9 +89,10 @@ export function runTrades(nonce: string, run: number, schedule: Schedule, target
       updated_at: '',
       history: [],
     };
-    // The body of the trade's one callback: the trade in its final state exactly as GET returns
-    // it, serialized as the dispatcher serializes it (src/trades/trade-json.ts).
-    return { id, order, state: trade.final, body: JSON.stringify(toTrade({ ...record, state: trade.final }, 'get', target.publicUrl)) };
+    // The body of each callback: the trade in that state exactly as GET returns it, serialized as
+    // the dispatcher serializes it (src/trades/trade-json.ts).
+    const events = [...(trade.via ?? []), trade.final].map((state) => ({ state, body: JSON.stringify(toTrade({ ...record, state }, 'get', target.publicUrl)) }));
+    return { id, order, state: trade.final, body: events.at(-1)?.body ?? '', events };
   });
 }
 
@@ -106,27 +118,29 @@ export async function runSchedule(schedule: Schedule, target: FuzzTarget & { pro
   const deliveries: Delivery[] = [];
   const stillRunning: Array<Promise<unknown>> = [];
 
-  /** The next request of this kind for a trade: event id, attempt, signature. */
-  const prepare = (stepNo: number, tradeIndex: number, kind: DeliveryKind) => {
+  /** The next request of this kind for one of a trade's callbacks (`state`, its final one when left out): event id, attempt, signature. */
+  const prepare = (stepNo: number, tradeIndex: number, kind: DeliveryKind, state: string | undefined) => {
     const trade = trades[tradeIndex]!;
-    // Event 1 is the trade's state change; a replay is a new event, numbered on (as the dispatcher numbers them).
-    let seq = 1;
+    const at = state === undefined ? trade.events.length - 1 : trade.events.findIndex((e) => e.state === state);
+    const { body, state: reported } = trade.events[at]!;
+    // Events 1.. are the trade's state changes in order; a replay is a new event, numbered on (as the dispatcher numbers them).
+    let seq = at + 1;
     if (kind === 'replay') {
       const count = (replays.get(tradeIndex) ?? 0) + 1;
       replays.set(tradeIndex, count);
-      seq = 1 + count;
+      seq = trade.events.length + count;
     }
     const event = `T${tradeIndex + 1}#${seq}`;
     const attempt = (attempts.get(event) ?? 0) + 1;
     attempts.set(event, attempt);
     const request: CallbackRequest = {
       url: target.url,
-      body: trade.body,
+      body,
       timeoutMs: target.timeoutMs,
-      headers: headersFor(kind, target, profile, { body: trade.body, eventId: `cb_${trade.id}_${seq}`, attempt, at: Date.now() }),
+      headers: headersFor(kind, target, profile, { body, eventId: `cb_${trade.id}_${seq}`, attempt, at: Date.now() }),
       acknowledge: profile.callbacks.acknowledge,
     };
-    const delivery: Delivery = { step: stepNo, trade: tradeIndex, state: trade.state, kind, event, attempt, status: null };
+    const delivery: Delivery = { step: stepNo, trade: tradeIndex, state: reported, kind, event, attempt, status: null };
     return { request, delivery };
   };
   const answered = (delivery: Delivery, answer: CallbackResponse): Delivery => ({
@@ -139,7 +153,7 @@ export async function runSchedule(schedule: Schedule, target: FuzzTarget & { pro
   for (const [index, step] of schedule.steps.entries()) {
     const stepNo = index + 1;
     if (step.kind === 'timeout') {
-      const first = prepare(stepNo, step.trade, 'deliver');
+      const first = prepare(stepNo, step.trade, 'deliver', step.state);
       let onSent: () => void = () => undefined;
       const sent = new Promise<void>((resolve) => {
         onSent = resolve;
@@ -150,10 +164,10 @@ export async function runSchedule(schedule: Schedule, target: FuzzTarget & { pro
       // (its answer is never judged) and the retry goes out at once.
       await (overlap ? Promise.race([sent, answer]) : answer);
       deliveries.push({ ...first.delivery, abandoned: true });
-      const retry = prepare(stepNo, step.trade, 'deliver');
+      const retry = prepare(stepNo, step.trade, 'deliver', step.state);
       deliveries.push({ ...answered(retry.delivery, await target.sender.send(retry.request)), retry: true });
     } else if (step.kind === 'at_once') {
-      const group = step.group.map((member) => prepare(stepNo, step.trade, member));
+      const group = step.group.map((member) => prepare(stepNo, step.trade, member, step.state));
       const barrier = new SendBarrier(group.length);
       const answers: CallbackResponse[] = [];
       if (overlap) answers.push(...(await Promise.all(group.map((g) => target.sender.send({ ...g.request, barrier })))));
@@ -161,14 +175,17 @@ export async function runSchedule(schedule: Schedule, target: FuzzTarget & { pro
       // In the group's own order, whatever order the answers came in.
       for (const [i, g] of group.entries()) deliveries.push({ ...answered(g.delivery, answers[i]!), group: { index: i + 1, size: group.length } });
     } else {
-      const one = prepare(stepNo, step.trade, step.kind);
+      const one = prepare(stepNo, step.trade, step.kind, step.state);
       deliveries.push(answered(one.delivery, await target.sender.send(one.request)));
     }
   }
   await Promise.all(stillRunning);
   if (target.probe === undefined) return { deliveries };
   const probes: ProbeAnswer[] = [];
-  for (const trade of trades) probes.push(await readProbe(target.probe, trade.order, target.timeoutMs));
+  // The probe may answer the sandbox's states and every intermediate state the profile or the schedule names.
+  const intermediate = [...new Set([...profile.states.intermediate, ...schedule.trades.flatMap((trade) => trade.via ?? [])])];
+  const states = intermediate.length === 0 ? TRADE_STATES : [...TRADE_STATES.slice(0, 2), ...intermediate, ...TRADE_STATES.slice(2)];
+  for (const trade of trades) probes.push(await readProbe(target.probe, trade.order, target.timeoutMs, states));
   return { deliveries, probes };
 }
 

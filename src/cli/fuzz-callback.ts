@@ -48,9 +48,7 @@ function parseReplay(text: string): Schedule {
   try {
     value = JSON.parse(text);
   } catch {
-    throw new Error(
-      `--replay must be the JSON list a failure prints, e.g. '{"trades":[{"amount_cents":100,"final":"confirmed"}],"steps":[{"trade":0,"event":"final","kind":"deliver"}]}'; it is not JSON.`,
-    );
+    throw new Error(`--replay must be the JSON list a failure prints, e.g. '{"trades":[{"amount_cents":100,"final":"confirmed"}],"steps":[{"trade":0,"kind":"deliver"}]}'; it is not JSON.`);
   }
   const parsed = scheduleSchema.safeParse(value);
   if (!parsed.success) throw new Error(`--replay is not a schedule the fuzzer printed:\n  ${describeIssues(parsed.error).join('\n  ')}`);

@@ -19,6 +19,8 @@ export interface CreditCheckOptions {
   slots: Limiter;
   /** Where a failure to count a reading is told (the sandbox's logger); silent without. */
   warn?: ((line: string) => void) | undefined;
+  /** The states the probe may answer, read at each reading: those of the provider profile in force (the sandbox's own when left out). */
+  states?: () => readonly string[];
 }
 
 /**
@@ -56,7 +58,7 @@ export class CreditCheck {
       return;
     }
     const work = this.#o.slots
-      .run(() => readProbe(url, order, this.#o.timeoutMs))
+      .run(() => readProbe(url, order, this.#o.timeoutMs, this.#o.states?.()))
       .then(
         (answer): CreditReading => ({ read: true, answer }),
         (error: unknown): CreditReading => ({ read: false, problem: error instanceof ProbeError ? error.problem : `could not be read (${(error as Error).message})` }),
