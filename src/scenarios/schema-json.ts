@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { callbackBehaviourSchema } from '../callbacks/behaviour.js';
 import { DURATION_HINT } from '../clock/duration.js';
-import { scenarioFileSchema } from './scenario.js';
+import { STATE_NAME, TRADE_STATES } from '../trades/trade.js';
+import { scenarioFileSchema, timelineStepSchema } from './scenario.js';
 
 /** Editor hints for the fields of the shared callbacks block (its schema lives with the callbacks). */
 const CALLBACK_FIELDS: Record<string, string> = {
@@ -21,6 +22,16 @@ export function scenarioJsonSchema(): Record<string, unknown> {
     target: 'draft-7',
     unrepresentable: 'any',
     override: (ctx) => {
+      if (ctx.zodSchema === timelineStepSchema.shape.state) {
+        // The sandbox checks a step against the provider profile; an editor offers the sandbox's states and accepts a profile's own.
+        for (const key of Object.keys(ctx.jsonSchema)) delete (ctx.jsonSchema as Record<string, unknown>)[key];
+        Object.assign(ctx.jsonSchema, {
+          type: 'string',
+          anyOf: [{ enum: [...TRADE_STATES] }, { pattern: STATE_NAME.source, description: 'An intermediate state of the provider profile (states.intermediate), e.g. processing.' }],
+          description: 'State the trade moves to.',
+        });
+        return;
+      }
       if (ctx.zodSchema !== callbackBehaviourSchema) return;
       const properties = ctx.jsonSchema.properties ?? {};
       for (const [key, description] of Object.entries(CALLBACK_FIELDS)) {

@@ -17,7 +17,13 @@ import { startReceiver, type Receiver } from '../callbacks-receiver.js';
 import { DEMO, p2pBody, SECOND } from '../support.js';
 import { it } from '../temp-folder.js';
 
-const PROFILE = 'name: slow-bank\nextends: sandbox\nstates:\n  intermediate: [processing]\n';
+/** The profile of docs/provider-profile.md#intermediate-states. */
+const PROFILE = `
+name: slow-bank
+extends: sandbox
+states:
+  intermediate: [processing]
+`.trimStart();
 const ADMIN = { 'Content-Type': 'application/json' };
 
 const cleanups: Array<() => Promise<unknown>> = [];
