@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // npm run test:examples: the Python, PHP and Go examples (examples/*), each with its own
-// toolchain's runner, and the parallel-worker examples of docs/workspaces.md (vitest threads and
+// toolchain's runner and then its merchant flow again under one other provider profile
+// (PROFILE_RUNS), and the parallel-worker examples of docs/workspaces.md (vitest threads and
 // pytest-xdist against one sandbox, one workspace per worker); results under test-artifacts/.
 // A missing toolchain skips its suite with a message; with CI=true it is a failure.
 // Exits 1 when a suite failed. `node scripts/test-examples.js workspaces` runs only the suites
@@ -12,8 +13,11 @@ import { runAsync, startSandboxProcess } from './lib/sandbox-process.js';
 import { artifact, CI, ensureReported, needs, ROOT, run, works, writeNote } from './lib/suites.js';
 
 const APT = 'apt-get install -y';
+// The first run of each example is under the sandbox profile, whatever this shell's
+// DEPOSIT_SANDBOX_PROFILE says; PROFILE_RUNS (below) sets it for the second.
+const { DEPOSIT_SANDBOX_PROFILE: _shellProfile, ...sandboxEnv } = process.env;
 const goEnv = {
-  ...process.env,
+  ...sandboxEnv,
   GOPROXY: 'off', // standard library only: nothing to download
   GOTOOLCHAIN: 'local',
   GOFLAGS: '',
@@ -23,6 +27,17 @@ const goEnv = {
 /** The first Python with pytest and pytest-xdist (pyenv's python3 may lack Debian's python3-pytest-xdist). */
 const xdistPython = () => ['python3', '/usr/bin/python3'].find((python) => works(python, ['-c', 'import pytest, xdist']));
 
+/**
+ * The provider profile each language's merchant flow also runs under, besides sandbox: the
+ * sandbox starts with --profile and the example's client and receiver follow it, chosen by the
+ * DEPOSIT_SANDBOX_PROFILE the example reads (docs/other-languages.md). Only the flow runs again;
+ * the test vectors of every built-in run once, in the first run.
+ */
+const PROFILE_RUNS = { python: 'md5-colon', php: 'hmac-sha512-base64', go: 'md5-colon' };
+const withProfile = (profile) => ({ ...sandboxEnv, DEPOSIT_SANDBOX_PROFILE: profile });
+/** Go's flow tests (deposit_test.go): every test but the vectors of profile_vectors_test.go. */
+const GO_FLOW_TESTS = '^Test(SignaturesMatch|CreatePay|AForged|ABadSignature|ALostCreate)';
+
 const allSuites = [
   {
     name: 'examples/python (pytest)',
@@ -30,9 +45,21 @@ const allSuites = [
     note: 'pytest-run.xml',
     missing: () => needs('python3 with pytest', `${APT} python3-pytest`, 'python3', ['-c', 'import pytest']),
     run: () => {
-      const env = { ...process.env, PYTHONDONTWRITEBYTECODE: '1' };
+      const env = { ...sandboxEnv, PYTHONDONTWRITEBYTECODE: '1' };
       const outcome = run('python3', ['-m', 'pytest', 'examples/python', '-q', '-p', 'no:cacheprovider', `--junitxml=${artifact('pytest.xml')}`], { env });
       // pytest exits 5 when it collected no test: a suite that tests nothing is a failure.
+      return outcome.status === 5 ? { status: 5, why: 'pytest collected no test (exit 5)' } : outcome;
+    },
+  },
+  {
+    name: `examples/python (pytest, --profile ${PROFILE_RUNS.python})`,
+    file: `pytest-${PROFILE_RUNS.python}.xml`,
+    note: `pytest-${PROFILE_RUNS.python}-run.xml`,
+    missing: () => needs('python3 with pytest', `${APT} python3-pytest`, 'python3', ['-c', 'import pytest']),
+    run: () => {
+      const env = { ...withProfile(PROFILE_RUNS.python), PYTHONDONTWRITEBYTECODE: '1' };
+      const args = ['-m', 'pytest', 'examples/python/test_deposit_flow.py', '-q', '-p', 'no:cacheprovider', `--junitxml=${artifact(`pytest-${PROFILE_RUNS.python}.xml`)}`];
+      const outcome = run('python3', args, { env });
       return outcome.status === 5 ? { status: 5, why: 'pytest collected no test (exit 5)' } : outcome;
     },
   },
@@ -41,7 +68,17 @@ const allSuites = [
     file: 'phpunit.xml',
     note: 'phpunit-run.xml',
     missing: () => needs('php-cli with php-curl', `${APT} php-cli php-curl`, 'php', ['-r', 'exit(extension_loaded("curl") ? 0 : 1);']) ?? needs('phpunit', `${APT} phpunit`, 'phpunit', ['--version']),
-    run: () => run('phpunit', ['-c', 'examples/php/phpunit.xml', '--log-junit', artifact('phpunit.xml')]),
+    run: () => run('phpunit', ['-c', 'examples/php/phpunit.xml', '--log-junit', artifact('phpunit.xml')], { env: sandboxEnv }),
+  },
+  {
+    name: `examples/php (PHPUnit, --profile ${PROFILE_RUNS.php})`,
+    file: `phpunit-${PROFILE_RUNS.php}.xml`,
+    note: `phpunit-${PROFILE_RUNS.php}-run.xml`,
+    missing: () => needs('php-cli with php-curl', `${APT} php-cli php-curl`, 'php', ['-r', 'exit(extension_loaded("curl") ? 0 : 1);']) ?? needs('phpunit', `${APT} phpunit`, 'phpunit', ['--version']),
+    run: () =>
+      run('phpunit', ['-c', 'examples/php/phpunit.xml', '--log-junit', artifact(`phpunit-${PROFILE_RUNS.php}.xml`), 'examples/php/tests/DepositFlowTest.php'], {
+        env: withProfile(PROFILE_RUNS.php),
+      }),
   },
   {
     name: 'examples/go (go test)',
@@ -54,6 +91,22 @@ const allSuites = [
       // proves nothing about the example against the sandbox. \`go vet ./...\` runs it by hand.
       const outcome = run('go', ['test', '-vet=off', '-json', '-count=1', './...'], { cwd: 'examples/go', env: goEnv, stdoutFile: artifact('go-test.jsonl') });
       if (outcome.status !== 0) process.stdout.write(`go test failed; its events are in ${artifact('go-test.jsonl')}\n`);
+      return outcome;
+    },
+  },
+  {
+    name: `examples/go (go test, --profile ${PROFILE_RUNS.go})`,
+    file: `go-test-${PROFILE_RUNS.go}.jsonl`,
+    note: `go-test-${PROFILE_RUNS.go}.xml`,
+    missing: () => needs('go', `${APT} golang-go`, 'go', ['version']),
+    run: () => {
+      const file = artifact(`go-test-${PROFILE_RUNS.go}.jsonl`);
+      const outcome = run('go', ['test', '-vet=off', '-json', '-count=1', '-run', GO_FLOW_TESTS, '.'], {
+        cwd: 'examples/go',
+        env: { ...goEnv, DEPOSIT_SANDBOX_PROFILE: PROFILE_RUNS.go },
+        stdoutFile: file,
+      });
+      if (outcome.status !== 0) process.stdout.write(`go test failed; its events are in ${file}\n`);
       return outcome;
     },
   },

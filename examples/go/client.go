@@ -67,17 +67,32 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("the provider answered %d: %.300s", e.Status, e.Body)
 }
 
-// Client calls the provider as one merchant.
+// Client calls the provider as one merchant, signing as Profile says (nil: the built-in that
+// DEPOSIT_SANDBOX_PROFILE names, else sandbox's HMAC-SHA256 hex in X-Auth / X-Token). Token goes
+// beside a signature that has a header of its own.
 type Client struct {
 	BaseURL  string
 	Merchant string
 	Secret   string
+	Token    string
+	Profile  *Profile
 	HTTP     *http.Client
 }
 
-// Create creates a P2P deposit trade, signed in X-Auth.
+func (c *Client) profile() (Profile, error) {
+	if c.Profile != nil {
+		return *c.Profile, nil
+	}
+	return ProfileFromEnv()
+}
+
+// Create creates a P2P deposit trade, signed in X-Auth (or in the profile's own header).
 func (c *Client) Create(ctx context.Context, r CreateRequest) (*Trade, error) {
 	r.Merchant, r.AmountCurrency = c.Merchant, "RUB"
+	profile, err := c.profile()
+	if err != nil {
+		return nil, err
+	}
 	body, err := json.Marshal(r)
 	if err != nil {
 		return nil, err
@@ -87,7 +102,7 @@ func (c *Client) Create(ctx context.Context, r CreateRequest) (*Trade, error) {
 		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("X-Auth", Sign(c.Secret, []byte(r.StringToSign())))
+	profile.SetAuth(req, c.Secret, c.Token, "create", r.Values())
 	return c.do(req, http.StatusCreated)
 }
 
@@ -131,13 +146,17 @@ func (c *Client) CreateOrRecover(ctx context.Context, r CreateRequest, newOrder 
 	return nil, err
 }
 
-// Get reads a trade back, signed over merchant::uuid in X-Token.
+// Get reads a trade back, signed over merchant::uuid in X-Token (or in the profile's own header).
 func (c *Client) Get(ctx context.Context, id string) (*Trade, error) {
+	profile, err := c.profile()
+	if err != nil {
+		return nil, err
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.BaseURL+"/api/v1/trades/"+c.Merchant+"/"+id, nil)
 	if err != nil {
 		return nil, err
 	}
-	req.Header.Set("X-Token", Sign(c.Secret, []byte(c.Merchant+"::"+id)))
+	profile.SetAuth(req, c.Secret, c.Token, "get", map[string]string{"merchant": c.Merchant, "uuid": id})
 	return c.do(req, http.StatusOK)
 }
 

@@ -23,7 +23,19 @@ import (
 const (
 	merchant = "6f1c2a9e-3b7d-4c52-9a1e-2d4b8f0c7e51" // the bundled demo merchant
 	secret   = "sandbox-secret-demo"
+	token    = "sandbox-token-demo" // sent beside the signature under a profile whose signature has a header of its own
 )
+
+// profileName is the provider profile the flow runs under: DEPOSIT_SANDBOX_PROFILE=md5-colon (or
+// another built-in) starts the sandbox with --profile, and the client and the receiver follow it.
+func profileName(t *testing.T) string {
+	t.Helper()
+	profile, err := ProfileFromEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return profile.Name
+}
 
 // startSandbox runs `deposit-sandbox --port 0 --in-memory --auth signature` (and extra) and
 // returns its URL (the first stdout line). DEPOSIT_SANDBOX_COMMAND replaces the command.
@@ -126,11 +138,11 @@ func TestSignaturesMatchTheDocumentedVectors(t *testing.T) {
 }
 
 func TestCreatePayAndCreditOnce(t *testing.T) {
-	sandbox := startSandbox(t)
+	sandbox := startSandbox(t, "--profile", profileName(t))
 	ledger := NewLedger()
 	receiver := httptest.NewServer(&Receiver{Secret: secret, Ledger: ledger})
 	defer receiver.Close()
-	client := &Client{BaseURL: sandbox, Merchant: merchant, Secret: secret, HTTP: &http.Client{Timeout: 10 * time.Second}}
+	client := &Client{BaseURL: sandbox, Merchant: merchant, Secret: secret, Token: token, HTTP: &http.Client{Timeout: 10 * time.Second}}
 	ctx := context.Background()
 	order := fmt.Sprintf("go-%d", time.Now().UnixNano())
 
@@ -156,21 +168,34 @@ func TestCreatePayAndCreditOnce(t *testing.T) {
 		t.Fatalf("after paying: %+v, %v", now, err)
 	}
 
-	// The provider may deliver a callback again: replay it; the balance stays the same.
+	// The receiver acknowledged the callback as the profile asks (OK under md5-colon): delivered at once.
 	var list struct {
 		Callbacks []struct {
-			ID string `json:"id"`
+			ID       string            `json:"id"`
+			Status   string            `json:"status"`
+			Attempts []json.RawMessage `json:"attempts"`
 		} `json:"callbacks"`
 	}
-	answer, err := http.Get(sandbox + "/_sandbox/callbacks?trade=" + trade.ID)
-	if err != nil {
-		t.Fatal(err)
+	for i := 0; i < 100; i++ {
+		answer, err := http.Get(sandbox + "/_sandbox/callbacks?trade=" + trade.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = json.NewDecoder(answer.Body).Decode(&list)
+		answer.Body.Close()
+		if err != nil || len(list.Callbacks) == 0 {
+			t.Fatalf("callbacks of the trade: %+v, %v", list, err)
+		}
+		if list.Callbacks[0].Status != "pending" {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
-	err = json.NewDecoder(answer.Body).Decode(&list)
-	answer.Body.Close()
-	if err != nil || len(list.Callbacks) == 0 {
-		t.Fatalf("callbacks of the trade: %+v, %v", list, err)
+	if last := list.Callbacks[0]; last.Status != "delivered" || len(last.Attempts) != 1 {
+		t.Fatalf("the callback is %s after %d attempts, want delivered at the first", last.Status, len(last.Attempts))
 	}
+
+	// The provider may deliver a callback again: replay it; the balance stays the same.
 	replay, err := http.Post(sandbox+"/_sandbox/callbacks/"+list.Callbacks[0].ID+"/replay", "application/json", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -200,7 +225,7 @@ func TestAForgedCallbackIsRefused(t *testing.T) {
 }
 
 func TestABadSignatureIsExplained(t *testing.T) {
-	client := &Client{BaseURL: startSandbox(t), Merchant: merchant, Secret: "not-the-secret"}
+	client := &Client{BaseURL: startSandbox(t, "--profile", profileName(t)), Merchant: merchant, Secret: "not-the-secret", Token: token}
 	_, err := client.Create(context.Background(), CreateRequest{Order: fmt.Sprintf("go-%d", time.Now().UnixNano()), AmountCents: 5000, Type: "nspk"})
 	var refused *Error
 	if !errors.As(err, &refused) || refused.Status != http.StatusUnauthorized || !strings.Contains(strings.ToLower(refused.Body), "string to sign") {
@@ -209,7 +234,7 @@ func TestABadSignatureIsExplained(t *testing.T) {
 }
 
 func TestALostCreateAnswerIsRecoveredWithTheSameOrder(t *testing.T) {
-	client := &Client{BaseURL: startSandbox(t), Merchant: merchant, Secret: secret}
+	client := &Client{BaseURL: startSandbox(t, "--profile", profileName(t)), Merchant: merchant, Secret: secret, Token: token}
 	order := fmt.Sprintf("sbx-lost-go-%d", time.Now().UnixNano()) // saved, then no answer at all
 	if _, err := client.Create(context.Background(), CreateRequest{Order: order, AmountCents: 31250, Type: "any_bank"}); err == nil {
 		t.Fatal("want no answer for an sbx-lost- order")
@@ -225,10 +250,11 @@ func TestALostCreateAnswerIsRecoveredUnderTheStrictProfile(t *testing.T) {
 	// A sandbox under the strict provider profile: every sandbox-only helper off, so the 422
 	// duplicate_order names no trade and callbacks carry no X-Sandbox-* headers.
 	sandbox := startSandbox(t, "--profile", "strict")
+	strict := Builtin["strict"]
 	ledger := NewLedger()
-	receiver := httptest.NewServer(&Receiver{Secret: secret, Ledger: ledger})
+	receiver := httptest.NewServer(&Receiver{Secret: secret, Ledger: ledger, Profile: &strict})
 	defer receiver.Close()
-	client := &Client{BaseURL: sandbox, Merchant: merchant, Secret: secret}
+	client := &Client{BaseURL: sandbox, Merchant: merchant, Secret: secret, Profile: &strict}
 	ctx := context.Background()
 	order := fmt.Sprintf("sbx-lost-go-%d", time.Now().UnixNano())
 	r := CreateRequest{Order: order, AmountCents: 31250, Type: "any_bank", CallbackURL: receiver.URL + "/callbacks/deposit"}

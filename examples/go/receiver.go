@@ -1,11 +1,9 @@
 package deposit
 
 import (
-	"crypto/hmac"
 	"encoding/json"
 	"io"
 	"net/http"
-	"strings"
 	"sync"
 )
 
@@ -68,11 +66,14 @@ func (l *Ledger) Balance(order string) Balance {
 	return Balance{}
 }
 
-// Receiver is the callback endpoint: it verifies X-Signature over the raw body in constant
-// time, answers 401 to anything unsigned, and records the trade in the ledger.
+// Receiver is the callback endpoint: it verifies the signature over the raw body in constant
+// time, answers 401 to anything unsigned, and records the trade in the ledger. Profile says how
+// callbacks are signed and acknowledged (nil: the built-in DEPOSIT_SANDBOX_PROFILE names, else
+// sandbox's: X-Signature, hex HMAC-SHA256 of the raw body, and any 2xx).
 type Receiver struct {
-	Secret string
-	Ledger *Ledger
+	Secret  string
+	Ledger  *Ledger
+	Profile *Profile
 }
 
 func (h *Receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -85,9 +86,15 @@ func (h *Receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusBadRequest)
 		return
 	}
-	expected := Sign(h.Secret, raw)
-	given := strings.ToLower(r.Header.Get("X-Signature"))
-	if !hmac.Equal([]byte(expected), []byte(given)) {
+	profile, err := ProfileFromEnv()
+	if h.Profile != nil {
+		profile, err = *h.Profile, nil
+	}
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	if !profile.VerifyCallback(h.Secret, r.Header, raw) {
 		w.WriteHeader(http.StatusUnauthorized)
 		return
 	}
@@ -97,5 +104,8 @@ func (h *Receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.Ledger.record(trade)
-	w.WriteHeader(http.StatusNoContent) // a 2xx also for repeats: they are delivered, just not credited
+	// Acknowledged also for repeats: they are delivered, just not credited.
+	status, answer := profile.Acknowledgement()
+	w.WriteHeader(status)
+	_, _ = w.Write(answer)
 }

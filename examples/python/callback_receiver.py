@@ -1,10 +1,10 @@
-"""A callback endpoint: verifies X-Signature in constant time and credits each trade once."""
-import hashlib
-import hmac
+"""A callback endpoint: verifies the callback's signature in constant time and credits each trade once."""
 import json
 import sqlite3
 import threading
 from http.server import BaseHTTPRequestHandler
+
+from profile_signing import Profile, acknowledgement, profile_from_env, verify_callback
 
 
 class Ledger:
@@ -61,21 +61,26 @@ class Ledger:
             return self.changed.wait_for(predicate, timeout)
 
 
-def callback_handler(secret: str, ledger: Ledger):
-    """A request handler class for http.server that feeds `ledger`."""
+def callback_handler(secret: str, ledger: Ledger, profile: Profile | None = None):
+    """A request handler class for http.server that feeds `ledger`. Callbacks are verified and
+    acknowledged as `profile` says (default: the one DEPOSIT_SANDBOX_PROFILE names, else sandbox's:
+    X-Signature, hex HMAC-SHA256 of the raw body, and any 2xx)."""
+    profile = profile or profile_from_env()
 
     class CallbackHandler(BaseHTTPRequestHandler):
         def do_POST(self):
             raw = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-            expected = hmac.new(secret.encode(), raw, hashlib.sha256).hexdigest()
             # Sign the raw bytes, never re-encoded JSON; compare in constant time.
-            if not hmac.compare_digest(expected, self.headers.get("X-Signature", "").lower()):
+            if not verify_callback(profile, secret, self.headers, raw):
                 self.send_response(401)
                 self.end_headers()
                 return
             ledger.record(json.loads(raw))
-            self.send_response(204)  # any 2xx: delivered; repeats are answered 2xx as well
+            status, answer = acknowledgement(profile)  # repeats are acknowledged as well
+            self.send_response(status)
+            self.send_header("Content-Length", str(len(answer)))
             self.end_headers()
+            self.wfile.write(answer)
 
         def log_message(self, *args):
             pass

@@ -6,6 +6,8 @@ import re
 import urllib.error
 import urllib.request
 
+from profile_signing import Profile, profile_from_env, request_headers
+
 # The signature parameters of each endpoint, in the interface document's order.
 CREATE_FIELDS = ("amount_cents", "amount_currency", "callback_url", "cusotmer",
                  "merchant", "order", "return_url", "type")
@@ -36,19 +38,25 @@ class DepositError(Exception):
 
 
 class DepositClient:
-    def __init__(self, base_url: str, merchant: str, secret: str, timeout: float = 10):
+    """Signs as `profile` does (default: the one DEPOSIT_SANDBOX_PROFILE names, else sandbox's
+    HMAC-SHA256 hex in X-Auth / X-Token); `token` goes beside a signature that has a header of its own."""
+
+    def __init__(self, base_url: str, merchant: str, secret: str, timeout: float = 10,
+                 profile: Profile | None = None, token: str = ""):
         self.base_url = base_url.rstrip("/")
         self.merchant = merchant
         self.secret = secret
         self.timeout = timeout
+        self.profile = profile or profile_from_env()
+        self.token = token
 
     def create(self, order: str, amount_cents: int, type_: str = "any_bank", **optional) -> dict:
         """POST /api/v1/trades/deposit/create (P2P: any_bank or nspk). `optional`:
         customer, callback_url, return_url."""
         body = {"merchant": self.merchant, "order": order, "amount_cents": amount_cents,
                 "amount_currency": "RUB", "type": type_, **optional}
-        signature = sign(self.secret, string_to_sign(CREATE_FIELDS, body))
-        return self._call("POST", "/api/v1/trades/deposit/create", {"X-Auth": signature}, body)
+        headers = request_headers(self.profile, self.secret, "create", body, self.token)
+        return self._call("POST", "/api/v1/trades/deposit/create", headers, body)
 
     def create_or_recover(self, order: str, amount_cents: int, type_: str = "any_bank", *,
                           new_order: str | None = None, **optional) -> dict:
@@ -81,8 +89,8 @@ class DepositClient:
 
     def get(self, trade_id: str) -> dict:
         """GET /api/v1/trades/:merchant/:uuid, signed over merchant::uuid in X-Token."""
-        signature = sign(self.secret, string_to_sign(GET_FIELDS, {"merchant": self.merchant, "uuid": trade_id}))
-        return self._call("GET", f"/api/v1/trades/{self.merchant}/{trade_id}", {"X-Token": signature})
+        headers = request_headers(self.profile, self.secret, "get", {"merchant": self.merchant, "uuid": trade_id}, self.token)
+        return self._call("GET", f"/api/v1/trades/{self.merchant}/{trade_id}", headers)
 
     def _call(self, method, path, headers, body=None):
         data = None if body is None else json.dumps(body).encode()

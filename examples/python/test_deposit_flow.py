@@ -6,6 +6,7 @@ import re
 import shlex
 import subprocess
 import threading
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -17,9 +18,14 @@ import pytest
 
 from callback_receiver import Ledger, callback_handler
 from deposit_client import CREATE_FIELDS, GET_FIELDS, DepositClient, DepositError, sign, string_to_sign
+from profile_signing import BUILTIN, profile_from_env
 
 MERCHANT = "6f1c2a9e-3b7d-4c52-9a1e-2d4b8f0c7e51"  # the bundled demo merchant
 SECRET = "sandbox-secret-demo"
+TOKEN = "sandbox-token-demo"  # sent beside the signature under a profile whose signature has a header of its own
+# DEPOSIT_SANDBOX_PROFILE=md5-colon (or another built-in) runs the flow under that provider
+# profile: the sandbox starts with --profile, the client and the receiver follow it.
+PROFILE = profile_from_env()
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -44,7 +50,7 @@ def start_sandbox(*extra):
 
 @pytest.fixture(scope="module")
 def sandbox_url():
-    yield from start_sandbox()
+    yield from start_sandbox("--profile", PROFILE.name)
 
 
 @pytest.fixture(scope="module")
@@ -54,15 +60,24 @@ def strict_sandbox_url():
     yield from start_sandbox("--profile", "strict")
 
 
-@pytest.fixture()
-def receiver():
-    """A callback endpoint on a free port; yields (url, ledger)."""
+def start_receiver(profile):
+    """A callback endpoint on a free port, following `profile`; yields (url, ledger)."""
     ledger = Ledger()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), callback_handler(SECRET, ledger))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), callback_handler(SECRET, ledger, profile))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_port}/callbacks/deposit", ledger
     server.shutdown()
     server.server_close()
+
+
+@pytest.fixture()
+def receiver():
+    yield from start_receiver(PROFILE)
+
+
+@pytest.fixture()
+def strict_receiver():
+    yield from start_receiver(BUILTIN["strict"])
 
 
 class NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -94,7 +109,7 @@ def test_signatures_match_the_documented_vectors():
 
 def test_create_pay_and_credit_once(sandbox_url, receiver):
     callback_url, ledger = receiver
-    client = DepositClient(sandbox_url, MERCHANT, SECRET)
+    client = DepositClient(sandbox_url, MERCHANT, SECRET, token=TOKEN)
     order = f"py-{uuid.uuid4()}"
 
     trade = client.create(order, 31250, "any_bank", customer="customer-42",
@@ -109,10 +124,17 @@ def test_create_pay_and_credit_once(sandbox_url, receiver):
     assert ledger.balance_cents == 31250
     assert client.get(trade["id"])["state"] == "confirmed"
 
-    # The provider may deliver a callback again: replay it, and the balance stays the same.
+    # The receiver acknowledged the callback as the profile asks (OK under md5-colon): delivered at once.
     admin = f"{sandbox_url}/_sandbox/callbacks"
-    with urllib.request.urlopen(f"{admin}?trade={trade['id']}", timeout=10) as answer:
-        event = json.load(answer)["callbacks"][0]
+    for _ in range(100):
+        with urllib.request.urlopen(f"{admin}?trade={trade['id']}", timeout=10) as answer:
+            event = json.load(answer)["callbacks"][0]
+        if event["status"] != "pending":
+            break
+        time.sleep(0.05)
+    assert event["status"] == "delivered" and len(event["attempts"]) == 1, event
+
+    # The provider may deliver a callback again: replay it, and the balance stays the same.
     urllib.request.urlopen(urllib.request.Request(f"{admin}/{event['id']}/replay", data=b"", method="POST"), timeout=10)
     assert ledger.wait_for(lambda: ledger.deliveries.get(trade["id"]) == 2), "the replayed callback did not arrive"
     assert ledger.balance_cents == 31250
@@ -130,7 +152,7 @@ def test_a_forged_callback_is_refused(receiver):
 
 
 def test_a_bad_signature_is_explained(sandbox_url):
-    client = DepositClient(sandbox_url, MERCHANT, "not-the-secret")
+    client = DepositClient(sandbox_url, MERCHANT, "not-the-secret", token=TOKEN)
     with pytest.raises(Exception) as refused:
         client.create(f"py-{uuid.uuid4()}", 5000, "nspk")
     assert refused.value.status == 401
@@ -138,7 +160,7 @@ def test_a_bad_signature_is_explained(sandbox_url):
 
 
 def test_a_lost_create_answer_is_recovered_with_the_same_order(sandbox_url):
-    client = DepositClient(sandbox_url, MERCHANT, SECRET)
+    client = DepositClient(sandbox_url, MERCHANT, SECRET, token=TOKEN)
     order = f"sbx-lost-{uuid.uuid4()}"  # the bundled lost-answer scenario: saved, then no answer at all
     with pytest.raises((urllib.error.URLError, ConnectionError)):
         client.create(order, 31250)
@@ -148,9 +170,9 @@ def test_a_lost_create_answer_is_recovered_with_the_same_order(sandbox_url):
     assert client.get(trade["id"]) == trade
 
 
-def test_a_lost_create_answer_is_recovered_under_the_strict_profile(strict_sandbox_url, receiver):
-    callback_url, ledger = receiver
-    client = DepositClient(strict_sandbox_url, MERCHANT, SECRET)
+def test_a_lost_create_answer_is_recovered_under_the_strict_profile(strict_sandbox_url, strict_receiver):
+    callback_url, ledger = strict_receiver
+    client = DepositClient(strict_sandbox_url, MERCHANT, SECRET, profile=BUILTIN["strict"])
     order = f"sbx-lost-{uuid.uuid4()}"
     with pytest.raises((urllib.error.URLError, ConnectionError)):
         client.create(order, 31250, callback_url=callback_url)

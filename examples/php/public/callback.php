@@ -12,6 +12,10 @@ $receiver = new CallbackReceiver(
     getenv('MERCHANT_SECRET') ?: 'sandbox-secret-demo',
     new Ledger(getenv('LEDGER_FILE') ?: sys_get_temp_dir() . '/deposit-ledger.json'),
 );
-http_response_code($_SERVER['REQUEST_METHOD'] === 'POST'
-    ? $receiver->handle((string) file_get_contents('php://input'), $_SERVER['HTTP_X_SIGNATURE'] ?? null)
-    : 405);
+if ($_SERVER['REQUEST_METHOD'] !== 'POST') {
+    http_response_code(405);
+    return;
+}
+[$status, $answer] = $receiver->receive((string) file_get_contents('php://input'), getallheaders());
+http_response_code($status);
+echo $answer; // the acknowledgement the provider profile asks for (DEPOSIT_SANDBOX_PROFILE)

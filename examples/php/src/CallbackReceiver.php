@@ -4,25 +4,43 @@ declare(strict_types=1);
 
 namespace Example\Deposit;
 
-/** Verifies a callback's X-Signature over the raw body in constant time, then records it. */
+/**
+ * Verifies a callback's signature over the raw body in constant time, then records it. $profile
+ * says how callbacks are signed and acknowledged (null: the built-in DEPOSIT_SANDBOX_PROFILE
+ * names, else sandbox's: X-Signature, hex HMAC-SHA256 of the raw body, and any 2xx).
+ */
 final class CallbackReceiver
 {
-    public function __construct(private string $secret, private Ledger $ledger)
+    private Profile $profile;
+
+    public function __construct(private string $secret, private Ledger $ledger, ?Profile $profile = null)
     {
+        $this->profile = $profile ?? Profile::fromEnv();
     }
 
-    /** Returns the HTTP status to answer: 204 when recorded, 401 when the signature is wrong. */
+    /** Returns the HTTP status to answer: 2xx when recorded, 401 when the X-Signature is wrong. */
     public function handle(string $rawBody, ?string $signature): int
     {
-        $expected = hash_hmac('sha256', $rawBody, $this->secret);
-        if ($signature === null || !hash_equals($expected, strtolower($signature))) {
-            return 401;
+        return $this->receive($rawBody, $signature === null ? [] : ['X-Signature' => $signature])[0];
+    }
+
+    /**
+     * The answer to a callback: [status, body]. The profile's acknowledgement when it is recorded
+     * (a repeat too: it is delivered, just not credited again), 401 when the signature is wrong.
+     *
+     * @param array<string, string> $headers the request's headers (getallheaders())
+     * @return array{0: int, 1: string}
+     */
+    public function receive(string $rawBody, array $headers): array
+    {
+        if (!$this->profile->verifyCallback($this->secret, $headers, $rawBody)) {
+            return [401, ''];
         }
         $trade = json_decode($rawBody, true);
         if (!is_array($trade) || !isset($trade['id'], $trade['state'])) {
-            return 400;
+            return [400, ''];
         }
         $this->ledger->record($trade);
-        return 204; // a 2xx for repeats too: they are delivered, just not credited again
+        return $this->profile->acknowledgement();
     }
 }

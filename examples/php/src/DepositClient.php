@@ -4,19 +4,28 @@ declare(strict_types=1);
 
 namespace Example\Deposit;
 
-/** A small client of the Deposit Trade Service (signature mode), php-curl only. */
+/**
+ * A small client of the Deposit Trade Service (signature mode), php-curl only. It signs as
+ * $profile says (null: the built-in DEPOSIT_SANDBOX_PROFILE names, else sandbox's HMAC-SHA256 hex
+ * in X-Auth / X-Token); $token goes beside a signature that has a header of its own.
+ */
 final class DepositClient
 {
     /** The create signature's fields, in the interface document's order. */
     public const CREATE_FIELDS = ['amount_cents', 'amount_currency', 'callback_url', 'cusotmer', 'merchant', 'order', 'return_url', 'type'];
+
+    private Profile $profile;
 
     public function __construct(
         private string $baseUrl,
         private string $merchant,
         private string $secret,
         private int $timeoutSeconds = 10,
+        ?Profile $profile = null,
+        private string $token = '',
     ) {
         $this->baseUrl = rtrim($baseUrl, '/');
+        $this->profile = $profile ?? Profile::fromEnv();
     }
 
     /** Lowercase hex HMAC-SHA256 of the string to sign, keyed with the merchant's secret. */
@@ -38,7 +47,7 @@ final class DepositClient
     }
 
     /**
-     * POST /api/v1/trades/deposit/create (P2P: any_bank or nspk), signed in X-Auth.
+     * POST /api/v1/trades/deposit/create (P2P: any_bank or nspk), signed in X-Auth (or in the profile's own header).
      *
      * @param array<string, string> $optional customer, callback_url, return_url
      * @return array<string, mixed> the trade
@@ -46,8 +55,8 @@ final class DepositClient
     public function create(string $order, int $amountCents, string $type = 'any_bank', array $optional = []): array
     {
         $body = ['merchant' => $this->merchant, 'order' => $order, 'amount_cents' => $amountCents, 'amount_currency' => 'RUB', 'type' => $type] + $optional;
-        $signature = self::sign($this->secret, self::createStringToSign($body));
-        return $this->call('POST', '/api/v1/trades/deposit/create', ['X-Auth: ' . $signature], json_encode($body, JSON_THROW_ON_ERROR), 201);
+        $headers = $this->profile->requestHeaders($this->secret, 'create', $body, $this->token);
+        return $this->call('POST', '/api/v1/trades/deposit/create', $headers, json_encode($body, JSON_THROW_ON_ERROR), 201);
     }
 
     /**
@@ -89,14 +98,14 @@ final class DepositClient
     }
 
     /**
-     * GET /api/v1/trades/:merchant/:uuid, signed over merchant::uuid in X-Token.
+     * GET /api/v1/trades/:merchant/:uuid, signed over merchant::uuid in X-Token (or in the profile's own header).
      *
      * @return array<string, mixed> the trade
      */
     public function get(string $tradeId): array
     {
-        $signature = self::sign($this->secret, $this->merchant . '::' . $tradeId);
-        return $this->call('GET', "/api/v1/trades/{$this->merchant}/" . rawurlencode($tradeId), ['X-Token: ' . $signature], null, 200);
+        $headers = $this->profile->requestHeaders($this->secret, 'get', ['merchant' => $this->merchant, 'uuid' => $tradeId], $this->token);
+        return $this->call('GET', "/api/v1/trades/{$this->merchant}/" . rawurlencode($tradeId), $headers, null, 200);
     }
 
     /**

@@ -7,6 +7,7 @@ namespace Example\Deposit\Tests;
 use Example\Deposit\DepositClient;
 use Example\Deposit\DepositError;
 use Example\Deposit\Ledger;
+use Example\Deposit\Profile;
 use PHPUnit\Framework\TestCase;
 
 /**
@@ -18,6 +19,8 @@ final class DepositFlowTest extends TestCase
 {
     private const MERCHANT = '6f1c2a9e-3b7d-4c52-9a1e-2d4b8f0c7e51'; // the bundled demo merchant
     private const SECRET = 'sandbox-secret-demo';
+    /** Sent beside the signature under a profile whose signature has a header of its own. */
+    private const TOKEN = 'sandbox-token-demo';
 
     /** @var list<resource> */
     private static array $processes = [];
@@ -30,15 +33,28 @@ final class DepositFlowTest extends TestCase
         // DEPOSIT_SANDBOX_COMMAND replaces the command (e.g. "npx deposit-sandbox").
         $command = getenv('DEPOSIT_SANDBOX_COMMAND') ?: 'node ' . dirname(__DIR__, 3) . '/bin/deposit-sandbox.js';
         $env = array_filter(getenv(), static fn (string $name): bool => !str_starts_with($name, 'DEPOSIT_SANDBOX_') && $name !== 'PORT', ARRAY_FILTER_USE_KEY);
-        $line = self::start([...explode(' ', $command), '--port', '0', '--in-memory', '--auth', 'signature'], $env, 1);
+        // DEPOSIT_SANDBOX_PROFILE=hmac-sha512-base64 (or another built-in) runs the flow under that
+        // provider profile: the sandbox starts with --profile, the client and the receiver follow it.
+        $profile = Profile::fromEnv()->name;
+        $line = self::start([...explode(' ', $command), '--port', '0', '--in-memory', '--auth', 'signature', '--profile', $profile], $env, 1);
         self::assertMatchesRegularExpression('/^deposit-sandbox listening on (\S+)/', $line);
         self::$sandboxUrl = explode(' ', trim($line))[3];
 
         self::$ledgerFile = tempnam(sys_get_temp_dir(), 'deposit-ledger-');
-        $line = self::start([PHP_BINARY, '-S', '127.0.0.1:0', dirname(__DIR__) . '/public/callback.php'], ['LEDGER_FILE' => self::$ledgerFile, 'MERCHANT_SECRET' => self::SECRET] + $env, 2);
+        self::$callbackUrl = self::startReceiver($profile, $env);
+    }
+
+    /**
+     * Serves public/callback.php with `php -S`, following $profile; returns its callback URL.
+     *
+     * @param array<string, string> $env
+     */
+    private static function startReceiver(string $profile, array $env): string
+    {
+        $line = self::start([PHP_BINARY, '-S', '127.0.0.1:0', dirname(__DIR__) . '/public/callback.php'], ['LEDGER_FILE' => self::$ledgerFile, 'MERCHANT_SECRET' => self::SECRET, 'DEPOSIT_SANDBOX_PROFILE' => $profile] + $env, 2);
         self::assertMatchesRegularExpression('#\((http://127\.0\.0\.1:\d+)\) started#', $line);
         preg_match('#\((http://127\.0\.0\.1:\d+)\)#', $line, $match);
-        self::$callbackUrl = $match[1] . '/callbacks/deposit';
+        return $match[1] . '/callbacks/deposit';
     }
 
     public static function tearDownAfterClass(): void
@@ -105,7 +121,7 @@ final class DepositFlowTest extends TestCase
 
     public function testCreatePayAndCreditOnce(): void
     {
-        $client = new DepositClient(self::$sandboxUrl, self::MERCHANT, self::SECRET);
+        $client = new DepositClient(self::$sandboxUrl, self::MERCHANT, self::SECRET, token: self::TOKEN);
         $ledger = new Ledger(self::$ledgerFile);
         $order = 'php-' . bin2hex(random_bytes(8));
 
@@ -124,6 +140,11 @@ final class DepositFlowTest extends TestCase
 
         self::eventually(static fn (): bool => $ledger->balanceCents() === 31250, 'the signed callback to credit the trade');
         self::assertSame('confirmed', $client->get($trade['id'])['state']);
+
+        // The receiver acknowledged the callback as the profile asks: delivered at the first attempt.
+        $callback = static fn (): array => json_decode(self::http('GET', self::$sandboxUrl . '/_sandbox/callbacks?trade=' . $trade['id'])['body'], true)['callbacks'][0];
+        self::eventually(static fn (): bool => $callback()['status'] !== 'pending', 'the callback to be delivered');
+        self::assertSame(['delivered', 1], [$callback()['status'], count($callback()['attempts'])]);
 
         // The provider may deliver a callback again: replay it; the balance stays the same.
         $events = json_decode(self::http('GET', self::$sandboxUrl . '/_sandbox/callbacks?trade=' . $trade['id'])['body'], true);
@@ -144,7 +165,7 @@ final class DepositFlowTest extends TestCase
 
     public function testABadSignatureIsExplained(): void
     {
-        $client = new DepositClient(self::$sandboxUrl, self::MERCHANT, 'not-the-secret');
+        $client = new DepositClient(self::$sandboxUrl, self::MERCHANT, 'not-the-secret', token: self::TOKEN);
         try {
             $client->create('php-' . bin2hex(random_bytes(8)), 5000, 'nspk');
             self::fail('a wrong secret was accepted');
@@ -156,7 +177,7 @@ final class DepositFlowTest extends TestCase
 
     public function testALostCreateAnswerIsRecoveredWithTheSameOrder(): void
     {
-        $client = new DepositClient(self::$sandboxUrl, self::MERCHANT, self::SECRET);
+        $client = new DepositClient(self::$sandboxUrl, self::MERCHANT, self::SECRET, token: self::TOKEN);
         $order = 'sbx-lost-php-' . bin2hex(random_bytes(8)); // saved, then no answer at all
         self::assertSame('no answer', self::createOutcome($client, $order));
         // The retry gets duplicate_order, which names the trade under the sandbox profile: no new order is needed.
@@ -175,10 +196,10 @@ final class DepositFlowTest extends TestCase
         self::assertMatchesRegularExpression('/^deposit-sandbox listening on (\S+)/', $line);
         $strictUrl = explode(' ', trim($line))[3];
 
-        $client = new DepositClient($strictUrl, self::MERCHANT, self::SECRET);
+        $client = new DepositClient($strictUrl, self::MERCHANT, self::SECRET, profile: Profile::builtin('strict'));
         $ledger = new Ledger(self::$ledgerFile);
         $order = 'sbx-lost-php-' . bin2hex(random_bytes(8));
-        $optional = ['callback_url' => self::$callbackUrl];
+        $optional = ['callback_url' => self::startReceiver('strict', $env)];
         self::assertSame('no answer', self::createOutcome($client, $order, $optional));
         try {
             $client->create($order, 31250, 'any_bank', $optional);

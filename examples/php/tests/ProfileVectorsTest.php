@@ -1,0 +1,78 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Example\Deposit\Tests;
+
+use Example\Deposit\Profile;
+use PHPUnit\Framework\TestCase;
+
+/**
+ * Each built-in provider profile's request signing, computed here with PHP's own hash functions
+ * (src/Profile.php: hash_hmac, hash, base64_encode), must match
+ * `deposit-sandbox sign --profile <p> --json` byte for byte: the string to sign, the signature,
+ * and the headers it travels in. Three requests per profile: a create with every field (a
+ * Cyrillic customer among them), a create with the optional fields left out, and a get.
+ */
+final class ProfileVectorsTest extends TestCase
+{
+    private const MERCHANT = '6f1c2a9e-3b7d-4c52-9a1e-2d4b8f0c7e51'; // the bundled demo merchant
+    private const SECRET = 'sandbox-secret-demo';
+    private const VECTORS = [
+        ['create', ['amount_cents' => '31250', 'amount_currency' => 'RUB', 'callback_url' => 'https://shop.example/callbacks/deposit',
+            'customer' => 'Иван Петров', 'merchant' => self::MERCHANT, 'order' => 'order-1001', 'return_url' => 'https://shop.example/thanks', 'type' => 'any_bank']],
+        ['create', ['amount_cents' => '100', 'amount_currency' => 'RUB', 'merchant' => self::MERCHANT, 'order' => 'a::b:c', 'type' => 'nspk']],
+        ['get', ['merchant' => self::MERCHANT, 'uuid' => '3f2a4b1c-5d6e-4f70-8a9b-0c1d2e3f4a5b']],
+    ];
+
+    /** @var array<string, array<string, mixed>> what the sign command printed, by case */
+    private static array $signed = [];
+
+    /** @return iterable<string, array{string, string, array<string, string>}> */
+    public static function cases(): iterable
+    {
+        foreach (Profile::names() as $name) {
+            foreach (self::VECTORS as $i => [$endpoint, $values]) {
+                yield "{$name} {$endpoint} {$i}" => [$name, $endpoint, $values];
+            }
+        }
+    }
+
+    /** Runs the sign command for every case at once, one process each (DEPOSIT_SANDBOX_COMMAND replaces the command). */
+    public static function setUpBeforeClass(): void
+    {
+        $command = explode(' ', getenv('DEPOSIT_SANDBOX_COMMAND') ?: 'node ' . dirname(__DIR__, 3) . '/bin/deposit-sandbox.js');
+        $env = array_filter(getenv(), static fn (string $name): bool => !str_starts_with($name, 'DEPOSIT_SANDBOX_'), ARRAY_FILTER_USE_KEY);
+        $running = [];
+        foreach (self::cases() as $case => [$name, $endpoint, $values]) {
+            $args = [...$command, 'sign', '--profile', $name, '--secret', self::SECRET, '--endpoint', $endpoint, '--json'];
+            foreach ($values as $key => $value) {
+                $args[] = "{$key}={$value}";
+            }
+            $process = proc_open($args, [0 => ['file', '/dev/null', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes, null, $env);
+            self::assertIsResource($process);
+            $running[$case] = [$process, $pipes];
+        }
+        foreach ($running as $case => [$process, $pipes]) {
+            $out = (string) stream_get_contents($pipes[1]);
+            $err = (string) stream_get_contents($pipes[2]);
+            self::assertSame(0, proc_close($process), "{$case}: {$err}");
+            self::$signed[$case] = json_decode($out, true, 512, JSON_THROW_ON_ERROR);
+        }
+    }
+
+    /**
+     * @dataProvider cases
+     * @param array<string, string> $values
+     */
+    public function testTheProfileSignsAsTheSandboxDoes(string $name, string $endpoint, array $values): void
+    {
+        $profile = Profile::builtin($name);
+        $cli = self::$signed[$this->dataName()];
+        self::assertSame($name, $cli['profile']);
+        self::assertSame($profile->stringToSign($endpoint, $values), $cli['string_to_sign']);
+        self::assertSame($profile->signRequest(self::SECRET, $endpoint, $values), $cli['signature']);
+        self::assertSame($profile->signatureHeader($endpoint), $cli['header']);
+        self::assertSame($profile->header === null ? null : Profile::TOKEN_HEADER[$endpoint], $cli['token_header']);
+    }
+}
