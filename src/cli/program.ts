@@ -2,8 +2,10 @@ import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { registerCheckCallback } from './check-callback.js';
 import { registerClock } from './clock.js';
+import { registerDrift } from './drift.js';
 import { registerFork } from './fork.js';
 import { registerHealth } from './health.js';
+import { registerProfile } from './profile-command.js';
 import { registerReplay } from './replay.js';
 import { registerReport } from './report.js';
 import { registerReset } from './reset.js';
@@ -101,6 +103,8 @@ export function createProgram(): Command {
   registerCheckCallback(program);
   registerHealth(program);
   registerReport(program);
+  registerDrift(program);
+  registerProfile(program);
   program.addHelpText('after', `${EXAMPLES}\nEvery flag of serve (the default command): deposit-sandbox serve --help\n`);
   return program;
 }
