@@ -12,6 +12,7 @@ import { startSandbox } from 'deposit-sandbox';
 import { AdminClientError } from 'deposit-sandbox';
 import { sign, stringToSign } from 'deposit-sandbox';
 import { verifyCallbackSignature } from 'deposit-sandbox';
+import { loadProfile, signatureHeader, signRequest, type Profile } from 'deposit-sandbox';
 
 const DEMO = { id: '6f1c2a9e-3b7d-4c52-9a1e-2d4b8f0c7e51', token: 'sandbox-token-demo', secret: 'sandbox-secret-demo' };
 
@@ -92,6 +93,34 @@ test('sign + stringToSign give the X-Auth a sandbox in signature mode accepts', 
       body: JSON.stringify({ ...body, order: 'order-1002' }),
     });
     expect(wrong.status).toBe(401);
+  } finally {
+    await sandbox.close();
+  }
+});
+
+test('signRequest + signatureHeader sign as the provider profile in force does, beside the token when its header is its own', async () => {
+  const sandbox = await startSandbox({ auth: 'signature', profile: 'hmac-sha512-base64' });
+  try {
+    const merchant = sandbox.merchants[0]!;
+    const body = { merchant: merchant.id, order: 'order-1001', amount_cents: 31250, amount_currency: 'RUB', type: 'any_bank' };
+    const send = async (profile: Profile) => {
+      const headers = {
+        'Content-Type': 'application/json',
+        'X-Auth': merchant.token, // the token's header: the signature replaces it unless the profile names a header of its own
+        [signatureHeader(profile, 'create')]: signRequest(profile, merchant.secret, 'create', body), // X-Signature here
+      };
+      return fetch(`${sandbox.url}/api/v1/trades/deposit/create`, { method: 'POST', headers, body: JSON.stringify(body) });
+    };
+    expect((await send(sandbox.profile)).status).toBe(201); // the profile the sandbox follows
+    const provider = sandbox.workspace('provider-b');
+    const md5 = await provider.setProfile('md5-colon'); // a workspace's own: a built-in or a profile file's text
+    expect(md5.requests).toEqual(loadProfile('md5-colon').requests); // loadProfile('./my-provider.yaml') reads your file
+    const res = await fetch(`${provider.url}/api/v1/trades/deposit/create`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', [signatureHeader(md5, 'create')]: signRequest(md5, merchant.secret, 'create', body) },
+      body: JSON.stringify(body),
+    });
+    expect(res.status).toBe(201);
   } finally {
     await sandbox.close();
   }

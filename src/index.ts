@@ -11,6 +11,11 @@ export type { StateDocument } from './sessions/state-document.js';
 // Signing and verification, as the provider and the sandbox's callbacks do them.
 export { sign, stringToSign, verifySignature, verifyCallbackSignature, type SignedEndpoint } from './auth/signature.js';
 
+// Signing a request under a provider profile (docs/provider-profile.md), as a merchant does.
+export { loadProfile } from './profile/load-profile.js';
+export { signRequest, signatureHeader } from './profile/sign-request.js';
+export type { Profile } from './profile/profile-schema.js';
+
 // The admin client (also usable against a sandbox started elsewhere) and its answers.
 export { AdminClient, AdminClientError, type AdminClientOptions, type CallbackFilter, type TradeFilter } from './admin-client/admin-client.js';
 export type { AdvanceAnswer, ClockAnswer, HealthAnswer, ResetAnswer, TradeDetail, TradesAnswer } from './admin/admin-answers.js';

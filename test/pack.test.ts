@@ -121,7 +121,7 @@ describe('the packed tarball', () => {
     const installed = join(app, 'node_modules', pkg.name);
     expect(existsSync(join(installed, 'scenarios', 'schema.json'))).toBe(true);
     expect(readdirSync(installed).sort()).toEqual(
-      ['LICENSE', 'README.md', 'bin', 'dist', 'fixtures', 'package.json', 'scenarios'].filter((name) => name !== 'README.md' || files.includes('README.md')),
+      ['LICENSE', 'README.md', 'bin', 'dist', 'fixtures', 'package.json', 'profiles', 'scenarios'].filter((name) => name !== 'README.md' || files.includes('README.md')),
     );
     writeFileSync(
       join(app, 'smoke.mjs'),
@@ -156,7 +156,7 @@ try {
   it("has types: tsc checks a TypeScript user's file and the README example against the installed package", async () => {
     writeFileSync(
       join(app, 'typed.ts'),
-      `import { AdminClientError, startSandbox, verifyCallbackSignature, type AdminTrade, type CallbackEvent, type ErrorEnvelope, type RunningSandbox, type SandboxOptions, type Trade, type TradeState } from 'deposit-sandbox';
+      `import { AdminClientError, loadProfile, signatureHeader, signRequest, startSandbox, verifyCallbackSignature, type AdminTrade, type CallbackEvent, type ErrorEnvelope, type Profile, type RunningSandbox, type SandboxOptions, type Trade, type TradeState } from 'deposit-sandbox';
 
 const options: SandboxOptions = { clock: 'manual', auth: 'either', seed: 1 };
 const sandbox: RunningSandbox = await startSandbox(options);
@@ -164,6 +164,11 @@ const trades: AdminTrade[] = (await sandbox.admin.trades({ state: 'created', lim
 const state: TradeState | undefined = trades[0]?.state;
 const event: CallbackEvent = await sandbox.callbacks.waitFor({ state: 'confirmed' }, { timeout: 10 }).catch(() => ({}) as CallbackEvent);
 const ok: boolean = verifyCallbackSignature('secret', event.body ?? '', null);
+const profile: Profile = sandbox.profile;
+const signed: Record<string, string> = { [signatureHeader(profile, 'get')]: signRequest(loadProfile('md5-colon'), 'secret', 'get', { merchant: 'm', uuid: 'u' }) };
+const own: Profile = await sandbox.workspace('typed').setProfile('strict');
+// @ts-expect-error: the endpoints are create, build and get
+signatureHeader(profile, 'refund');
 const trade: Trade | undefined = undefined;
 const envelope: ErrorEnvelope | undefined = undefined;
 // @ts-expect-error: "paid" is not a trade state
@@ -174,7 +179,7 @@ const durable = await startSandbox({ seed: 1, data: await import('node:os').then
 // @ts-expect-error: the sandbox's parts are internal
 durable.sandbox;
 await durable.close();
-console.log(state, ok, trade, envelope);
+console.log(state, ok, trade, envelope, signed, own.name);
 await sandbox.close();
 `,
     );

@@ -2,6 +2,7 @@ import { AdminClient } from '../admin-client/admin-client.js';
 import type { CallbackEvent } from '../store/callback-records.js';
 import type { SandboxOptionsInput } from '../config/options.js';
 import type { Merchant } from '../merchants/fixtures.js';
+import type { Profile } from '../profile/profile-schema.js';
 import { OptionsError } from '../sandbox.js';
 import { listen } from '../server/listen.js';
 import { createServer } from '../server/server.js';
@@ -37,6 +38,12 @@ export interface RunningSandbox {
   };
   /** The merchants of the fixtures (id, name, token, secret, rate); the bundled demo merchant first. */
   readonly merchants: readonly Merchant[];
+  /**
+   * The provider profile the workspace default follows now (`profile` of the options, `sandbox`
+   * when left out, or one set since with PUT /_sandbox/profile), for signRequest() and
+   * signatureHeader(). A workspace's own: what its setProfile() resolves with.
+   */
+  readonly profile: Profile;
   /**
    * A workspace of this sandbox (/w/<name>): its own trades, clock, callbacks and reset, with
    * its own `url`, `admin` and `callbacks.waitFor`. A unique name is made up when left out.
@@ -91,6 +98,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     admin,
     callbacks: { waitFor: (match, waitOptions) => waiter.waitFor(match, waitOptions) },
     merchants: sandbox.merchants.list(),
+    get profile() {
+      return sandbox.profile;
+    },
     workspace: (name) => workspaceHandle({ url: server.url, workspaces: deposit.workspaces, adminToken, waiters }, name),
     fork: (name, forkOptions) => workspaceHandle({ url: server.url, workspaces: deposit.workspaces, adminToken, waiters }, 'default').fork(name, forkOptions),
     state: () => admin.request<StateDocument>('GET', '/state'),

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startReceiver, type Receiver } from '../../test/callbacks-receiver.js';
 import { DEMO } from '../../test/support.js';
+import { signatureHeader, signRequest } from '../profile/sign-request.js';
+import type { Profile } from '../profile/profile-schema.js';
 import { startSandbox, type RunningSandbox } from './start-sandbox.js';
 
 let running: RunningSandbox | undefined;
@@ -55,5 +57,31 @@ describe('sandbox.workspace()', () => {
     await ws.delete();
     expect((await running.admin.request<{ workspaces: Array<{ name: string }> }>('GET', '/workspaces')).workspaces.map((w) => w.name)).toEqual(['default']);
     expect(() => running!.workspace('no/slash')).toThrow(/1 to 64 characters/);
+  });
+
+  it("signs under a workspace's own profile, set by a built-in's name or a file's text, and goes back to the server's", async () => {
+    running = await startSandbox({ auth: 'signature', profile: 'md5-colon' });
+    expect(running.profile.name).toBe('md5-colon');
+    const ws = running.workspace('provider-b');
+    const profile = await ws.setProfile('hmac-sha512-base64');
+    expect(profile).toMatchObject({ name: 'hmac-sha512-base64', requests: { signature: { algorithm: 'hmac-sha512', encoding: 'base64', header: 'X-Signature' } } });
+    const body = { merchant: DEMO.id, order: 'o-b', amount_cents: 100, amount_currency: 'RUB', type: 'nspk' };
+    const send = (base: string, signed: Profile) =>
+      fetch(`${base}/api/v1/trades/deposit/create`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Auth': DEMO.token, [signatureHeader(signed, 'create')]: signRequest(signed, DEMO.secret, 'create', body) },
+        body: JSON.stringify(body),
+      });
+    expect((await send(ws.url, profile)).status).toBe(201);
+    // The server's profile still holds elsewhere: default follows md5-colon.
+    expect((await send(running.url, running.profile)).status).toBe(201);
+    expect((await send(running.url, profile)).status).toBe(401);
+
+    const own = await ws.setProfile('name: my-provider\nextends: sandbox\nrequests:\n  signature:\n    algorithm: sha1\n    secret: first-slot\n');
+    expect(own.requests.signature).toEqual({ algorithm: 'sha1', separator: '::', secret: 'first-slot', encoding: 'hex' });
+    await expect(ws.setProfile('name: broken\nextends: sandbox\nrequests:\n  signature:\n    algorithm: sha-1\n')).rejects.toThrow(
+      /provider-b\/_sandbox\/profile:5:16: requests\.signature\.algorithm: .*did you mean sha1\?/,
+    );
+    expect((await ws.setProfile(null)).name).toBe('md5-colon');
   });
 });

@@ -8,6 +8,8 @@ import type { AddMerchantAnswer, ScenarioUploadAnswer } from '../admin/admin-ans
 import type { ForkAnswer } from '../admin/fork-routes.js';
 import type { StateDocument } from '../sessions/state-document.js';
 import type { NewMerchant } from '../merchants/added-merchants.js';
+import { BUILTIN_PROFILE_NAMES } from '../profile/builtin-profile-names.js';
+import type { Profile } from '../profile/profile-schema.js';
 import { workspaceNameProblem } from '../workspaces/workspace-name.js';
 import { workspaceBaseUrl } from '../workspaces/workspace-url.js';
 import { CallbackWaiter, type CallbackMatch, type CallbackPredicate, type WaitForOptions } from './callback-waiter.js';
@@ -27,6 +29,16 @@ export interface WorkspaceHandle {
   addMerchant(merchant?: NewMerchant): Promise<Merchant>;
   /** Sets this workspace's own scenarios (YAML, the format of a scenario file); they go in front of the shared ones. */
   setScenarios(yaml: string): Promise<ScenarioSummary[]>;
+  /**
+   * Sets this workspace's own provider profile (PUT /_sandbox/profile): a built-in's name
+   * (`'md5-colon'`) or the text of a profile file (YAML or JSON); null goes back to the server's.
+   * Resolves with the profile now in force, for signRequest() and signatureHeader(); an invalid
+   * profile rejects with each problem's line and key, and changes nothing.
+   *
+   * @example
+   *   const profile = await sandbox.workspace('provider-b').setProfile('hmac-sha512-base64');
+   */
+  setProfile(profile: string | null): Promise<Profile>;
   /**
    * Copies this workspace under a new name, in one step (POST /_sandbox/fork): a prepared
    * workspace forked per test. The callbacks it had pending are held in the copy unless
@@ -77,6 +89,12 @@ export function workspaceHandle(context: WorkspaceHandleContext, name: string = 
     callbacks: { waitFor: async (match, options) => (await waiterFor()).waitFor(match, options) },
     addMerchant: async (merchant = {}) => (await admin.request<AddMerchantAnswer>('POST', '/merchants', merchant)).merchant,
     setScenarios: async (yaml) => (await admin.request<ScenarioUploadAnswer>('PUT', '/scenarios', yaml)).scenarios,
+    setProfile: async (profile) => {
+      if (profile === null) return (await admin.request<{ profile: Profile }>('DELETE', '/profile')).profile;
+      // A built-in's name is a profile file that extends it and changes nothing.
+      const text = (BUILTIN_PROFILE_NAMES as readonly string[]).includes(profile) ? `name: ${profile}\nextends: ${profile}\n` : profile;
+      return (await admin.request<{ profile: Profile }>('PUT', '/profile', text)).profile;
+    },
     fork: async (to, options = {}) => {
       const forked = await admin.request<ForkAnswer>('POST', '/fork', { to, callbacks: options.callbacks ?? 'paused' });
       return workspaceHandle(context, forked.workspace);

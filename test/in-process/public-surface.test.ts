@@ -7,9 +7,9 @@ import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import * as root from '../../src/index.js';
 
-const RUNTIME_EXPORTS = ['AdminClient', 'AdminClientError', 'sign', 'startSandbox', 'stringToSign', 'verifyCallbackSignature', 'verifySignature'];
+const RUNTIME_EXPORTS = ['AdminClient', 'AdminClientError', 'loadProfile', 'sign', 'signRequest', 'signatureHeader', 'startSandbox', 'stringToSign', 'verifyCallbackSignature', 'verifySignature'];
 
-it('exports exactly startSandbox, the signing helpers and the admin client', () => {
+it("exports exactly startSandbox, the signing helpers (the sandbox's and a provider profile's) and the admin client", () => {
   expect(Object.keys(root).sort()).toEqual(RUNTIME_EXPORTS);
 });
 
