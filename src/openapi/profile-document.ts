@@ -1,7 +1,9 @@
 import { DEFAULT_ERROR_BODY } from '../profile/default-error-body.js';
+import { DEFAULT_PROFILE, loadProfile } from '../profile/load-profile.js';
 import type { Profile } from '../profile/profile-schema.js';
 import { PLACEHOLDER } from '../profile/render-error-body.js';
 import { describeSigning } from '../profile/sign-request.js';
+import { callbackOperation } from './callback-operation.js';
 
 type Json = Record<string, unknown>;
 
@@ -39,8 +41,9 @@ const isSandboxSigning = (profile: Profile) => {
  * The document of a sandbox whose provider profile differs from `sandbox`'s: the provider
  * operations' security says how the profile signs (and names a signature header of its own), and
  * their 401, 404 and 422 answers take the profile's errors.body as their schema (ProviderError).
- * Under `sandbox` (or a profile that signs and answers errors the same way) the document is
- * returned as it is.
+ * and the callback of create and build names its signature headers and acknowledgement. Under
+ * `sandbox` (or a profile that signs, answers errors and sends callbacks the same way) the
+ * document is returned as it is.
  *
  * @example
  * profileDocument(openApiDocument({ serverUrl }), loadProfile('hmac-sha512-base64'))
@@ -48,9 +51,12 @@ const isSandboxSigning = (profile: Profile) => {
 export function profileDocument(document: Json, profile: Profile): Json {
   const signing = !isSandboxSigning(profile);
   const errors = profile.errors.body !== DEFAULT_ERROR_BODY;
-  if (!signing && !errors) return document;
+  const callbacks = callbackOperation(profile);
+  const ownCallbacks = JSON.stringify(callbacks) !== JSON.stringify(callbackOperation(loadProfile(DEFAULT_PROFILE)));
+  if (!signing && !errors && !ownCallbacks) return document;
   const doc = structuredClone(document) as Json & { paths: Record<string, Record<string, Json>>; components: Json & { schemas: Record<string, Json>; securitySchemes: Record<string, Json> } };
   if (signing) describeProfileSigning(doc, profile);
+  if (ownCallbacks) addCallbacks(doc, callbacks);
   if (errors) {
     doc.components.schemas['ProviderError'] = {
       ...errorBodySchema(profile.errors.body),
@@ -89,6 +95,17 @@ function describeProfileSigning(doc: { paths: Record<string, Record<string, Json
     const token = method === 'get' ? 'XToken' : 'XAuth';
     // Token alone (--auth token or either), or token and signature (--auth signature or either).
     operation['security'] = [{ [token]: [] }, { [token]: [], [SIGNATURE_SCHEME]: [] }];
+  }
+}
+
+/**
+ * Puts the callback a created trade gets (src/openapi/callback-operation.ts) under create and
+ * build: openApiDocument() with the sandbox profile's, profileDocument() with another's.
+ */
+export function addCallbacks(doc: { paths: Record<string, Record<string, Json>> }, callbacks: Json): void {
+  for (const [path, method] of PROVIDER_OPERATIONS) {
+    const operation = doc.paths[path]?.[method];
+    if (operation && method === 'post') operation['callbacks'] = callbacks;
   }
 }
 
