@@ -7,6 +7,7 @@ import { makeSandbox } from '../support.js';
 // /openapi.json under each built-in provider profile: a valid OpenAPI 3.1 document whose create
 // and build describe the callback the trade gets as that profile sends it.
 
+// biome-ignore lint/suspicious/noExplicitAny: walks JSON of any shape
 type Json = Record<string, any>;
 
 async function documentUnder(profile: string): Promise<Json> {
