@@ -2,35 +2,31 @@ import { Option, type Command } from 'commander';
 import type { ProfileDetectOptions } from './profile-detect-command.js';
 
 const PROFILE_HELP = `
-Examples:
-  $ deposit-sandbox profile detect --secret <secret> --callback captured-callback.http
-  $ deposit-sandbox profile detect --secret <secret> --request create-request.har --entry 3
+Example:
+  $ deposit-sandbox profile detect --secret <s> --callback captured-callback.http
 `;
 
 const DETECT_HELP = `
-Reads one captured HTTP request, as raw HTTP text (request line, headers, a blank line, the
-body) or as HAR (a whole file, one entry, or one request), and names the built-in profiles whose
-signature scheme verifies it with the secret, or says that none does and what it tried. A
-request (--request) is one of the three endpoints: its values are read from its body or path. A
-callback (--callback) is verified over its raw body, exactly as captured. Exits 0 when a scheme
-verifies it, 1 when none does.
+Reads one captured request (raw HTTP, or HAR) and names the built-in profiles whose signature
+scheme verifies it with the secret, or says none does and what it tried (exit 1). See
+docs/drift.md.
 
 Examples:
-  $ deposit-sandbox profile detect --secret <secret> --callback captured-callback.http
-  $ deposit-sandbox profile detect --secret <secret> --request create-request.har --entry 3 --json
+  $ deposit-sandbox profile detect --secret <s> --callback captured-callback.http
+  $ deposit-sandbox profile detect --secret <s> --request create.har --entry 3
 `;
 
 /** Registers `deposit-sandbox profile` and its `detect`. */
 export function registerProfile(program: Command): void {
-  const profile = program.command('profile').description('provider profiles: name the built-in scheme that signs a captured request or callback').addHelpText('after', PROFILE_HELP);
+  const profile = program.command('profile').description('name the scheme that signs a capture').addHelpText('after', PROFILE_HELP);
   profile
     .command('detect')
-    .description('name the built-in signature scheme(s) that verify a captured request or callback')
+    .description('name the built-in scheme that signs a captured request')
     .addOption(new Option('--secret <secret>', "the merchant's secret").env('DEPOSIT_SANDBOX_SECRET'))
-    .option('--request <file>', 'a captured provider request (create, build or get): raw HTTP or HAR')
-    .option('--callback <file>', 'a captured callback: raw HTTP or HAR')
-    .option('--entry <n>', 'which entry of a HAR file (1 for the first), when it holds several')
-    .option('--json', 'print {"kind", "verified": [...], "tried": [...], "notes"}')
+    .option('--request <file>', 'a captured create, build or get')
+    .option('--callback <file>', 'a captured callback')
+    .option('--entry <n>', 'which entry of a HAR file (1 = first)')
+    .option('--json', 'print the result as JSON')
     .addHelpText('after', DETECT_HELP)
     .action(async (options: ProfileDetectOptions) => {
       // Loaded when the command runs: the profiles' checks (zod, yaml) are not compiled by every other command's start.

@@ -91,7 +91,7 @@ export function findAdoptions(input: AdoptionInput): { adopted: Adoption[]; notA
   const rest = new Map<string, string[]>();
   for (const difference of input.differences) {
     if (covered.has(difference)) continue;
-    const line = `${difference.aspect}${difference.path ? ` ${difference.path}` : ''}: the sandbox ${difference.sandbox}, the target ${difference.target}`;
+    const line = `${difference.aspect}${difference.path ? ` ${difference.path}` : ''}: sandbox ${difference.sandbox}, target ${difference.target}`;
     rest.set(line, [...(rest.get(line) ?? []), difference.probe]);
   }
   for (const [line, probes] of rest) notAdoptable.push(`${probes.join(', ')}: ${line}`);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadProfile, parseProfile } from '../profile/load-profile.js';
 import { adoptedProfile, profileNameFor, writeProfile, type Adoption } from './write-profile.js';
 
-const ABOUT = { target: 'https://test.provider.example', date: '2026-01-01', notAdopted: ['create.nspk: state state: the sandbox created, the target new'], unseen: ['what acknowledges a callback'] };
+const ABOUT = { target: 'https://test.provider.example', date: '2026-01-01', notAdopted: ['create.nspk: state state: sandbox created, target new'], unseen: ['what acknowledges a callback'] };
 
 describe('writeProfile', () => {
   it('extends the base built-in with the adopted keys, each commented with the probe that showed it', () => {
@@ -13,7 +13,7 @@ describe('writeProfile', () => {
     ];
     const text = writeProfile(loadProfile('sandbox'), 'sandbox', adoptions, ABOUT);
     expect(text).toContain('# Written by deposit-sandbox drift against https://test.provider.example on 2026-01-01, starting from the profile sandbox.');
-    expect(text).toContain('# - create.nspk: state state: the sandbox created, the target new');
+    expect(text).toContain('# - create.nspk: state state: sandbox created, target new');
     expect(text).toContain(
       'name: drift-test.provider.example\nextends: sandbox\nrequests:\n  # create.any_bank: the target accepts requests signed as md5-colon signs them\n  signature:\n    algorithm: md5\n',
     );
