@@ -200,13 +200,13 @@ export async function runDrift(options: DriftOptions): Promise<DriftReport> {
       options.onEvent?.({ type: 'probe', probe: probe.id, target: target.status, sandbox: sandbox.status });
       if (!probe.compared) continue;
       if (target.status >= 400) targetErrors.push({ probe: probe.id, answer: target });
-      const compared =
-        own.length > 0 && target.status === sandbox.status ? compareAnswers(probe.id, sandbox, target, codePath) : own.length > 0 ? [] : compareAnswers(probe.id, sandbox, target, codePath);
-      own.push(...compared);
-      if (probe.id === 'create.repeated_order') {
+      // After a signing search the refused status is already a difference: the accepted answer is compared when it matches the sandbox's.
+      const searched = own.length > 0;
+      if (!searched || target.status === sandbox.status) own.push(...compareAnswers(probe.id, sandbox, target, codePath));
+      if (probe.id === 'create.repeated_order' && sandbox.status >= 400 && target.status >= 400) {
         const namesTrade = (answer: ProbeAnswer, trades: Map<string, { id: string }>) => answer.text.toLowerCase().includes((trades.get(TRADE_PROBES.any_bank)?.id ?? '\u0000').toLowerCase());
         found.namesTrade = { sandbox: namesTrade(sandbox, sandboxTrades), target: namesTrade(target, targetTrades) };
-        if (sandbox.status >= 400 && target.status >= 400 && found.namesTrade.sandbox !== found.namesTrade.target) {
+        if (found.namesTrade.sandbox !== found.namesTrade.target) {
           own.push({
             probe: probe.id,
             aspect: 'error_shape',
