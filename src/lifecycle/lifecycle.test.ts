@@ -143,6 +143,8 @@ describe('Lifecycle.transition under a profile with intermediate states', () => 
       ['review', 'confirmed', 'confirmed'],
     ]);
     expect(new Set(changes.map((change) => change.at)).size).toBe(1);
+    // The record lists the intermediate states it entered, so the store loads it under any profile.
+    expect(updated.intermediate).toEqual(['processing', 'review']);
   });
 
   it('moves to an intermediate state, and names the intermediate states among the allowed ones', async () => {

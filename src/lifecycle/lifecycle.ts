@@ -3,7 +3,7 @@ import type { CodedText } from '../i18n/coded-text.js';
 import { type Refusal, refuse } from '../refusals/refusal.js';
 import type { Store } from '../store/store.js';
 import type { HistoryEntry, StateName, TradeRecord } from '../trades/trade.js';
-import { DEFAULT_TABLE, type TransitionTable } from './transitions.js';
+import { DEFAULT_TABLE, isFinal, type TransitionTable } from './transitions.js';
 
 export type TransitionCause = Exclude<HistoryEntry['cause'], 'create'>;
 
@@ -76,7 +76,9 @@ export class Lifecycle {
     let current = trade;
     for (const target of route) {
       const entry: HistoryEntry = { from: current.state, to: target, at, cause, ...written };
-      const updated = this.#store.trades.put({ ...current, state: target, updated_at: at, history: [...current.history, entry] });
+      // A record lists the intermediate states it enters, so it loads under any profile later.
+      const entered = !isFinal(target) && !current.intermediate?.includes(target) ? { intermediate: [...(current.intermediate ?? []), target] } : {};
+      const updated = this.#store.trades.put({ ...current, state: target, updated_at: at, history: [...current.history, entry], ...entered });
       const change: StateChange = { trade: updated, from: current.state, to: target, cause, at };
       current = updated;
       for (const listener of this.#listeners) listener(change);

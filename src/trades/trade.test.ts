@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TRADE_KEYS } from '../../test/support.js';
-import { paymentUrl, toTrade, tradeSchema, type TradeRecord } from './trade.js';
+import { guardFor } from '../store/schema-guard.js';
+import { paymentUrl, toTrade, tradeRecordSchema, tradeSchema, type TradeRecord } from './trade.js';
 
 const record: TradeRecord = {
   id: '3f2a4b1c-5d6e-4f70-8a9b-0c1d2e3f4a5b',
@@ -40,5 +41,35 @@ describe('paymentUrl', () => {
   it('is <public-url>/pay/<id>, without a doubled slash', () => {
     expect(paymentUrl('http://127.0.0.1:4242', 'x')).toBe('http://127.0.0.1:4242/pay/x');
     expect(paymentUrl('https://a.example/base//', 'x')).toBe('https://a.example/base/pay/x');
+  });
+});
+
+describe('a stored trade in an intermediate state', () => {
+  const processing: TradeRecord = {
+    ...record,
+    state: 'processing',
+    history: [...record.history, { from: 'ecom', to: 'processing', at: '2024-01-01T00:00:05.000Z', cause: 'page' }],
+    intermediate: ['processing'],
+  };
+  const guard = guardFor(tradeRecordSchema);
+
+  it('loads as it is when the record lists the state among its intermediate ones', () => {
+    expect(guard(processing)).toBe(true);
+    expect(tradeRecordSchema.parse(processing)).toEqual(processing);
+    expect(toTrade(processing, 'get', 'http://127.0.0.1:4242').state).toBe('processing');
+  });
+
+  it('is refused when a state is neither the sandbox’s nor one the record lists, naming the states it may hold', () => {
+    const { intermediate: _listed, ...unlisted } = processing;
+    expect(guard(unlisted)).toBe(false);
+    const result = tradeRecordSchema.safeParse(unlisted);
+    expect(result.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
+      ['state', 'Invalid option: expected one of "created"|"ecom"|"confirmed"|"canceled"|"expired"'],
+      ['history.1.to', 'Invalid option: expected one of "created"|"ecom"|"confirmed"|"canceled"|"expired"'],
+    ]);
+    expect(tradeRecordSchema.safeParse({ ...processing, state: 'lost' }).error?.issues[0]?.message).toBe(
+      'Invalid option: expected one of "created"|"ecom"|"processing"|"confirmed"|"canceled"|"expired"',
+    );
+    expect(guard({ ...processing, state: 'lost' })).toBe(false);
   });
 });

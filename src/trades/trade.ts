@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { textParamsSchema } from '../i18n/coded-text.js';
+import { guardedBy, guardFor } from '../store/schema-guard.js';
 
 /** States a trade can be in. `canceled` and `expired` are sandbox assumptions (the document lists only the first three). */
 export const TRADE_STATES = ['created', 'ecom', 'confirmed', 'canceled', 'expired'] as const;
@@ -14,18 +15,20 @@ export const STATE_NAME = /^[a-z][a-z0-9_]{0,31}$/;
 /** The state fields: /openapi.json lists the states the sandbox knows for each (src/openapi/input-checks.ts), not the name pattern. */
 export const STATE_FIELDS = new WeakSet<z.ZodType>();
 
+const isStateName = (value: unknown): boolean => typeof value === 'string' && STATE_NAME.test(value);
+
 /** A field that holds a state: any well-formed state name, `error` the message for anything else. */
 export function stateField(error?: string): z.ZodString {
   const schema = z.string(error === undefined ? undefined : { error }).regex(STATE_NAME, error === undefined ? undefined : { error });
   STATE_FIELDS.add(schema);
-  return schema;
+  return guardedBy(schema, isStateName);
 }
 
 /**
  * A state as a trade, its history and its callbacks keep it: one of the sandbox's own, or one a
  * provider profile adds. A record keeps the state it was moved to, also after the profile
- * changes, so a stored state is any well-formed name (src/lifecycle/transitions.ts says which
- * ones the profile in force knows).
+ * changes (a trade record lists the intermediate states it was in; src/lifecycle/transitions.ts
+ * says which ones the profile in force knows).
  */
 export const stateNameSchema = stateField();
 /** A stored state: one of TRADE_STATES, or a provider profile's intermediate state. */
@@ -68,8 +71,7 @@ const fullPaymentData = z.strictObject({ name: z.string(), number: z.string(), b
 /** payment_data of ecom create (build): the payment page only. */
 const urlPaymentData = z.strictObject({ url: z.string() });
 
-/** A trade as the store keeps it: the provider's fields plus what the sandbox needs. */
-export const tradeRecordSchema = z.object({
+const tradeRecordFields = z.object({
   ...tradeFields,
   state: stateNameSchema,
   type: tradeTypeSchema,
@@ -81,7 +83,45 @@ export const tradeRecordSchema = z.object({
   created_at: z.string(),
   updated_at: z.string(),
   history: z.array(historyEntrySchema),
+  /**
+   * The provider profile's intermediate states (states.intermediate) the trade has been in, in
+   * the order it entered them: besides the sandbox's own, the states its state and history may
+   * hold. Absent until it enters one.
+   */
+  intermediate: z.array(stateNameSchema).optional(),
 });
+
+const SANDBOX_STATES: ReadonlySet<string> = new Set(TRADE_STATES);
+
+/** Whether every state of a record (its state and its history's) is the sandbox's own or one of its intermediate states. */
+function statesKnown(record: { state: string; history: ReadonlyArray<{ from: string | null; to: string }>; intermediate?: readonly string[] | undefined }): boolean {
+  const own = record.intermediate;
+  const known = (state: string) => SANDBOX_STATES.has(state) || own?.includes(state) === true;
+  return known(record.state) && record.history.every((entry) => (entry.from === null || known(entry.from)) && known(entry.to));
+}
+
+const recordGuard = guardFor(tradeRecordFields);
+
+/**
+ * A trade as the store keeps it: the provider's fields plus what the sandbox needs. Its state and
+ * history hold the sandbox's states and the intermediate states it lists, so a store written
+ * under a profile with intermediate states loads under any profile, and a damaged state is
+ * refused.
+ */
+export const tradeRecordSchema = guardedBy(
+  tradeRecordFields.superRefine((record, ctx) => {
+    if (statesKnown(record)) return;
+    const own = record.intermediate ?? [];
+    const values = [...TRADE_STATES.slice(0, 2), ...own, ...TRADE_STATES.slice(2)];
+    const known = (state: string) => SANDBOX_STATES.has(state) || own.includes(state);
+    if (!known(record.state)) ctx.addIssue({ code: 'invalid_value', values, input: record.state, path: ['state'] });
+    record.history.forEach((entry, index) => {
+      if (entry.from !== null && !known(entry.from)) ctx.addIssue({ code: 'invalid_value', values, input: entry.from, path: ['history', index, 'from'] });
+      if (!known(entry.to)) ctx.addIssue({ code: 'invalid_value', values, input: entry.to, path: ['history', index, 'to'] });
+    });
+  }),
+  (value) => recordGuard(value) && statesKnown(value as Parameters<typeof statesKnown>[0]),
+);
 export type TradeRecord = z.infer<typeof tradeRecordSchema>;
 
 /** The Trade object of the interface document: exactly these eight keys. */
