@@ -34,7 +34,7 @@ export interface AuthRequest {
 }
 
 function accepted(mode: AuthMode, scheme: SignatureScheme, headerName: string): string {
-  if (mode === 'token' || scheme.header !== headerName) return "the merchant's token";
+  if (mode === 'token' || scheme.header.toLowerCase() !== headerName.toLowerCase()) return "the merchant's token";
   if (mode === 'signature') return `a signature (${scheme.algorithm} keyed with the merchant's secret)`;
   return `the merchant's token or a signature (${scheme.algorithm} keyed with the merchant's secret)`;
 }
@@ -61,7 +61,7 @@ export function authenticate(merchants: MerchantDirectory, request: AuthRequest)
   if ((mode === 'token' || mode === 'either') && safeEqual(value, merchant.token)) return merchant;
 
   // The signature travels in the token's header (the sandbox's way), or in a header of its own beside the token.
-  const apart = scheme.header !== headerName;
+  const apart = scheme.header.toLowerCase() !== headerName.toLowerCase();
   const signed = apart ? request.header(scheme.header)?.trim() : value;
   const signatureName = scheme.header;
   const message = scheme.shown(request.values);
