@@ -19,7 +19,7 @@ export function formatDrift(report: DriftReport): string {
   const compared = `${report.probes} probe${report.probes === 1 ? '' : 's'} compared, ${report.requests} request${report.requests === 1 ? '' : 's'} to the target`;
   lines.push(`drift: ${report.target} against a sandbox with the profile ${report.profile}: ${compared}`);
   lines.push(`  requests authenticated as ${report.signing.used}: ${report.signing.label}${report.signing.accepted_instead ? ' (the signing the target accepted)' : ''}`);
-  if (report.stopped) lines.push('', `STOPPED at ${report.stopped.probe}: ${report.stopped.why}.`, 'Nothing after it was sent.');
+  if (report.stopped) lines.push('', `STOPPED at ${report.stopped.probe}: ${report.stopped.why.replace(/\.$/, '')}.`, 'Nothing after it was sent.');
 
   const grouped = new Map<string, { probes: string[]; difference: Difference }>();
   for (const difference of report.differences) {
