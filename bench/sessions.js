@@ -1,6 +1,13 @@
-// Sessions: what a fork of a prepared workspace costs, against a create in the same run.
+// Sessions: what recording costs a create, and what a fork of a prepared workspace costs,
+// against a create in the same run.
 //
 //   node bench/sessions.js [rounds, default 5]      (needs the build in dist/: npm run build)
+//
+// Recording: two in-memory sandboxes, one recording (the default), one with --no-record; creates
+// go through each app in turn (app.request(), no sockets), alternating request by request with
+// the order flipped on every pair, 1,200 x rounds each; the medians of the time per create are
+// compared as throughput (the inverse). Goal: recording at least 0.95 x --no-record. Two
+// recording sandboxes against each other (A/A) show what the method cannot tell apart.
 //
 // Forks: an in-memory sandbox (manual clock) is prepared through its app with 1,000 trades, each
 // moved to confirmed with a callback_url where nothing listens, and --callback-retries of four
@@ -101,8 +108,57 @@ async function measureForks(label, options) {
   return { server, app, p95, line };
 }
 
+/** One create through `app` (µs of wall time; in process, so this is CPU work). */
+async function timedCreate(app) {
+  const body = createBody();
+  const started = process.hrtime.bigint();
+  const res = await app.request('/api/v1/trades/deposit/create', { method: 'POST', headers: { ...json, 'X-Auth': TOKEN }, body });
+  const us = Number(process.hrtime.bigint() - started) / 1000;
+  if (res.status !== 201) throw new Error(`create answered ${res.status}`);
+  await res.arrayBuffer();
+  return us;
+}
+
+/** Median time per create of `a` and `b`, alternating request by request, the order flipped on every pair. */
+async function pairs(a, b, count) {
+  for (let i = 0; i < count / 10; i++) {
+    await timedCreate(a);
+    await timedCreate(b);
+  }
+  const times = { a: [], b: [] };
+  for (let i = 0; i < count; i++) {
+    if (i % 2 === 0) {
+      times.a.push(await timedCreate(a));
+      times.b.push(await timedCreate(b));
+    } else {
+      times.b.push(await timedCreate(b));
+      times.a.push(await timedCreate(a));
+    }
+  }
+  return { a: quantile(times.a, 0.5), b: quantile(times.b, 0.5) };
+}
+
+/** What recording costs a create: a recording sandbox against one started with --no-record, and two recording ones against each other (A/A). */
+async function measureRecording() {
+  const servers = [];
+  const app = async (record) => {
+    const server = await createServer({ inMemory: true, record });
+    servers.push(server);
+    return createApp(server);
+  };
+  const count = ROUNDS * 1200;
+  const recording = await app(true);
+  const cost = await pairs(recording, await app(false), count);
+  const same = await pairs(recording, await app(true), count);
+  await Promise.all(servers.map((server) => server.close()));
+  // Throughput is the inverse of the time per create: recording's over --no-record's.
+  const ratio = cost.b / cost.a;
+  return `  creates while recording / with --no-record (in-process app.request(), median time of ${count.toLocaleString('en-US')} creates each, alternating request by request): ${cost.a.toFixed(1)} / ${cost.b.toFixed(1)} us per create = ${ratio.toFixed(3)} x the throughput of --no-record (two recording sandboxes: ${(same.b / same.a).toFixed(3)})   goal >= 0.95   ${ratio >= 0.95 ? 'PASS' : 'FAIL'}\n`;
+}
+
 const folder = mkdtempSync(join(tmpdir(), 'deposit-sandbox-bench-sessions-'));
 try {
+  process.stdout.write(await measureRecording());
   const memory = await measureForks('in memory', { inMemory: true });
   const goal = memory.p95 < 20;
   process.stdout.write(`${memory.line}   goal p95 < 20 ms   ${goal ? 'PASS' : 'FAIL'}\n`);

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { noBody } from './http/body.js';
+import { recordSession } from './http/record-session.js';
 import { errors, SandboxError } from './http/errors.js';
 import { methodNotAllowed } from './http/method-not-allowed.js';
 import { WriteFailedError } from './store/write-failed-error.js';
@@ -89,6 +90,8 @@ function sandboxRoutes(counting: boolean, select: Hono<SandboxEnv>) {
   // A route that takes no body refuses one past a small bound before it acts (src/http/body.ts).
   app.use(noBody());
   app.route('/', select);
+  // The workspace's session: each request of the provider, admin and payment forms, with its answer (src/http/record-session.ts).
+  app.use(recordSession);
   // The integration report (src/report): successful creates and reads of a trade here, refusals in onError.
   if (counting) {
     app.post('/api/v1/trades/deposit/create', countCreates);

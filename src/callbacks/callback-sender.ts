@@ -47,7 +47,8 @@ export interface CallbackResponse {
   unacknowledged?: Exclude<Acknowledgement, '2xx'>;
 }
 
-const USER_AGENT = 'deposit-sandbox-callbacks/1';
+/** The User-Agent of every callback request. */
+export const USER_AGENT = 'deposit-sandbox-callbacks/1';
 
 const STOPPED = { error: 'The sandbox stopped this attempt while it was in flight (shutdown or reset).', aborted: true } as const;
 

@@ -60,7 +60,9 @@ function addServeOptions(command: Command): Command {
       ).env(env('PROBE')),
     )
     .addOption(new Option('--workspace-ttl <duration>', 'remove a workspace (/w/<name>) unused this long; 0 = never (default 24h)').env(env('WORKSPACE_TTL')))
-    .addOption(new Option('--max-workspaces <n>', 'how many workspaces besides default may exist (default 1000)').env(env('MAX_WORKSPACES')));
+    .addOption(new Option('--max-workspaces <n>', 'how many workspaces besides default may exist (default 1000)').env(env('MAX_WORKSPACES')))
+    .addOption(new Option('--record-limit <size>', "the most each workspace's session recording holds, oldest entries dropped first (default 10MB; docs/sessions.md)").env(env('RECORD_LIMIT')))
+    .addOption(new Option('--no-record', 'record no session (requests, answers, callbacks) in any workspace').env(env('NO_RECORD')));
 }
 
 export function createProgram(): Command {

@@ -22,7 +22,10 @@ export function serveOptions(command: Command): { options: Record<string, unknow
   // --no-bundled-scenarios: DEPOSIT_SANDBOX_NO_BUNDLED_SCENARIOS=1 turns them off, =0 leaves them on.
   const noBundled = envFlag(command, 'bundledScenarios');
   const bundledScenarios = noBundled === undefined ? o['bundledScenarios'] : !noBundled;
-  const options = Object.fromEntries(Object.entries({ ...o, port, inMemory, bundledScenarios }).filter(([, value]) => value !== undefined));
+  // --no-record: DEPOSIT_SANDBOX_NO_RECORD=1 turns recording off, =0 leaves it on.
+  const noRecord = envFlag(command, 'record');
+  const record = noRecord === undefined ? o['record'] : !noRecord;
+  const options = Object.fromEntries(Object.entries({ ...o, port, inMemory, bundledScenarios, record }).filter(([, value]) => value !== undefined));
   return { options, ...(typeof readyFile === 'string' ? { readyFile } : {}), ...(typeof report === 'string' ? { reportFile: report } : {}) };
 }
 

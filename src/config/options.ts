@@ -26,6 +26,20 @@ const probeUrl = z.string().superRefine((value, ctx) => {
   if (!URL.canParse(sample) || !/^https?:$/.test(new URL(sample).protocol)) ctx.addIssue({ code: 'custom', message: `must be an absolute http(s) URL of your balance probe (${PROBE_EXAMPLE})` });
 });
 
+const SIZE_UNITS: Readonly<Record<string, number>> = { '': 1, b: 1, kb: 1024, kib: 1024, mb: 1024 ** 2, mib: 1024 ** 2, gb: 1024 ** 3, gib: 1024 ** 3 };
+const SIZE_HINT = 'a size such as "10MB", "512KB" or a number of bytes (1 MB = 1,048,576 bytes)';
+
+/** A size in bytes: a number, or a number and a unit (B, KB, MB, GB; each KB 1024 bytes). */
+const sizeSchema = z.union([z.string(), z.number()], { error: `must be ${SIZE_HINT}` }).transform((value, ctx) => {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(String(value));
+  const unit = SIZE_UNITS[match?.[2]?.toLowerCase() ?? 'x'];
+  if (!match || unit === undefined) {
+    ctx.addIssue({ code: 'custom', message: `must be ${SIZE_HINT}; got ${JSON.stringify(value)}` });
+    return z.NEVER;
+  }
+  return Math.floor(Number(match[1]) * unit);
+});
+
 /** Everything a sandbox can be started with; the CLI and startSandbox() share it. */
 export const sandboxOptionsSchema = z.object({
   port: z.preprocess(blankAsUnset, port.default(4242)),
@@ -67,6 +81,10 @@ export const sandboxOptionsSchema = z.object({
   pageLang: z.enum(LANGS, { error: `must be one of ${LANGS.join(', ')}` }).default('ru'),
   /** A workspace (/w/<name>) unused this long is removed; 0 keeps them forever. */
   workspaceTtl: durationSchema.default(24 * 3600 * 1000),
+  /** Each workspace records its session (requests, answers, callbacks, clock moves; docs/sessions.md); false with --no-record. */
+  record: z.boolean().default(true),
+  /** The most a workspace's session recording holds, in bytes; the oldest entries go first. */
+  recordLimit: z.preprocess(blankAsUnset, sizeSchema.refine((bytes) => bytes >= 16 * 1024, 'must be at least 16KB').default(10 * 1024 * 1024)),
   /** How many workspaces besides `default` may exist at once. */
   maxWorkspaces: z.preprocess(
     blankAsUnset,

@@ -15,13 +15,14 @@ import type { Job } from '../store/jobs.js';
 import type { MetaRow } from '../store/snapshot.js';
 import type { TradeRecord } from '../trades/trade.js';
 import { holdCallbacks } from './held-callbacks.js';
+import { knownSecrets } from './record-callbacks.js';
 import { META, type StateDocument } from './state-document.js';
 
 /** What becomes of the callbacks a document holds pending: held until resumed (the default), or sent as they fall due. */
 export type PendingCallbacks = 'paused' | 'kept';
 
 /** The sandbox a state document goes into. */
-export type StateTarget = Pick<Sandbox, 'store' | 'clock' | 'scheduler' | 'callbacks' | 'merchants' | 'report' | 'workspace' | 'shared' | 'scenarios' | 'profile' | 'profileSource'>;
+export type StateTarget = Pick<Sandbox, 'store' | 'clock' | 'scheduler' | 'callbacks' | 'merchants' | 'report' | 'session' | 'workspace' | 'shared' | 'scenarios' | 'profile' | 'profileSource'>;
 
 /** A document checked against its target and turned into what it will write: nothing is changed yet. */
 export interface ImportPlan {
@@ -119,6 +120,8 @@ export async function applyImport(target: StateTarget, plan: ImportPlan): Promis
     target.scheduler.reload();
     throw error;
   }
+  // The session masks the credentials of the merchants it saw, also once they are gone.
+  target.session.remember(knownSecrets(target.merchants));
   const kept = new Set(plan.merchants.map((merchant) => merchant.id.toLowerCase()));
   const fixtures = new Set(target.shared.fixtures.merchants.map((merchant) => merchant.id.toLowerCase()));
   for (const merchant of target.merchants.list()) {
