@@ -5,7 +5,7 @@ import { SandboxError } from '../http/errors.js';
 /** Which part of the sandbox a policy covers. */
 export type CorsScope = 'provider' | 'admin' | 'public';
 
-const PROVIDER_HEADERS = ['Content-Type', 'X-Auth', 'X-Token', 'X-Sandbox-Scenario', 'X-Sandbox-Deliberate'];
+const PROVIDER_HEADERS = ['Content-Type', 'X-Auth', 'X-Token', 'X-Sandbox-Scenario'];
 const ADMIN_HEADERS = ['Content-Type', 'Authorization'];
 
 const WHY: Record<Exclude<CorsScope, 'public'>, string> = {
