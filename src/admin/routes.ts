@@ -10,6 +10,7 @@ import { reportRoutes } from './report-routes.js';
 import { resetRoutes } from './reset-routes.js';
 import { resumeRoutes } from './resume-routes.js';
 import { scenarioRoutes } from './scenario-routes.js';
+import { sessionRoutes } from './session-routes.js';
 import { stateRoutes } from './state-routes.js';
 import { tradeRoutes } from './trade-routes.js';
 import { versionRoutes } from './version-routes.js';
@@ -34,6 +35,7 @@ export function adminRoutes() {
     .route('/report', reportRoutes())
     .route('/state', stateRoutes())
     .route('/fork', forkRoutes())
+    .route('/session.har', sessionRoutes())
     .route('/version', versionRoutes());
 }
 

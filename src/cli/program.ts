@@ -9,6 +9,7 @@ import { registerProfile } from './profile-command.js';
 import { registerReplay } from './replay.js';
 import { registerReport } from './report.js';
 import { registerReset } from './reset.js';
+import { registerSession } from './session.js';
 import { optionNames, serveOptions } from './serve-options.js';
 import { registerSign } from './sign.js';
 import { registerTrigger } from './trigger.js';
@@ -61,8 +62,9 @@ function addServeOptions(command: Command): Command {
     )
     .addOption(new Option('--workspace-ttl <duration>', 'remove a workspace (/w/<name>) unused this long; 0 = never (default 24h)').env(env('WORKSPACE_TTL')))
     .addOption(new Option('--max-workspaces <n>', 'how many workspaces besides default may exist (default 1000)').env(env('MAX_WORKSPACES')))
-    .addOption(new Option('--record-limit <size>', "the most each workspace's session recording holds, oldest entries dropped first (default 10MB; docs/sessions.md)").env(env('RECORD_LIMIT')))
-    .addOption(new Option('--no-record', 'record no session (requests, answers, callbacks) in any workspace').env(env('NO_RECORD')));
+    .addOption(new Option('--record-limit <size>', 'most kept per workspace (default 10MB)').env(env('RECORD_LIMIT')))
+    .addOption(new Option('--no-record', 'record no session in any workspace').env(env('NO_RECORD')))
+    .addOption(new Option('--record-dir <dir>', 'HAR of each workspace here on stop, removal').env(env('RECORD_DIR')));
 }
 
 export function createProgram(): Command {
@@ -102,6 +104,7 @@ export function createProgram(): Command {
   registerClock(program);
   registerReplay(program);
   registerFork(program);
+  registerSession(program);
   registerCheckCallback(program);
   registerHealth(program);
   registerReport(program);

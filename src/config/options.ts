@@ -85,6 +85,8 @@ export const sandboxOptionsSchema = z.object({
   record: z.boolean().default(true),
   /** The most a workspace's session recording holds, in bytes; the oldest entries go first. */
   recordLimit: z.preprocess(blankAsUnset, sizeSchema.refine((bytes) => bytes >= 16 * 1024, 'must be at least 16KB').default(10 * 1024 * 1024)),
+  /** A folder where each workspace's session is written as HAR when the server stops and when the workspace is removed. */
+  recordDir: z.preprocess(blankAsUnset, z.string().min(1).optional()),
   /** How many workspaces besides `default` may exist at once. */
   maxWorkspaces: z.preprocess(
     blankAsUnset,

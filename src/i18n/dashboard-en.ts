@@ -22,6 +22,8 @@ export const DASHBOARD_EN = {
   'clock.mode.real': 'real',
   'clock.mode.manual': 'manual',
   'header.forget': 'Forget token',
+  'header.session': 'Download session (HAR)',
+  'header.sessionHint': "This workspace's requests, answers and callbacks as a HAR file, credentials masked",
   'header.reset': 'Reset',
   'header.profile': 'Profile',
   'header.profileFrom.server': "The server's provider profile (serve --profile): how requests and callbacks are signed and what acknowledges a callback.",

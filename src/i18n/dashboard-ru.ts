@@ -29,6 +29,8 @@ export const DASHBOARD_RU: Record<DashboardKey, Message> = {
   'clock.mode.real': 'реальные',
   'clock.mode.manual': 'ручные',
   'header.forget': 'Забыть токен',
+  'header.session': 'Скачать сессию (HAR)',
+  'header.sessionHint': 'Запросы, ответы и колбэки этого рабочего пространства в файле HAR, без секретов',
   'header.reset': 'Сбросить',
   'header.profile': 'Профиль',
   'header.profileFrom.server': 'Профиль провайдера сервера (serve --profile): как подписываются запросы и колбэки и какой ответ подтверждает колбэк.',

@@ -10,6 +10,7 @@ import { JournalAdapter } from '../store/journal-adapter.js';
 import { JOURNAL_GROWTH_LIMIT } from '../store/compaction-policy.js';
 import { Limiter } from '../callbacks/limiter.js';
 import { WorkspacesJournal } from '../store/workspaces-journal.js';
+import { writeSessionFile } from '../sessions/write-session-file.js';
 import { WorkspaceAdapter } from './workspace-adapter.js';
 import { keepsNewWorkspace, type RequestOutcome } from './keeps-new-workspace.js';
 import { removeFolder, storedWorkspaces } from './workspace-folder.js';
@@ -425,6 +426,7 @@ export class WorkspaceRegistry {
         summary = summarize(sandbox, entry.lastUsed);
         // Its integration report outlives it: the root keeps the counts until the process exits.
         this.#removed.keepDeleted(name, sandbox.report, (id) => sandbox.merchants.get(id)?.name);
+        await this.#keepSession(sandbox);
         // Changes still pending are refused by the fence, which rejects the store's last commit:
         // the store has put them back, so its files are closed with what is on disk.
         await sandbox.close().catch(() => undefined);
@@ -517,12 +519,25 @@ export class WorkspaceRegistry {
       [...this.#entries.values()].map((entry) =>
         closers.run(async () => {
           const sandbox = await (entry.opening ?? Promise.resolve(entry.sandbox)).catch(() => undefined);
+          if (sandbox !== undefined && entry.trial === undefined) await this.#keepSession(sandbox);
           await sandbox?.close();
         }),
       ),
     );
     await this.#journal?.close();
+    await this.#keepSession(this.#root);
     await this.#root.close();
+  }
+
+  /** Writes the workspace's recorded session to --record-dir, if the server has one; a failure is said, not thrown. */
+  async #keepSession(sandbox: Sandbox): Promise<void> {
+    const folder = this.#host.options.recordDir;
+    if (folder === undefined || !sandbox.session.enabled) return;
+    try {
+      await writeSessionFile(folder, sandbox);
+    } catch (error) {
+      this.#logger.warn(`the session of workspace "${sandbox.workspace}" could not be written to ${folder} (--record-dir): ${(error as Error).message}`);
+    }
   }
 
   /** Loads (or makes) a workspace's sandbox; `fill`, for a new one, runs before it is handed to any request. */

@@ -122,7 +122,7 @@ describe('the document', () => {
     );
     const documented = new Set(Object.entries(doc['paths'] as Record<string, Json>).flatMap(([path, item]) => Object.keys(item).map((method) => `${method} ${path}`)));
     expect([...documented].sort()).toEqual([...served].sort());
-    expect(documented.size).toBe(38); // 3 provider endpoints, 27 admin and workspace routes (state, fork and resume among them), 6 payment page routes, the dashboard, this document
+    expect(documented.size).toBe(39); // 3 provider endpoints, 28 admin and workspace routes (state, fork, resume and session.har among them), 6 payment page routes, the dashboard, this document
   });
 
   it('declares what the routes accept: empty filters (each schema admits "") and JSON bodies under application/json, which also reads application/<name>+json', async () => {

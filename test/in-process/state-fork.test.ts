@@ -262,7 +262,9 @@ describe('startSandbox(): fork() and state()', () => {
 
       // deposit-sandbox fork <source> <name>: what it prints, and a refusal naming the sandbox.
       let printed = '';
-      const answer = await forkCommand('test-1', 'test-3', { url: sandbox.url }, 'flag', (text) => void (printed += text));
+      const answer = await forkCommand('test-1', 'test-3', { url: sandbox.url }, 'flag', (text) => {
+        printed += text;
+      });
       expect(answer.workspace).toBe('test-3');
       expect(printed).toContain('Forked workspace test-1 as test-3: 1 trade, 0 callbacks, 0 pending steps');
       expect(printed).toContain(`Its base URL: ${sandbox.url}/w/test-3`);

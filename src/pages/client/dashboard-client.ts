@@ -37,6 +37,7 @@ export function dashboardClient(
     advanceForm: byTestId<HTMLFormElement>('advance-form'),
     advanceInput: byTestId<HTMLInputElement>('advance-input'),
     reset: byTestId<HTMLButtonElement>('reset'),
+    sessionDownload: byTestId<HTMLButtonElement>('session-download'),
     signout: byTestId<HTMLButtonElement>('signout'),
     filters: byTestId<HTMLFormElement>('filters'),
     filterMerchant: byTestId<HTMLSelectElement>('filter-merchant'),
@@ -312,6 +313,18 @@ export function dashboardClient(
         }),
       );
       select(null);
+    });
+  });
+
+  // The workspace's recorded session as a HAR file (GET /_sandbox/session.har), fetched with the admin token.
+  el.sessionDownload.addEventListener('click', () => {
+    void attempt(async () => {
+      const har = await api.call('GET', '/session.har');
+      const link = document.createElement('a');
+      link.href = URL.createObjectURL(new Blob([JSON.stringify(har, null, 2)], { type: 'application/json' }));
+      link.download = `${document.documentElement.dataset['workspace'] || 'default'}.har`;
+      link.click();
+      setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
     });
   });
 

@@ -87,6 +87,9 @@ export function DashboardPage(props: { lang: Lang; base: string; workspace: stri
                 <button type="button" data-testid="signout" hidden>
                   {t('header.forget')}
                 </button>
+                <button type="button" data-testid="session-download" title={t('header.sessionHint')}>
+                  {t('header.session')}
+                </button>
                 <button type="button" class="danger" data-testid="reset">
                   {t('header.reset')}
                 </button>
