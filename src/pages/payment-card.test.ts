@@ -129,6 +129,12 @@ describe('3-D Secure (4000 0000 0000 3220)', () => {
     expect(testid(html, 'reason')).toBe('Тестовая карта 4000 •••• 3220: Код 3-D Secure принят: платёж одобрен.');
   });
 
+  it('takes the card number with spaces or dashes, as the card form does', async () => {
+    const res = await challenge({ card: '4000 0000-0000 3220', code: '1111' });
+    expect(res.status).toBe(303);
+    expect(trade().state).toBe('confirmed');
+  });
+
   it('any other code declines (canceled)', async () => {
     expect((await challenge({ card: '4000000000003220', code: '1234' })).status).toBe(303);
     expect(trade().state).toBe('canceled');

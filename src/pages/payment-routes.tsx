@@ -239,7 +239,9 @@ export function paymentRoutes() {
       if (!view) return notFound(c, id);
       if (!view.waiting) return alreadyFinal(c, view);
       const form = c.req.valid('form');
-      const card = TEST_CARDS.find((candidate) => candidate.outcome === 'challenge' && candidate.number === form.card);
+      // Spaces and dashes as the card form takes them (4000 0000 0000 3220).
+      const number = (form.card ?? '').replace(/[\s-]/g, '');
+      const card = TEST_CARDS.find((candidate) => candidate.outcome === 'challenge' && candidate.number === number);
       if (view.trade.type !== 'ecom' || !card) {
         // Only a challenged test card reaches this step; anything else starts again at the card form.
         return showForm(c, view, { notice: { kind: 'error', text: ctxOf(c).t('notice.notCharged') } }, 422);
