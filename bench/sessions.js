@@ -17,11 +17,16 @@
 // p50, p95 and p99 of the time per fork are shown with the median time of a create measured
 // between them, and the same on a data folder (the fork's rows written to the workspaces'
 // journal). Goal: p95 under 20 ms in memory. Then 100 forks at once: all must be 201.
-// Bounded (a watchdog ends it after 240 s) and self-stopping.
+// Replay: a recorded session of one hour (3,600 callbacks, one a second) replayed to a receiver
+// on loopback as fast as it answers; goal under 60 s.
+// Bounded (a watchdog ends it after 300 s) and self-stopping.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createApp } from '../dist/app.js';
+import { sessionReplayCommand } from '../dist/cli/session-replay-command.js';
 import { createServer } from '../dist/server/server.js';
 
 const ROUNDS = Number(process.argv[2] ?? 5);
@@ -32,9 +37,9 @@ const TOKEN = 'sandbox-token-demo';
 const NOWHERE = 'http://127.0.0.1:4/callback';
 
 const watchdog = setTimeout(() => {
-  console.error('sessions bench: still running after 240 s, stopping');
+  console.error('sessions bench: still running after 300 s, stopping');
   process.exit(1);
-}, 240_000);
+}, 300_000);
 
 const quantile = (values, q) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -156,6 +161,47 @@ async function measureRecording() {
   return `  creates while recording / with --no-record (in-process app.request(), median time of ${count.toLocaleString('en-US')} creates each, alternating request by request): ${cost.a.toFixed(1)} / ${cost.b.toFixed(1)} us per create = ${ratio.toFixed(3)} x the throughput of --no-record (two recording sandboxes: ${(same.b / same.a).toFixed(3)})   goal >= 0.95   ${ratio >= 0.95 ? 'PASS' : 'FAIL'}\n`;
 }
 
+const CALLBACKS_PER_HOUR = 3_600;
+
+/**
+ * A recorded CI session of one hour replayed to a local receiver: an in-memory sandbox (manual
+ * clock) sends 3,600 callbacks to a receiver on loopback, its session is exported, each attempt's
+ * time spread one second apart (an hour in all), and `session replay --to-receiver` sends them
+ * again, as fast as answered (its default). Goal: under 60 s.
+ */
+async function measureReplay(folder) {
+  const receiver = createHttpServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.end('ok'));
+  });
+  await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${receiver.address().port}`;
+  const server = await createServer({ inMemory: true, clock: 'manual', recordLimit: '256MB' });
+  const app = createApp(server);
+  for (let i = 0; i < CALLBACKS_PER_HOUR; i++) {
+    const res = await request(app, 'POST', '/api/v1/trades/deposit/create', createBody({ callback_url: `${url}/deposit-callback` }));
+    const { id } = await res.json();
+    await request(app, 'POST', `/_sandbox/trades/${id}/transition`, JSON.stringify({ state: 'confirmed' }));
+  }
+  await request(app, 'POST', '/_sandbox/clock/advance', JSON.stringify({ by: '0s' }));
+  const har = await (await request(app, 'GET', '/_sandbox/session.har')).json();
+  await server.close();
+  const outbound = har.log.entries.filter((entry) => entry._sandbox.direction === 'outbound');
+  if (outbound.length !== CALLBACKS_PER_HOUR) throw new Error(`recorded ${outbound.length} callback attempts`);
+  const start = Date.parse(har.log.entries[0].startedDateTime);
+  outbound.forEach((entry, i) => {
+    entry.startedDateTime = new Date(start + i * 1000).toISOString();
+  });
+  const file = join(folder, 'hour.har');
+  writeFileSync(file, JSON.stringify(har));
+  const started = performance.now();
+  const result = await sessionReplayCommand(file, { toReceiver: url }, () => undefined);
+  const seconds = (performance.now() - started) / 1000;
+  await new Promise((resolve) => receiver.close(resolve));
+  if (result.difference !== undefined || result.replayed !== CALLBACKS_PER_HOUR) throw new Error(`replay: ${JSON.stringify(result)}`);
+  return `  a recorded session of one hour (${CALLBACKS_PER_HOUR.toLocaleString('en-US')} callback attempts, one a second) replayed to a receiver on loopback with session replay --to-receiver, as fast as answered: ${seconds.toFixed(1)} s   goal < 60 s   ${seconds < 60 ? 'PASS' : 'FAIL'}\n`;
+}
+
 const folder = mkdtempSync(join(tmpdir(), 'deposit-sandbox-bench-sessions-'));
 try {
   process.stdout.write(await measureRecording());
@@ -169,6 +215,8 @@ try {
   const created = answers.filter((res) => res.status === 201).length;
   process.stdout.write(`  100 forks of it at once (in memory): ${created} of 100 answered 201 in ${ms(wall)} ms in all   goal 100 of 100   ${created === 100 ? 'PASS' : 'FAIL'}\n`);
   await memory.server.close();
+
+  process.stdout.write(await measureReplay(folder));
 
   const disk = await measureForks('data folder', { data: folder });
   process.stdout.write(`${disk.line}   (for the record)\n`);

@@ -2,11 +2,6 @@ import { Option, type Command } from 'commander';
 import { DEFAULT_SANDBOX_URL, SANDBOX_URL_ENV } from '../admin-client/sandbox-target.js';
 import type { ForkOptions } from './fork-command.js';
 
-const FORK_HELP = `
-Example (held callbacks go out with POST /w/<name>/_sandbox/callbacks/resume):
-  $ deposit-sandbox fork prepared test-7 --url http://127.0.0.1:5000
-`;
-
 /** Registers `deposit-sandbox fork`. */
 export function registerFork(program: Command): void {
   program
@@ -18,7 +13,6 @@ export function registerFork(program: Command): void {
     .addOption(new Option('--url <url>', `the sandbox address (default ${DEFAULT_SANDBOX_URL})`).env(SANDBOX_URL_ENV))
     .addOption(new Option('--admin-token <token>', "the sandbox's --admin-token, if it has one").env('DEPOSIT_SANDBOX_ADMIN_TOKEN'))
     .option('--json', 'print the admin API answer as JSON')
-    .addHelpText('after', FORK_HELP)
     .action(async (source: string, name: string, options: ForkOptions, command: Command) => {
       const { forkCommand } = await import('./fork-command.js');
       const given = command.getOptionValueSource('url');
