@@ -305,7 +305,7 @@ async function main() {
 
   const profiles = await phase('request signing under a provider profile (bench/profiles.js)', PROFILES, [String(config.rounds)], { timeoutMs: 150_000, indent: '  ' });
 
-  const sessions = await phase('sessions: recording, forks, replay (bench/sessions.js)', SESSIONS, [String(config.rounds)], { timeoutMs: 360_000, indent: '  ' });
+  const sessions = await phase('sessions: recording, forks, replay, per-test cost (bench/sessions.js)', SESSIONS, [String(config.rounds)], { timeoutMs: 360_000, indent: '  ' });
 
   const journal = await phase('journal records: one store, 64 workspaces through one record, 64 journals (bench/journal-writes.js)', JOURNAL_WRITES, [String(config.rounds)], {
     timeoutMs: 150_000,
@@ -459,7 +459,7 @@ async function main() {
     matching,
     "Signed creates under a provider profile, against the sandbox profile's own signing (bench/profiles.js):",
     profiles,
-    'Sessions: what recording costs a create, forks of a prepared workspace, a replay of one hour (bench/sessions.js):',
+    'Sessions: what recording costs a create, forks of a prepared workspace, a replay of one hour, what a test pays for a clean start (bench/sessions.js):',
     sessions,
     "Journal records, apart from HTTP: one busy sandbox, 64 busy workspaces through the workspaces' journal, and 64 stores with a journal each (bench/journal-writes.js):",
     journal,

@@ -19,6 +19,9 @@
 // journal). Goal: p95 under 20 ms in memory. Then 100 forks at once: all must be 201.
 // Replay: a recorded session of one hour (3,600 callbacks, one a second) replayed to a receiver
 // on loopback as fast as it answers; goal under 60 s.
+// Per test: what a merchant's test pays for a clean start by reset, by a new workspace and by a
+// fork of a prepared one, with one create, one payment, one callback delivered and one read;
+// p50 and p99 (measurePerTest()).
 // Bounded (a watchdog ends it after 300 s) and self-stopping.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,6 +30,7 @@ import { writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createApp } from '../dist/app.js';
 import { sessionReplayCommand } from '../dist/cli/session-replay-command.js';
+import { startSandbox } from '../dist/index.js';
 import { createServer } from '../dist/server/server.js';
 
 const ROUNDS = Number(process.argv[2] ?? 5);
@@ -202,6 +206,95 @@ async function measureReplay(folder) {
   return `  a recorded session of one hour (${CALLBACKS_PER_HOUR.toLocaleString('en-US')} callback attempts, one a second) replayed to a receiver on loopback with session replay --to-receiver, as fast as answered: ${seconds.toFixed(1)} s   goal < 60 s   ${seconds < 60 ? 'PASS' : 'FAIL'}\n`;
 }
 
+const TESTS_PER_WAY = 100;
+const PREPARED_TRADES = 100;
+
+/**
+ * What a merchant's test pays, per test, for a clean start in each way, then its own work: one
+ * create (with a callback_url), one payment (the trade confirmed), its callback delivered (awaited
+ * at the receiver; its first attempt is due at once, also with a manual clock) and one read. Over real HTTP on loopback
+ * (startSandbox(), a receiver in this process), the three ways taking turns test by test:
+ * POST .../_sandbox/reset of one workspace; a new workspace (its first request makes it); a fork of
+ * a prepared workspace of PREPARED_TRADES trades. Workspaces made are removed after their test,
+ * untimed. p50 and p99 of the whole test, in ms.
+ */
+async function measurePerTest() {
+  /** Trade id -> resolves once its callback reached the receiver (answered 200). */
+  const arrivals = new Map();
+  const arrived = (id) => {
+    let entry = arrivals.get(id);
+    if (!entry) {
+      let resolve;
+      entry = { promise: new Promise((r) => (resolve = r)), resolve };
+      arrivals.set(id, entry);
+    }
+    return entry;
+  };
+  const receiver = createHttpServer((req, res) => {
+    const chunks = [];
+    req.on('data', (chunk) => chunks.push(chunk));
+    req.on('end', () => {
+      res.end('ok');
+      arrived(JSON.parse(Buffer.concat(chunks).toString('utf8')).id).resolve();
+    });
+  });
+  await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const callbackUrl = `http://127.0.0.1:${receiver.address().port}/deposit-callback`;
+  const sandbox = await startSandbox({ clock: 'manual' });
+  const http = async (method, path, body) => {
+    const headers = { ...json, [method === 'GET' ? 'X-Token' : 'X-Auth']: TOKEN };
+    const res = await fetch(`${sandbox.url}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    const text = await res.text();
+    if (res.status >= 300) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 200)}`);
+    return text ? JSON.parse(text) : undefined;
+  };
+  for (let i = 0; i < PREPARED_TRADES; i++) {
+    const trade = await http('POST', '/w/prepared/api/v1/trades/deposit/create', JSON.parse(createBody({ callback_url: callbackUrl })));
+    await http('POST', `/w/prepared/_sandbox/trades/${trade.id}/transition`, { state: 'confirmed' });
+  }
+  /** One test in workspace `base`: create, pay, the callback delivered, read. */
+  const work = async (base) => {
+    const trade = await http('POST', `${base}/api/v1/trades/deposit/create`, JSON.parse(createBody({ callback_url: callbackUrl })));
+    await http('POST', `${base}/_sandbox/trades/${trade.id}/transition`, { state: 'confirmed' });
+    // Its first attempt is due at once: the sandbox sends it without an advance.
+    await arrived(trade.id).promise;
+    arrivals.delete(trade.id);
+    await http('GET', `${base}/api/v1/trades/${MERCHANT}/${trade.id}`);
+  };
+  let n = 0;
+  const ways = {
+    reset: async () => {
+      await http('POST', '/w/reused/_sandbox/reset');
+      await work('/w/reused');
+    },
+    'a new workspace': async () => {
+      const name = `new-${++n}`;
+      await work(`/w/${name}`);
+      return name;
+    },
+    'a fork of a prepared one': async () => {
+      const name = `fork-${++n}`;
+      await http('POST', '/w/prepared/_sandbox/fork', { to: name });
+      await work(`/w/${name}`);
+      return name;
+    },
+  };
+  const times = Object.fromEntries(Object.keys(ways).map((way) => [way, []]));
+  for (let i = -5; i < TESTS_PER_WAY; i++) {
+    for (const [way, test] of Object.entries(ways)) {
+      const started = performance.now();
+      const made = await test();
+      const took = performance.now() - started;
+      if (i >= 0) times[way].push(took);
+      if (made !== undefined) await http('DELETE', `/w/${made}/_sandbox`);
+    }
+  }
+  await sandbox.close();
+  await new Promise((resolve) => receiver.close(resolve));
+  const rows = Object.entries(times).map(([way, list]) => `${way} p50 ${ms(quantile(list, 0.5))} ms, p99 ${ms(quantile(list, 0.99))} ms`);
+  return `  per test, a clean start then one create, one payment, one callback delivered and one read (HTTP on loopback, manual clock, the callback awaited at the receiver, ${TESTS_PER_WAY} tests each way, taking turns; the fork's source holds ${PREPARED_TRADES} trades with their callbacks): ${rows.join('; ')}   (for the record)\n`;
+}
+
 const folder = mkdtempSync(join(tmpdir(), 'deposit-sandbox-bench-sessions-'));
 try {
   process.stdout.write(await measureRecording());
@@ -217,6 +310,7 @@ try {
   await memory.server.close();
 
   process.stdout.write(await measureReplay(folder));
+  process.stdout.write(await measurePerTest());
 
   const disk = await measureForks('data folder', { data: folder });
   process.stdout.write(`${disk.line}   (for the record)\n`);
