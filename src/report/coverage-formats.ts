@@ -19,9 +19,19 @@ export function rowFails(row: CoverageRow, failOn: FailOn | undefined): boolean 
   return row.status === 'wrong' || (failOn === 'not-handled' && !rowDone(row.id, row.status));
 }
 
+/**
+ * The coverage a verdict is judged on: over every workspace when the report has it (a sharded
+ * suite meets each row in some workspace, not in all), else each merchant's own.
+ */
+const judged = (report: IntegrationReport): MerchantCoverage[] => report.coverage_merged ?? report.coverage;
+
 /** The rows that make `--fail-on` fail, one line each ("Demo Shop (…): callback.confirmed wrong: …"). */
 export function failingRows(report: IntegrationReport, failOn: FailOn): string[] {
-  return report.coverage.flatMap((m) => m.rows.filter((row) => rowFails(row, failOn)).map((row) => `${label(m)}: ${row.id} ${row.status}${row.detail ? `: ${row.detail}` : ''}`));
+  return judged(report).flatMap((m) =>
+    m.rows
+      .filter((row) => rowFails(row, failOn))
+      .map((row) => `${label(m)}: ${row.id} ${row.status}${row.workspace !== undefined ? ` (workspace ${row.workspace})` : ''}${row.detail ? `: ${row.detail}` : ''}`),
+  );
 }
 
 /** What `credits` means, under the Markdown heading (the JUnit suite has it as a property). */
@@ -30,16 +40,19 @@ export const CREDITS: Record<NonNullable<MerchantCoverage['credits']>, string> =
   not_checked: 'Credits not checked: callback rows were judged by the HTTP answers alone; start the sandbox with --probe <url> to check them',
 };
 
-const what = (row: CoverageRow) => [row.trade !== undefined ? `trade ${row.trade}` : '', row.detail ?? ''].filter(Boolean).join(': ');
+const what = (row: CoverageRow) => [row.workspace !== undefined ? `workspace ${row.workspace}` : '', row.trade !== undefined ? `trade ${row.trade}` : '', row.detail ?? ''].filter(Boolean).join(': ');
 
 /**
  * A JUnit suite per merchant's coverage, a test case per row: handled passes; wrong fails with
  * the trade and the cause; not_seen and seen are skipped with a message (so the CI page shows
- * the gaps without failing), unless `--fail-on not-handled` makes them failures.
+ * the gaps without failing), unless `--fail-on not-handled` makes them failures. At the root of a
+ * server with workspaces, one suite per merchant over all of them (coverage_merged): what the
+ * suite as a whole met, instead of a suite per workspace full of rows another workspace met.
  */
 export function coverageSuites(report: IntegrationReport, failOn?: FailOn): JUnitSuite[] {
-  return report.coverage.map((m: MerchantCoverage) => ({
-    name: `deposit-sandbox coverage: ${label(m)}`,
+  const merged = report.coverage_merged !== undefined;
+  return judged(report).map((m: MerchantCoverage) => ({
+    name: `deposit-sandbox coverage${merged ? ' (all workspaces)' : ''}: ${label(m)}`,
     properties: { merchant: m.merchant, ...(m.workspace !== undefined ? { workspace: m.workspace } : {}), ...(m.credits !== undefined ? { credits: m.credits } : {}) },
     cases: m.rows.map((row): JUnitCase => {
       const info = COVERAGE_ROWS[row.id];
@@ -53,10 +66,15 @@ export function coverageSuites(report: IntegrationReport, failOn?: FailOn): JUni
   }));
 }
 
-/** The coverage as Markdown tables, one per merchant. */
+/** The coverage as Markdown tables, one per merchant (first over all workspaces, when the report has it). */
 export function coverageMarkdown(report: IntegrationReport): string {
   if (report.coverage.length === 0) return '';
   let md = '';
+  for (const m of report.coverage_merged ?? []) {
+    md += `\n## Coverage over all workspaces: ${cell(label(m))}\n\n| row | status | workspace | trade | detail |\n|---|---|---|---|---|\n`;
+    for (const row of m.rows)
+      md += `| ${row.id} | ${row.status} | ${row.status === 'not_seen' ? '' : cell(row.workspace ?? 'default')} | ${row.trade ?? ''} | ${cell(row.detail ?? (row.status === 'not_seen' ? `to exercise it, ${COVERAGE_ROWS[row.id].exercise}` : ''))} |\n`;
+  }
   for (const m of report.coverage) {
     md += `\n## Coverage: ${cell(label(m))}\n\n${m.credits !== undefined ? `${CREDITS[m.credits]}.\n\n` : ''}| row | status | trade | detail |\n|---|---|---|---|\n`;
     for (const row of m.rows)

@@ -72,6 +72,8 @@ export const coverageRowSchema = z.object({
   /** The detail's code (src/i18n/server-texts-en.ts), when it has one, and the values it names: the dashboard says it in its language; a detail without a code is shown as it is. */
   detail_code: z.string().optional(),
   detail_params: textParamsSchema.optional(),
+  /** In coverage_merged: the workspace whose row set the status (absent: the default one). */
+  workspace: z.string().optional(),
 });
 export type CoverageRow = z.infer<typeof coverageRowSchema>;
 
@@ -101,5 +103,11 @@ export const integrationReportSchema = z.object({
   notes: z.array(reportNoteSchema),
   /** Per known merchant that used the sandbox: which situations its tests met, and how they answered. */
   coverage: z.array(merchantCoverageSchema),
+  /**
+   * At the root of a server whose workspaces reported too: per merchant, over every workspace,
+   * each row at the highest status any workspace reached (wrong above handled above seen above
+   * not_seen), naming that workspace; what a sharded suite met as a whole.
+   */
+  coverage_merged: z.array(merchantCoverageSchema).optional(),
 });
 export type IntegrationReport = z.infer<typeof integrationReportSchema>;

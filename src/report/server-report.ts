@@ -1,6 +1,7 @@
 import type { Sandbox } from '../sandbox.js';
 import { MistakeCounter } from './mistake-counter.js';
-import type { IntegrationReport } from './report-schema.js';
+import { mergeCoverage } from './merge-coverage.js';
+import type { IntegrationReport, MerchantCoverage } from './report-schema.js';
 
 const nameIn = (sandbox: Sandbox) => (merchant: string) => sandbox.merchants.get(merchant)?.name;
 
@@ -35,12 +36,15 @@ export function serverReport(root: Sandbox, others?: ReportedWorkspaces): Integr
     }
   }
   // One probe for the whole server (--probe), so every merchant's credits were checked, or none.
-  const credits = root.credits.on ? 'checked' : 'not_checked';
+  const credits: MerchantCoverage['credits'] = root.credits.on ? 'checked' : 'not_checked';
+  const coverage = parts.flatMap((part) => part.coverage.map(({ rows, ...m }) => ({ ...m, credits, rows })));
   return {
     total: parts.reduce((sum, part) => sum + part.total, 0),
     merchants: parts.flatMap((part) => part.merchants),
     notes: parts.flatMap((part) => part.notes),
-    coverage: parts.flatMap((part) => part.coverage.map(({ rows, ...m }) => ({ ...m, credits, rows }))),
+    coverage,
+    // Only where workspaces reported: the report of a server without any keeps its shape.
+    ...(parts.length > 1 ? { coverage_merged: mergeCoverage(coverage) } : {}),
   };
 }
 
