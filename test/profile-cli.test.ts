@@ -10,7 +10,7 @@ import { it } from './temp-folder.js';
 afterEach(() => killAll());
 
 describe('serve --profile', () => {
-  it('names the profile in the start-up lines and, under Standard Webhooks, the bundled merchants\' signing keys', async () => {
+  it("names the profile in the start-up lines and, under Standard Webhooks, the bundled merchants' signing keys", async () => {
     const proc = await startProcess(['--port', '0', '--in-memory'], { DEPOSIT_SANDBOX_PROFILE: 'standard-webhooks' });
     await expect.poll(() => proc.stdout()).toContain('webhook key of Second Shop');
     expect(proc.stdout()).toContain('  profile:  standard-webhooks: requests HMAC-SHA256, hex in X-Auth / X-Token; callbacks Standard Webhooks, acknowledged by code-zero');

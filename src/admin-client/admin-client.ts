@@ -131,7 +131,7 @@ export class AdminClient {
 
   /** The merchant's mistakes the sandbox counted, per merchant (the integration report). */
   report(): Promise<IntegrationReport> {
-    return this.call('GET', '/report');
+    return this.call('GET', '/report', { query: {} });
   }
 
   /**

@@ -38,8 +38,7 @@ export function bodyReaderOf(body: object): BodyReader | undefined {
  */
 const JSON_REQUEST_NOTE = 'Sent as application/json, or as any application/<name>+json type (for example application/vnd.api+json), with or without a charset; other types are a 422.';
 const ANY_TYPE_JSON_NOTE = 'JSON, read as JSON whatever the Content-Type (application/json, text/plain, or the form type curl -d sends); no body at all counts as {}.';
-const YAML_REQUEST_NOTE =
-  ' in YAML (UTF-8), read as YAML whatever the Content-Type (text/yaml, text/plain, or the form type curl --data-binary sends work too); JSON, being YAML, is read too.';
+const YAML_REQUEST_NOTE = ' in YAML (UTF-8), read as YAML whatever the Content-Type (text/yaml, text/plain, or the form type curl --data-binary sends work too); JSON, being YAML, is read too.';
 
 /**
  * A JSON object body of at most `limit` bytes, checked with `schema`: read and parsed once by

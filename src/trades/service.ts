@@ -65,11 +65,9 @@ function duplicateOrder(order: string, merchant: string, existingId: string): Re
  * trade ids to itself answers (a profile with duplicate_order_names_trade: false).
  */
 export function orderUsed(order: string): Refusal {
-  return refuse.invalid(
-    'duplicate_order',
-    `A trade with order ${JSON.stringify(order)} already exists for this merchant. Each order may be used once: send a new order for a new trade.`,
-    [{ field: 'order', message: 'already used by another trade of this merchant' }],
-  );
+  return refuse.invalid('duplicate_order', `A trade with order ${JSON.stringify(order)} already exists for this merchant. Each order may be used once: send a new order for a new trade.`, [
+    { field: 'order', message: 'already used by another trade of this merchant' },
+  ]);
 }
 
 /** The merchant's trade with this id, or undefined (also when the trade is another merchant's). */

@@ -26,7 +26,7 @@ it('a deliberate 401, 422 and repeated order are met for the coverage, and count
   for (const id of ['create.refused_401', 'create.refused_422', 'create.duplicate_order']) expect(row(counted, id)?.status).toBe('seen');
 });
 
-it('the same requests without the header are the merchant\'s mistakes, as before', async () => {
+it("the same requests without the header are the merchant's mistakes, as before", async () => {
   t = await makeSandbox();
   expect((await t.post('/api/v1/trades/deposit/create', p2pBody(), { 'X-Auth': 'not-the-token' })).status).toBe(401);
   const counted = await report();
