@@ -7,7 +7,7 @@ header.top { display: flex; flex-wrap: wrap; align-items: center; gap: .75rem 1.
 header.top h1 { font-size: 1.1rem; margin: 0; }
 .workspace { display: flex; gap: .4rem; }
 .workspace input { width: 10rem; min-height: 36px; padding: .3em .5em; }
-.header-actions { display: flex; gap: .5rem; margin-left: auto; }
+.header-actions { display: flex; flex-wrap: wrap; gap: .5rem; margin-left: auto; }
 .clock { display: flex; flex-wrap: wrap; align-items: center; gap: .35rem .9rem; font-size: .9rem; }
 .clock b { font-variant-numeric: tabular-nums; }
 .clock form { display: flex; gap: .4rem; }
