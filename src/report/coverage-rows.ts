@@ -35,9 +35,21 @@ export interface CoverageRowInfo {
 /** What each row means; docs/integration-report.md says the same at length. */
 export const COVERAGE_ROWS: Record<CoverageRowId, CoverageRowInfo> = {
   'create.accepted': { title: 'a create accepted', exercise: 'create a trade', seenOnly: true },
-  'create.refused_401': { title: 'a create refused with 401', exercise: 'an order starting with sbx-unauth-, or a create with a wrong token sent with the header X-Sandbox-Deliberate (neither is counted as a mistake)', seenOnly: true },
-  'create.refused_422': { title: 'a create refused with 422', exercise: 'an order starting with sbx-reject-, or a create with an invalid field sent with the header X-Sandbox-Deliberate (neither is counted as a mistake)', seenOnly: true },
-  'create.duplicate_order': { title: 'an order used twice', exercise: 'create the same order twice, the second time with the header X-Sandbox-Deliberate (not counted as a mistake), or retry an sbx-lost- order', seenOnly: true },
+  'create.refused_401': {
+    title: 'a create refused with 401',
+    exercise: 'an order starting with sbx-unauth-, or a create with a wrong token sent with the header X-Sandbox-Deliberate (neither is counted as a mistake)',
+    seenOnly: true,
+  },
+  'create.refused_422': {
+    title: 'a create refused with 422',
+    exercise: 'an order starting with sbx-reject-, or a create with an invalid field sent with the header X-Sandbox-Deliberate (neither is counted as a mistake)',
+    seenOnly: true,
+  },
+  'create.duplicate_order': {
+    title: 'an order used twice',
+    exercise: 'create the same order twice, the second time with the header X-Sandbox-Deliberate (not counted as a mistake), or retry an sbx-lost- order',
+    seenOnly: true,
+  },
   'create.lost_answer': { title: 'a lost create answer retried with the same order', exercise: 'create an order starting with sbx-lost- or sbx-late-', seenOnly: false },
   'callback.confirmed': { title: 'a confirmed callback acknowledged', exercise: 'confirm a trade with a callback_url (payment page, dashboard, or sbx-confirm-)', seenOnly: false },
   'callback.canceled': { title: 'a canceled callback acknowledged', exercise: 'cancel a trade with a callback_url (payment page, dashboard, or sbx-cancel-)', seenOnly: false },
