@@ -17,14 +17,18 @@ const resume = createRoute({
   summary: 'Send the callbacks a fork or a state import held, now',
   description: `A fork (POST /_sandbox/fork) and an import (PUT /_sandbox/state) hold the callbacks they copy pending, unless asked to keep them; this schedules each at the clock's time, in order. ${EVERY_WORKSPACE}`,
   security: SECURITY.admin,
+  middleware: [requireSandboxAdmin],
   responses: { 200: answer('How many were scheduled.', resumeAnswerSchema), 401: ADMIN_401 },
 });
 
-/** POST /_sandbox/callbacks/resume: the held callbacks (src/sessions/held-callbacks.ts) go out now. */
+/**
+ * POST /_sandbox/resume-callbacks: the held callbacks (src/sessions/held-callbacks.ts) go out
+ * now. Not under /_sandbox/callbacks/: a static path there beside /callbacks/:id/replay is a set
+ * Hono's RegExpRouter cannot take, and every request would go through the slower TrieRouter
+ * (test/in-process/router.test.ts).
+ */
 export function resumeRoutes() {
-  const app = new ResourceApp();
-  app.use(requireSandboxAdmin);
-  return app.openapi(resume, async (c) => {
+  return new ResourceApp().openapi(resume, async (c) => {
     const sandbox = c.get('sandbox');
     const resumed = resumeHeld(sandbox);
     await sandbox.store.commit();

@@ -24,7 +24,7 @@ export function adminRoutes() {
   return new ResourceApp()
     .route('/health', healthRoutes())
     .route('/trades', tradeRoutes())
-    .route('/callbacks/resume', resumeRoutes())
+    .route('/resume-callbacks', resumeRoutes())
     .route('/callbacks', callbackRoutes())
     .route('/clock', clockRoutes())
     .route('/reset', resetRoutes())

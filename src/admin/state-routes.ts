@@ -14,15 +14,15 @@ named('StateDocument', stateDocumentSchema, 'One workspace: its trades, callback
 
 /** What becomes of the callbacks a document or a fork holds pending. */
 export const pendingCallbacksSchema = z
-  .enum(['paused', 'kept'], { error: 'must be "paused" (held until POST /_sandbox/callbacks/resume) or "kept" (sent as they fall due)' })
-  .meta({ description: 'paused (the default): pending callbacks are held until POST /_sandbox/callbacks/resume; kept: they are sent as they fall due.' });
+  .enum(['paused', 'kept'], { error: 'must be "paused" (held until POST /_sandbox/resume-callbacks) or "kept" (sent as they fall due)' })
+  .meta({ description: 'paused (the default): pending callbacks are held until POST /_sandbox/resume-callbacks; kept: they are sent as they fall due.' });
 
 export const importSummarySchema = z.object({
   trades: z.number().int(),
   callbacks: z.number().int(),
   jobs: z.number().int(),
   merchants: z.number().int(),
-  held_callbacks: z.number().int().meta({ description: 'Callback events held until POST /_sandbox/callbacks/resume.' }),
+  held_callbacks: z.number().int().meta({ description: 'Callback events held until POST /_sandbox/resume-callbacks.' }),
   clock: z.string().meta({ description: 'Sandbox time now: the time of the document.' }),
 });
 

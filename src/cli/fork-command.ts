@@ -35,7 +35,7 @@ export async function forkCommand(
   write(
     `Forked workspace ${answer.from} as ${answer.workspace}: ${plural(trades, 'trade')}, ${plural(callbacks, 'callback')}, ${plural(jobs, 'pending step')}, clock at ${answer.imported.clock}.\n` +
       `  Its base URL: ${base}\n` +
-      (held_callbacks > 0 ? `  ${plural(held_callbacks, 'pending callback')} held; send them with: POST ${base}/_sandbox/callbacks/resume\n` : ''),
+      (held_callbacks > 0 ? `  ${plural(held_callbacks, 'pending callback')} held; send them with: POST ${base}/_sandbox/resume-callbacks\n` : ''),
   );
   return answer;
 }

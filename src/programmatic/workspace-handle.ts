@@ -54,7 +54,7 @@ export interface WorkspaceHandle {
   delete(): Promise<void>;
 }
 
-/** Options of fork(): what becomes of the callbacks the source had pending (default `paused`, held until POST /_sandbox/callbacks/resume). */
+/** Options of fork(): what becomes of the callbacks the source had pending (default `paused`, held until POST /_sandbox/resume-callbacks). */
 export interface ForkHelperOptions {
   callbacks?: 'paused' | 'kept';
 }

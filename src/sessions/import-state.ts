@@ -33,7 +33,7 @@ export interface ImportPlan {
   readonly merchants: Merchant[];
   readonly scenarios: ScenarioEngine;
   readonly profile: { profile: Profile; source: ProfileSource };
-  /** Callback events held until POST /_sandbox/callbacks/resume. */
+  /** Callback events held until POST /_sandbox/resume-callbacks. */
   readonly held: number;
 }
 

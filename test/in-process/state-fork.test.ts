@@ -1,7 +1,7 @@
 /**
  * State documents and forks through the app (app.request(), manual clock, a loopback receiver):
  * GET /_sandbox/state, PUT /_sandbox/state (all or nothing), POST /_sandbox/fork (isolation both
- * ways, pending callbacks held or kept, the name taken, the limit), POST /_sandbox/callbacks/resume.
+ * ways, pending callbacks held or kept, the name taken, the limit), POST /_sandbox/resume-callbacks.
  */
 import { afterEach, describe, expect } from 'vitest';
 import { createServer } from '../../src/server/server.js';
@@ -176,13 +176,13 @@ describe('POST /_sandbox/fork', () => {
     // A later state change of that trade waits behind the held event, in order.
     expect((await json<{ pending: number; next_due: string }>(t.app.request('/w/paused/_sandbox/clock'))).pending).toBe(1);
 
-    const resumed = await json<{ resumed: number }>(call(t, 'POST', '/w/paused/_sandbox/callbacks/resume'));
+    const resumed = await json<{ resumed: number }>(call(t, 'POST', '/w/paused/_sandbox/resume-callbacks'));
     expect(resumed.resumed).toBe(1);
     await call(t, 'POST', '/w/paused/_sandbox/clock/advance', { by: '0s' });
     expect(sent()).toEqual(['prepared', 'kept', 'paused']);
     const after = await json<{ callback: { attempts: Array<{ attempt: number }> } }>(t.app.request(`/w/paused/_sandbox/callbacks/cb_${prepared.failing.id}_1`));
     expect(after.callback.attempts.map((attempt) => attempt.attempt)).toEqual([1, 2]);
-    expect((await json<{ resumed: number }>(call(t, 'POST', '/w/paused/_sandbox/callbacks/resume'))).resumed).toBe(0);
+    expect((await json<{ resumed: number }>(call(t, 'POST', '/w/paused/_sandbox/resume-callbacks'))).resumed).toBe(0);
   });
 
   it('refuses a taken name (409), an unknown source (404, nothing made) and a fork past --max-workspaces (429)', async () => {
