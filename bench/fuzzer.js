@@ -16,6 +16,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createApp } from '../dist/app.js';
 import { createServer } from '../dist/server/server.js';
+import { alternate } from './lib/alternate.js';
 
 const ROUNDS = Number(process.argv[2] ?? 5);
 const CREATES_PER_SLICE = 300;
@@ -64,7 +65,6 @@ async function fuzzerSeconds(file = RECEIVER, runs = '1000') {
 
 let order = 0;
 /** CPU time (user + system, µs) per create over one slice: less disturbed by other processes than wall time. */
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** One create through `app.request()`, timed (µs of wall time; in process, so this is CPU work). */
 async function createOnce(app) {
@@ -79,36 +79,13 @@ async function createOnce(app) {
   return us;
 }
 
-/**
- * Median time per create of app `a` over app `b`, the two alternating request by request (the
- * order flipped on every pair) over one sandbox, so the store's growth, GC and other load on
- * the machine hit both alike.
- */
-async function pairRatio(a, b, pairs) {
-  for (let i = 0; i < pairs / 10; i++) {
-    await createOnce(a);
-    await createOnce(b);
-  }
-  const times = { a: [], b: [] };
-  for (let i = 0; i < pairs; i++) {
-    if (i % 2 === 0) {
-      times.a.push(await createOnce(a));
-      times.b.push(await createOnce(b));
-    } else {
-      times.b.push(await createOnce(b));
-      times.a.push(await createOnce(a));
-    }
-  }
-  return { a: median(times.a), b: median(times.b) };
-}
-
 async function countingRatio() {
   // Apps over one sandbox: the same store, the same data, only the counting differs. Two
   // counting apps against each other (A/A) show what the method cannot tell apart.
   const sandbox = await createServer({ inMemory: true, auth: 'token' });
   const pairs = ROUNDS * CREATES_PER_SLICE * 4;
-  const onOff = await pairRatio(createApp(sandbox), createApp(sandbox, { countMistakes: false }), pairs);
-  const same = await pairRatio(createApp(sandbox), createApp(sandbox), pairs);
+  const onOff = await alternate(createOnce, createApp(sandbox), createApp(sandbox, { countMistakes: false }), pairs);
+  const same = await alternate(createOnce, createApp(sandbox), createApp(sandbox), pairs);
   return { on: onOff.a, off: onOff.b, noise: same.a / same.b, pairs };
 }
 

@@ -13,6 +13,7 @@
 import { createHmac } from 'node:crypto';
 import { createApp } from '../dist/app.js';
 import { createServer } from '../dist/server/server.js';
+import { alternate } from './lib/alternate.js';
 
 const ROUNDS = Number(process.argv[2] ?? 5);
 const CREATES_PER_SLICE = 300;
@@ -24,8 +25,6 @@ const watchdog = setTimeout(() => {
   console.error('profiles bench: still running after 120 s, stopping');
   process.exit(1);
 }, 120_000);
-
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 let order = 0;
 /** A create body and its slots in the document's order (amount, currency, callback, customer, merchant, order, return, type). */
@@ -51,25 +50,6 @@ async function createOnce({ app, sign }) {
   return us;
 }
 
-/** Median time per create of `a` and `b`, alternating request by request, the order flipped on every pair. */
-async function pairs(a, b, count) {
-  for (let i = 0; i < count / 10; i++) {
-    await createOnce(a);
-    await createOnce(b);
-  }
-  const times = { a: [], b: [] };
-  for (let i = 0; i < count; i++) {
-    if (i % 2 === 0) {
-      times.a.push(await createOnce(a));
-      times.b.push(await createOnce(b));
-    } else {
-      times.b.push(await createOnce(b));
-      times.a.push(await createOnce(a));
-    }
-  }
-  return { a: median(times.a), b: median(times.b) };
-}
-
 const servers = [];
 async function target(profile) {
   const server = await createServer({ inMemory: true, auth: 'signature', profile });
@@ -79,8 +59,8 @@ async function target(profile) {
 
 const count = ROUNDS * CREATES_PER_SLICE * 4;
 const sandbox = await target('sandbox');
-const cost = await pairs(sandbox, await target('hmac-sha512-base64'), count);
-const same = await pairs(sandbox, await target('sandbox'), count);
+const cost = await alternate(createOnce, sandbox, await target('hmac-sha512-base64'), count);
+const same = await alternate(createOnce, sandbox, await target('sandbox'), count);
 await Promise.all(servers.map((server) => server.close()));
 clearTimeout(watchdog);
 

@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { createApp } from '../dist/app.js';
 import { createServer } from '../dist/server/server.js';
 import { ScenarioEngine } from '../dist/scenarios/scenario-engine.js';
+import { alternate } from './lib/alternate.js';
 
 const ROUNDS = Number(process.argv[2] ?? 5);
 const CREATES_PER_SLICE = 300;
@@ -46,8 +47,6 @@ writeFileSync(
   `scenarios:\n${PATTERNS.map(([field, pattern], i) => `  - name: shop-${i}\n    description: A pattern of the kind a shop writes.\n    match:\n      ${field === 'order' ? `order: ${JSON.stringify(pattern)}` : `customer: {regex: ${JSON.stringify(pattern)}}`}\n`).join('')}`,
 );
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
 let order = 0;
 const body = () => JSON.stringify({ merchant: MERCHANT, order: `order-${++order}-plain`, customer: 'customer-1@shop.example', amount_cents: 31250, amount_currency: 'RUB', type: 'any_bank' });
 
@@ -59,25 +58,6 @@ async function createOnce(app) {
   if (res.status !== 201) throw new Error(`create answered ${res.status}: ${await res.text()}`);
   if (res.headers.get('X-Sandbox-Scenario') !== null) throw new Error(`a scenario took the trade: ${res.headers.get('X-Sandbox-Scenario')}`);
   return us;
-}
-
-/** Median time per create of app `a` and app `b`, alternating request by request, the order flipped on every pair. */
-async function pairs(a, b, count) {
-  for (let i = 0; i < count / 10; i++) {
-    await createOnce(a);
-    await createOnce(b);
-  }
-  const times = { a: [], b: [] };
-  for (let i = 0; i < count; i++) {
-    if (i % 2 === 0) {
-      times.a.push(await createOnce(a));
-      times.b.push(await createOnce(b));
-    } else {
-      times.b.push(await createOnce(b));
-      times.a.push(await createOnce(a));
-    }
-  }
-  return { a: median(times.a), b: median(times.b) };
 }
 
 /** ns per engine.match() of a request no scenario takes. */
@@ -97,8 +77,8 @@ native.scenarios = new ScenarioEngine(native.scenarios.entries(), { compile: (so
 const patterns = re2.scenarios.entries().filter(({ scenario }) => scenario.match?.order !== undefined || typeof scenario.match?.customer === 'object').length;
 
 const count = ROUNDS * CREATES_PER_SLICE * 4;
-const cost = await pairs(createApp(servers.re2), createApp(servers.native), count);
-const same = await pairs(createApp(servers.re2), createApp(servers.other), count);
+const cost = await alternate(createOnce, createApp(servers.re2), createApp(servers.native), count);
+const same = await alternate(createOnce, createApp(servers.re2), createApp(servers.other), count);
 const matching = { re2: matchNs(re2.scenarios, 20_000), native: matchNs(native.scenarios, 20_000) };
 await Promise.all(Object.values(servers).map((server) => server.close()));
 rmSync(folder, { recursive: true, force: true });

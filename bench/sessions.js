@@ -32,6 +32,7 @@ import { createApp } from '../dist/app.js';
 import { sessionReplayCommand } from '../dist/cli/session-replay-command.js';
 import { startSandbox } from '../dist/index.js';
 import { createServer } from '../dist/server/server.js';
+import { alternate } from './lib/alternate.js';
 
 const ROUNDS = Number(process.argv[2] ?? 5);
 const TRADES = 1_000;
@@ -128,25 +129,6 @@ async function timedCreate(app) {
   return us;
 }
 
-/** Median time per create of `a` and `b`, alternating request by request, the order flipped on every pair. */
-async function pairs(a, b, count) {
-  for (let i = 0; i < count / 10; i++) {
-    await timedCreate(a);
-    await timedCreate(b);
-  }
-  const times = { a: [], b: [] };
-  for (let i = 0; i < count; i++) {
-    if (i % 2 === 0) {
-      times.a.push(await timedCreate(a));
-      times.b.push(await timedCreate(b));
-    } else {
-      times.b.push(await timedCreate(b));
-      times.a.push(await timedCreate(a));
-    }
-  }
-  return { a: quantile(times.a, 0.5), b: quantile(times.b, 0.5) };
-}
-
 /** What recording costs a create: a recording sandbox against one started with --no-record, and two recording ones against each other (A/A). */
 async function measureRecording() {
   const servers = [];
@@ -157,8 +139,8 @@ async function measureRecording() {
   };
   const count = ROUNDS * 1200;
   const recording = await app(true);
-  const cost = await pairs(recording, await app(false), count);
-  const same = await pairs(recording, await app(true), count);
+  const cost = await alternate(timedCreate, recording, await app(false), count);
+  const same = await alternate(timedCreate, recording, await app(true), count);
   await Promise.all(servers.map((server) => server.close()));
   // Throughput is the inverse of the time per create: recording's over --no-record's.
   const ratio = cost.b / cost.a;

@@ -1,0 +1,29 @@
+// The in-process A/B method of the bench's create-path rows (bench/fuzzer.js, profiles.js,
+// scenario-matching.js, sessions.js): two targets timed in turns, request by request.
+
+/** The middle value of a list of numbers. */
+export const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/**
+ * Median time of `once(a)` and of `once(b)` (each resolving with its own time, in µs), run
+ * `count` times each alternating request by request with the order flipped on every pair, after
+ * a tenth as many untimed turns to warm both up; so the store's growth, GC and other load on the
+ * machine hit both alike.
+ */
+export async function alternate(once, a, b, count) {
+  for (let i = 0; i < count / 10; i++) {
+    await once(a);
+    await once(b);
+  }
+  const times = { a: [], b: [] };
+  for (let i = 0; i < count; i++) {
+    if (i % 2 === 0) {
+      times.a.push(await once(a));
+      times.b.push(await once(b));
+    } else {
+      times.b.push(await once(b));
+      times.a.push(await once(a));
+    }
+  }
+  return { a: median(times.a), b: median(times.b) };
+}
