@@ -2,6 +2,7 @@ import { DEFAULT_ERROR_BODY } from '../profile/default-error-body.js';
 import { DEFAULT_PROFILE, loadProfile } from '../profile/load-profile.js';
 import type { Profile } from '../profile/profile-schema.js';
 import { PLACEHOLDER } from '../profile/render-error-body.js';
+import { signsLikeSandbox } from '../profile/request-scheme.js';
 import { describeSigning } from '../profile/sign-request.js';
 import { callbackOperation } from './callback-operation.js';
 
@@ -32,11 +33,6 @@ const PLACEHOLDER_SCHEMAS: Record<string, Json> = {
   },
 };
 
-const isSandboxSigning = (profile: Profile) => {
-  const s = profile.requests.signature;
-  return s.algorithm === 'hmac-sha256' && s.separator === '::' && s.secret === 'key' && s.encoding === 'hex' && s.header === undefined;
-};
-
 /**
  * The document of a sandbox whose provider profile differs from `sandbox`'s: the provider
  * operations' security says how the profile signs (and names a signature header of its own), and
@@ -49,7 +45,7 @@ const isSandboxSigning = (profile: Profile) => {
  * profileDocument(openApiDocument({ serverUrl }), loadProfile('hmac-sha512-base64'))
  */
 export function profileDocument(document: Json, profile: Profile): Json {
-  const signing = !isSandboxSigning(profile);
+  const signing = !signsLikeSandbox(profile.requests.signature);
   const errors = profile.errors.body !== DEFAULT_ERROR_BODY;
   const callbacks = callbackOperation(profile);
   const ownCallbacks = JSON.stringify(callbacks) !== JSON.stringify(callbackOperation(loadProfile(DEFAULT_PROFILE)));

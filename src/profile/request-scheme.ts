@@ -16,8 +16,8 @@ const DIGEST_BYTES: Record<RequestSigning['algorithm'], number> = {
 
 const schemes = new WeakMap<Profile, Record<SignedEndpoint, SignatureScheme>>();
 
-/** True when the profile signs exactly as the sandbox does (then its own scheme, and its messages, apply). */
-function signsLikeSandbox(signing: RequestSigning): boolean {
+/** True when the profile signs requests exactly as the sandbox does (then its own scheme, messages and /openapi.json apply). */
+export function signsLikeSandbox(signing: RequestSigning): boolean {
   return signing.algorithm === 'hmac-sha256' && signing.separator === '::' && signing.secret === 'key' && signing.encoding === 'hex' && signing.header === undefined;
 }
 
