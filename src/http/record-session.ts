@@ -1,6 +1,6 @@
 import type { HttpBindings } from '@hono/node-server';
 import type { Context, MiddlewareHandler } from 'hono';
-import { providerAnswer } from '../sessions/provider-answers.js';
+import { ACCEPTED_HEADERS, providerAnswer } from '../sessions/provider-answers.js';
 import { JSON_BODY, TEXT_BODY } from './body.js';
 import { ANSWER_LOST } from './lose-answer.js';
 import type { SandboxEnv } from './sandbox-env.js';
@@ -93,10 +93,10 @@ export const recordSession: MiddlewareHandler<SandboxEnv> = async (c, next) => {
     method,
     // Under app.request() the Request itself is kept: its URL and headers are read at export.
     url: incoming?.url ?? c.req.raw,
-    requestHeaders: incoming?.rawHeaders ?? c.req.raw,
+    requestHeaders: incoming?.rawHeaders.join('\n') ?? c.req.raw,
     requestBody: sent,
     status: lost ? 0 : res.status,
-    responseHeaders: lost ? undefined : res.headers,
+    responseHeaders: lost ? undefined : typeof answer === 'function' ? ACCEPTED_HEADERS : res.headers,
     responseBody: answer,
     duration,
     // A refusal a scenario forced names it in its answer only.

@@ -12,6 +12,13 @@ export interface ProviderRequest {
   readonly body: Record<string, unknown> | undefined;
 }
 
+/**
+ * The headers of every accepted provider answer as the routes set them (src/api/provider.ts), so
+ * the recording need not read them from the answer: reading a Response's headers while answering
+ * makes @hono/node-server build a Headers object and write the answer the slow way.
+ */
+export const ACCEPTED_HEADERS: Headers = new Headers({ 'content-type': 'application/json' });
+
 const CREATE = /^\/api\/v1\/trades\/deposit\/(create|build)$/;
 const GET = /^\/api\/v1\/trades\/([^/]+)\/([^/]+)$/;
 

@@ -67,8 +67,8 @@ async function resolveRequest(entry: RequestEntry, known: readonly string[], mer
   const answer = typeof entry.responseBody === 'string' ? entry.responseBody : entry.responseBody();
   const requestHeaders: Header[] = [];
   const raw: string[] = [];
-  if (Array.isArray(entry.requestHeaders)) raw.push(...entry.requestHeaders);
-  else (entry.requestHeaders as Request).headers.forEach((value, name) => void raw.push(name, value));
+  if (typeof entry.requestHeaders === 'string') raw.push(...entry.requestHeaders.split('\n'));
+  else entry.requestHeaders.headers.forEach((value, name) => void raw.push(name, value));
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i] as string;
     requestHeaders.push([name, isCredentialHeader(name) ? MASK : maskText(raw[i + 1] as string, known)]);

@@ -22,8 +22,12 @@ export interface RequestEntry {
   readonly method: string;
   /** The request target as sent (path and query, the workspace's prefix included), or the Request to read it from (app.request()). */
   readonly url: string | Request;
-  /** The headers as sent: names and values in turn, in order (Node's rawHeaders), or the Request to read them from. */
-  readonly requestHeaders: readonly string[] | Request;
+  /**
+   * The headers as sent: names and values in turn, in order (Node's rawHeaders) joined by "\n",
+   * which neither can hold; or the Request to read them from. One string: an array of them is a
+   * dozen objects for the garbage collector to copy as long as the entry is kept.
+   */
+  readonly requestHeaders: string | Request;
   /** The body as sent (Hono's text of it, read by the route), or undefined when the route read none. */
   readonly requestBody: string | Promise<string> | undefined;
   readonly status: number;
@@ -107,8 +111,7 @@ function sizeOf(entry: SessionEntry): number {
   let size = OVERHEAD;
   if (entry.type === 'clock') return size + entry.cause.length;
   if (entry.type === 'request') {
-    if (Array.isArray(entry.requestHeaders)) for (const text of entry.requestHeaders) size += text.length;
-    else size += HEADERS_ESTIMATE;
+    size += typeof entry.requestHeaders === 'string' ? entry.requestHeaders.length : HEADERS_ESTIMATE;
     const sent = typeof entry.requestBody === 'string' ? entry.requestBody.length : entry.requestBody === undefined ? 0 : BODY_ESTIMATE;
     const answer = typeof entry.responseBody === 'string' ? entry.responseBody.length : ANSWER_ESTIMATE;
     return size + HEADERS_ESTIMATE + (typeof entry.url === 'string' ? entry.url.length : HEADERS_ESTIMATE) + sent + answer;
@@ -128,7 +131,8 @@ export class SessionRecorder {
   readonly enabled: boolean;
   readonly limit: number;
   readonly info: SessionInfo;
-  #entries: SessionEntry[] = [];
+  /** Dropped entries' slots are emptied at once, so what they held is let go before the array is cut. */
+  #entries: (SessionEntry | undefined)[] = [];
   #sizes: number[] = [];
   /** Index of the oldest entry kept (entries before it were dropped). */
   #head = 0;
@@ -166,6 +170,7 @@ export class SessionRecorder {
     this.#bytes += size;
     while (this.#bytes > this.limit && this.#entries.length - this.#head > 1) {
       this.#bytes -= this.#sizes[this.#head] ?? 0;
+      this.#entries[this.#head] = undefined;
       this.#head++;
       this.#dropped++;
     }
@@ -179,7 +184,7 @@ export class SessionRecorder {
 
   /** The entries kept, oldest first. */
   entries(): SessionEntry[] {
-    return this.#entries.slice(this.#head);
+    return this.#entries.slice(this.#head) as SessionEntry[];
   }
 
   /** The label a callback entry names `profile` with: its name, or its name and a number for a second profile of that name. */

@@ -5,9 +5,11 @@
  * bound; --no-record.
  */
 import { createHash, createHmac } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ResolvedEntry, type ResolvedRequest, resolveEntries } from '../../src/sessions/resolve-entry.js';
 import type { CallbackEntry, ClockEntry } from '../../src/sessions/session-recorder.js';
+import { startSandbox } from '../../src/index.js';
 import { type Receiver, startReceiver } from '../callbacks-receiver.js';
 import { DEMO, ecomBody, makeSandbox, p2pBody, signatureOf, type TestSandbox } from '../support.js';
 
@@ -109,6 +111,62 @@ describe('what a session records', () => {
     ]);
     expect(entries[1]?.responseBody).toMatch(/"code":"trade_rejected"/);
     expect(entries[3]?.auth).toBe('signature');
+  });
+});
+
+/** What the client got over a socket: status, headers as sent (raw, in order), body. */
+function send(url: string, method: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headers: string[]; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        text += chunk;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.rawHeaders, body: text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** Headers Node's server adds to every answer itself, which the recording does not see. */
+const NODE_ADDS = new Set(['connection', 'content-length', 'date', 'keep-alive', 'transfer-encoding']);
+
+describe('over a socket', () => {
+  it('the HAR holds the request headers as sent, in order, and the answer headers the client got', async () => {
+    const sandbox = await startSandbox({ port: 0, clock: 'manual' });
+    try {
+      const body = JSON.stringify(p2pBody());
+      const sent = { 'X-Trace': 'first', 'Content-Type': 'application/json', 'x-auth': DEMO.token, 'X-Trace-Two': 'a, b' };
+      const created = await send(`${sandbox.url}/api/v1/trades/deposit/create`, 'POST', sent, body);
+      const id = (JSON.parse(created.body) as { id: string }).id;
+      const read = await send(`${sandbox.url}/api/v1/trades/${DEMO.id}/${id}`, 'GET', { 'X-Token': DEMO.token });
+      const scenario = await send(`${sandbox.url}/api/v1/trades/deposit/create`, 'POST', sent, JSON.stringify(p2pBody({ order: 'sbx-reject-socket' })));
+      const refused = await send(`${sandbox.url}/api/v1/trades/deposit/create`, 'POST', { ...sent, 'x-auth': 'wrong' }, JSON.stringify(p2pBody()));
+      const har = (await (await fetch(`${sandbox.url}/_sandbox/session.har`)).json()) as {
+        log: { entries: { request: { headers: { name: string; value: string }[] }; response: { status: number; headers: { name: string; value: string }[]; content: { text: string } } }[] };
+      };
+      const answers = [created, read, scenario, refused];
+      expect(har.log.entries.map((entry) => entry.response.status)).toEqual(answers.map((answer) => answer.status));
+      expect(answers.map((answer) => answer.status)).toEqual([201, 200, 422, 401]);
+      for (const [i, entry] of har.log.entries.entries()) {
+        const got = answers[i]?.headers ?? [];
+        const pairs: [string, string][] = [];
+        for (let k = 0; k + 1 < got.length; k += 2) pairs.push([String(got[k]).toLowerCase(), String(got[k + 1])]);
+        expect(
+          entry.response.headers.map(({ name, value }) => [name.toLowerCase(), value]),
+          `answer ${i}`,
+        ).toEqual(pairs.filter(([name]) => !NODE_ADDS.has(name)));
+        expect(entry.response.content.text, `answer ${i}`).toBe(answers[i]?.body);
+      }
+      const first = har.log.entries[0]?.request.headers ?? [];
+      expect(first.map(({ name }) => name).slice(0, 5)).toEqual(['X-Trace', 'Content-Type', 'x-auth', 'X-Trace-Two', 'Host']);
+      expect(first.find(({ name }) => name === 'X-Trace-Two')?.value).toBe('a, b');
+      expect(first.find(({ name }) => name === 'x-auth')?.value).toBe('***');
+    } finally {
+      await sandbox.close();
+    }
   });
 });
 
