@@ -49,6 +49,8 @@ th { font-size: .8rem; color: var(--muted); font-weight: 600; }
 .sbp-qr figcaption .muted { display: block; font-size: .8rem; margin-top: .2rem; }
 .small { font-size: .85rem; }
 .card-number { white-space: nowrap; }
+/* A run a line must not break inside ("(ММ/ГГ)", "3-D Secure", a card number): see components/unbroken.tsx. */
+.nowrap { white-space: nowrap; }
 details.test-cards summary { min-height: 44px; display: flex; align-items: center; }
 .result .reason { color: var(--muted); overflow-wrap: anywhere; }
 .back { display: inline-block; margin-top: 1rem; font-weight: 600; overflow-wrap: anywhere; }

@@ -2,6 +2,7 @@ import { formatMoney, groupCard } from '../format.js';
 import type { PageContext } from '../page-context.js';
 import type { PaymentView } from '../payment-view.js';
 import { TEST_CARDS, testCardsHint, type CardError, type CardField, type CardForm as CardFormValues } from '../test-cards.js';
+import { Unbroken } from './unbroken.js';
 
 export interface CardFormState {
   values?: CardFormValues;
@@ -16,7 +17,9 @@ function Field(props: { name: CardField; label: string; state: CardFormState; ct
   const id = `card-${props.name}`;
   return (
     <div class="field">
-      <label for={id}>{props.label}</label>
+      <label for={id}>
+        <Unbroken text={props.label} />
+      </label>
       <input
         id={id}
         name={props.name}
@@ -31,7 +34,7 @@ function Field(props: { name: CardField; label: string; state: CardFormState; ct
       />
       {error && (
         <p class="field-error" id={`${id}-error`} data-testid={`error-${props.name}`}>
-          {error}
+          <Unbroken text={error} />
         </p>
       )}
     </div>
@@ -44,7 +47,9 @@ export function TestCardsTable(props: { ctx: PageContext }) {
   return (
     <details class="test-cards" data-testid="test-cards">
       <summary>{t('card.testCards')}</summary>
-      <p class="muted">{t('card.testCardsHint')}</p>
+      <p class="muted">
+        <Unbroken text={t('card.testCardsHint')} />
+      </p>
       <table>
         <thead>
           <tr>
@@ -57,7 +62,10 @@ export function TestCardsTable(props: { ctx: PageContext }) {
             <tr data-testid="test-card" data-outcome={card.outcome}>
               <td class="mono card-number">{groupCard(card.number)}</td>
               <td>
-                <b>{t(`card.outcome.${card.outcome}`)}</b>: {t(card.reason)}
+                <b>
+                  <Unbroken text={t(`card.outcome.${card.outcome}`)} />
+                </b>
+                : <Unbroken text={t(card.reason)} />
               </td>
             </tr>
           ))}
@@ -78,7 +86,7 @@ export function CardForm(props: { view: PaymentView; ctx: PageContext; state?: C
       <h1 id="pay-title">{t('card.title')}</h1>
       {state.notice && (
         <div class={`notice ${state.notice.kind}`} data-testid="notice" role={state.notice.kind === 'error' ? 'alert' : 'status'}>
-          {state.notice.text}
+          <Unbroken text={state.notice.text} />
         </div>
       )}
       <form method="post" action={`${base}/pay/${trade.id}/pay${query}`} novalidate>

@@ -2,6 +2,7 @@ import { formatMoney } from '../format.js';
 import type { PageContext } from '../page-context.js';
 import type { PaymentView } from '../payment-view.js';
 import { maskCard } from '../test-cards.js';
+import { Unbroken } from './unbroken.js';
 
 /**
  * The 3-D Secure step of a challenged test card: the bank's code prompt. The card number
@@ -12,15 +13,19 @@ export function ChallengeForm(props: { view: PaymentView; ctx: PageContext; card
   const { t, base, query } = ctx;
   return (
     <section class="panel challenge" aria-labelledby="challenge-title" data-testid="3ds">
-      <h1 id="challenge-title">{t('3ds.title')}</h1>
-      <p>{t('3ds.intro', { amount: formatMoney(view.trade.amount_cents, ctx.lang), merchant: view.merchantName, card: maskCard(card) })}</p>
+      <h1 id="challenge-title">
+        <Unbroken text={t('3ds.title')} />
+      </h1>
+      <p>
+        <Unbroken text={t('3ds.intro', { amount: formatMoney(view.trade.amount_cents, ctx.lang), merchant: view.merchantName, card: maskCard(card) })} />
+      </p>
       <form method="post" action={`${base}/pay/${view.trade.id}/3ds${query}`} id="challenge-form">
         <input type="hidden" name="card" value={card} />
         <div class="field">
           <label for="code">{t('3ds.code')}</label>
           <input id="code" name="code" data-testid="3ds-code" inputmode="numeric" autocomplete="one-time-code" maxlength={8} aria-describedby="code-hint" autofocus />
           <p class="muted small" id="code-hint">
-            {t('3ds.hint')}
+            <Unbroken text={t('3ds.hint')} />
           </p>
         </div>
         <div class="actions">

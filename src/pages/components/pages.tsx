@@ -8,6 +8,7 @@ import { Icon } from './icons.js';
 import { Layout } from './layout.js';
 import { P2pForm } from './p2p-form.js';
 import { TradeSummary } from './trade-summary.js';
+import { Unbroken } from './unbroken.js';
 
 const HEADINGS = {
   created: { icon: 'waiting', key: 'heading.waiting' },
@@ -42,7 +43,7 @@ function Outcome(props: { view: PaymentView; ctx: PageContext; message?: string 
     <section class="panel result" aria-live="polite" {...watch}>
       {props.message && (
         <div class="notice info" data-testid="notice">
-          {props.message}
+          <Unbroken text={props.message} />
         </div>
       )}
       <Icon name={heading.icon} />
@@ -54,7 +55,7 @@ function Outcome(props: { view: PaymentView; ctx: PageContext; message?: string 
         </span>
       </p>
       <p class="reason" data-testid="reason">
-        {explainState(view, t, ctx.lang)}
+        <Unbroken text={explainState(view, t, ctx.lang)} />
       </p>
       {view.returnUrl ? (
         <a class="back" href={view.returnUrl} data-testid="back">
