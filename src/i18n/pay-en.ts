@@ -2,8 +2,8 @@ import type { Catalogue } from './translator.js';
 
 /** The payment page's and result page's texts in English (keys shared with pay-ru.ts). */
 export const PAY_EN = {
-  'banner.strong': 'Sandbox',
-  'banner.text': 'test payment page of deposit-sandbox. No real money moves.',
+  'banner.strong': 'Sandbox.',
+  'banner.text': 'This is a test payment page of deposit-sandbox: no real money moves.',
   'lang.label': 'Language',
   'title.pay': 'Pay {merchant}',
   'title.notFound': 'Trade not found',
@@ -28,7 +28,8 @@ export const PAY_EN = {
   'p2p.copied': 'Copied',
   'p2p.copyFailed': 'Copy failed',
   'p2p.paid': 'I have paid',
-  'p2p.qrCaption': 'What a real SBP QR code would carry: the phone number, amount and recipient above. In the sandbox it is for tests that read it (a QR reader shows these details).',
+  'p2p.qrCaption':
+    'This QR code holds what a real SBP QR code would: the phone number, amount and recipient shown below. In the sandbox it is for tests that read it (a QR reader shows these details).',
   'p2p.qrNote': 'An imitation, not certified by NSPK: a bank app will not pay it. Transfer the money yourself or press "I have paid".',
   'p2p.qrLabel': 'SBP QR code with the phone number {phone}, the amount {amount} and the recipient {name}',
   'action.cancel': 'Cancel',

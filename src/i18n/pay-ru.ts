@@ -4,8 +4,8 @@ import type { Message } from './translator.js';
 
 /** The payment page's and result page's texts in Russian (the same keys as pay-en.ts). */
 export const PAY_RU: Record<PayKey, Message> = {
-  'banner.strong': 'Песочница',
-  'banner.text': 'тестовая платёжная страница deposit-sandbox. Настоящие деньги не списываются.',
+  'banner.strong': 'Песочница.',
+  'banner.text': 'Это тестовая платёжная страница deposit-sandbox: настоящие деньги не списываются.',
   'lang.label': 'Язык',
   'title.pay': 'Оплата · {merchant}',
   'title.notFound': 'Сделка не найдена',
@@ -30,7 +30,8 @@ export const PAY_RU: Record<PayKey, Message> = {
   'p2p.copied': 'Скопировано',
   'p2p.copyFailed': 'Не скопировалось',
   'p2p.paid': 'Я оплатил',
-  'p2p.qrCaption': 'Что нёс бы настоящий QR-код СБП: номер телефона, сумму и получателя, указанные выше. В песочнице он нужен тестам, которые его читают (сканер QR-кодов покажет эти данные).',
+  'p2p.qrCaption':
+    'В этом QR-коде то же, что в настоящем QR-коде СБП: номер телефона, сумма и получатель, указанные ниже. В песочнице он нужен тестам, которые его читают (сканер QR-кодов покажет эти данные).',
   'p2p.qrNote': 'Это имитация, НСПК её не сертифицировала: приложение банка по ней не заплатит. Переведите деньги сами или нажмите «Я оплатил».',
   'p2p.qrLabel': 'QR-код СБП: телефон {phone}, сумма {amount}, получатель {name}',
   'action.cancel': 'Отменить',
