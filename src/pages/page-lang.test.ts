@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ecomBody, makeSandbox, p2pBody, type TestSandbox } from '../../test/support.js';
+import { formatDateTime } from './format.js';
 
 function testid(html: string, id: string): string | undefined {
   const match = new RegExp(`<(\\w+)[^>]*data-testid="${id}"[^>]*>([\\s\\S]*?)</\\1>`).exec(html);
@@ -69,6 +70,11 @@ describe('the deadline and GET /pay/:id/status', () => {
     const html = await get(`/pay/${id}`);
     const hhmm = new Date(due).toISOString().slice(11, 16);
     expect(testid(html, 'deadline')).toBe(`Оплатите до ${hhmm} UTC`);
+    // The instant and its UTC time in words, for pay.js to show in the payer's zone and for the title.
+    const time = /<time ([^>]*)data-testid="deadline-time"/.exec(html)?.[1] ?? '';
+    expect(time).toContain(`datetime="${new Date(due).toISOString()}"`);
+    expect(time).toContain(`title="${formatDateTime(due, 'ru')}"`);
+    expect(formatDateTime(due, 'ru')).toMatch(/^\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}:\d{2} UTC$/);
     expect(testid(html, 'time-left')).toBe('15:00');
     expect(testid(html, 'manual-clock')).toContain('Часы песочницы ручные');
     expect(html).toContain(`data-status-url="/pay/${id}/status"`);

@@ -38,12 +38,18 @@ export function launchBrowser(): Promise<Browser> {
   return endpoint ? chromium.connect(endpoint, { timeout: 60_000 }) : chromium.launch(LAUNCH);
 }
 
-export const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 860 } };
+/**
+ * Both presets run the browser in UTC (sandbox time) whatever the machine's zone, since the payment
+ * page shows its deadline in the browser's zone; a test of another zone spreads a preset and sets
+ * its own `timezoneId`.
+ */
+const ZONE = 'UTC';
+export const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 860 }, timezoneId: ZONE };
 /**
  * A 390 px phone at one device pixel per CSS pixel: the layout, the @media rules and axe's
  * contrast checks are those of any scale, and a scale of 2 makes Chromium paint four times the pixels.
  */
-export const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true };
+export const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true, timezoneId: ZONE };
 
 /** How often the dashboard polls (POLL_MS in src/pages/client/dashboard-client.ts). */
 export const DASHBOARD_POLL_MS = 1500;

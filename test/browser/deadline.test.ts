@@ -1,13 +1,13 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { formatClockTime } from '../../src/pages/format.js';
+import { formatClockTime, formatDateTime } from '../../src/pages/format.js';
 import { describeBrowser, DESKTOP, expectClean, launchBrowser, openPage, PHONE, runClockUntil, screenshot, STATUS_POLL_MS } from './browser.js';
 import { serveSandbox, type ServedSandbox } from './servers.js';
 
 /**
- * The deadline on a P2P page on a manual clock: "pay before HH:MM" in sandbox time, a time
- * left that moves only when the sandbox clock is advanced (the page says so), and the page
- * turns into the expired result by itself once the expiry step runs.
+ * The deadline on a P2P page on a manual clock: "pay before HH:MM" in the payer's time zone (UTC,
+ * sandbox time, in its title), a time left that moves only when the sandbox clock is advanced
+ * (the page says so), and the page turns into the expired result by itself once the expiry step runs.
  */
 describeBrowser('deadline on the payment page in Chromium', () => {
   let browser: Browser;
@@ -27,14 +27,54 @@ describeBrowser('deadline on the payment page in Chromium', () => {
     expect(res.status).toBe(200);
   };
 
+  /** A trade whose scheduled step expires it 15 minutes of sandbox time from now, and that time. */
+  const expiring = async (order: string) => {
+    const trade = await sandbox.create({ order });
+    const due = sandbox.sandbox.clock.now() + 15 * 60_000;
+    sandbox.sandbox.scheduler.schedule('transition', due, { state: 'expired' }, trade.id);
+    return { trade, due };
+  };
+
+  for (const [lang, device, timezoneId, payBefore] of [
+    ['ru', PHONE, 'Europe/Moscow', 'Оплатите до'],
+    ['en', DESKTOP, 'America/New_York', 'Pay before'],
+  ] as const) {
+    it(`${lang}, ${timezoneId}: pay before HH:MM in the payer's zone, the UTC time in its title`, async () => {
+      const { trade, due } = await expiring(`deadline-zone-${lang}`);
+      const watched = await openPage(browser, { ...device, timezoneId });
+      const { page } = watched;
+      await page.goto(`${trade.payment_data.url}?lang=${lang}`);
+      const local = formatClockTime(due, lang, timezoneId);
+      // Neither zone is UTC at any time of year, so the local time is another text than the server's.
+      expect(local).not.toBe(formatClockTime(due, lang));
+      expect(local).not.toContain('UTC');
+      await expect.poll(() => page.getByTestId('deadline').textContent()).toBe(`${payBefore} ${local}`);
+      const time = page.getByTestId('deadline-time');
+      expect(await time.getAttribute('title')).toBe(formatDateTime(due, lang));
+      expect(await time.getAttribute('title')).toMatch(/ UTC$/);
+      expect(await time.getAttribute('datetime')).toBe(new Date(due).toISOString());
+      await screenshot(page, `deadline-zone-${lang}`);
+      await expectClean(watched);
+      await watched.context.close();
+    });
+  }
+
+  it('without script the deadline stays in UTC, as the server wrote it', async () => {
+    const { trade, due } = await expiring('deadline-no-script');
+    const context = await browser.newContext({ ...PHONE, timezoneId: 'Europe/Moscow', javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${trade.payment_data.url}?lang=ru`);
+    expect(await page.getByTestId('deadline').textContent()).toBe(`Оплатите до ${formatClockTime(due, 'ru')}`);
+    expect(await page.getByTestId('deadline-time').getAttribute('title')).toBe(formatDateTime(due, 'ru'));
+    await context.close();
+  });
+
   for (const [lang, device, name, payBefore, expired] of [
     ['ru', PHONE, 'phone', 'Оплатите до', 'Время на оплату истекло'],
     ['en', DESKTOP, 'desktop', 'Pay before', 'Time to pay has expired'],
   ] as const) {
     it(`${lang}, ${name}: pay before HH:MM, time left moves with the sandbox clock, then the expired result`, async () => {
-      const trade = await sandbox.create({ order: `deadline-${lang}` });
-      const due = sandbox.sandbox.clock.now() + 15 * 60_000;
-      sandbox.sandbox.scheduler.schedule('transition', due, { state: 'expired' }, trade.id);
+      const { trade, due } = await expiring(`deadline-${lang}`);
       const watched = await openPage(browser, device);
       const { page } = watched;
       await page.goto(`${trade.payment_data.url}?lang=${lang}`);

@@ -1,4 +1,5 @@
-import { formatCountdown } from '../format.js';
+import { isLang } from '../../i18n/lang.js';
+import { formatClockTime, formatCountdown } from '../format.js';
 
 /**
  * The payment page's browser script: bundled by rolldown into dist/client/pay.js at build
@@ -59,8 +60,22 @@ function payClient(): void {
     });
   });
 
+  localDeadline();
   deadline();
   watchProcessing();
+}
+
+/**
+ * "Pay before HH:MM" in the payer's own time zone: the server rendered sandbox time (UTC) into
+ * the <time>'s text, its datetime and its title; this shows the same instant in the browser's
+ * zone, in the page's language and with the zone's name, and leaves the title saying UTC.
+ */
+function localDeadline(): void {
+  const time = document.querySelector<HTMLTimeElement>('time[data-testid="deadline-time"]');
+  const at = Date.parse(time?.dateTime ?? '');
+  if (!time || Number.isNaN(at)) return;
+  const { lang } = document.documentElement;
+  time.textContent = formatClockTime(at, isLang(lang) ? lang : 'en', new Intl.DateTimeFormat().resolvedOptions().timeZone);
 }
 
 /** How often the page asks the sandbox whether the trade moved or its clock was advanced. */
