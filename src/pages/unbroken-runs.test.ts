@@ -12,8 +12,9 @@ describe('unbrokenRuns', () => {
     expect(kept('Expiry (MM/YY)')).toEqual(['(MM/YY)']);
   });
 
-  it('keeps "3-D Secure" and card numbers whole, and a parenthesis around them as one run', () => {
+  it('keeps "3-D Secure", the product\'s name and card numbers whole, and a parenthesis around them as one run', () => {
     expect(kept('Проверка 3-D Secure')).toEqual(['3-D Secure']);
+    expect(kept('This is a test payment page of deposit-sandbox: no real money moves.')).toEqual(['deposit-sandbox']);
     expect(kept('Test cards: 4242 4242 4242 4242 (pays), 4000 0000 0000 3220 (3-D Secure).')).toEqual(['4242 4242 4242 4242', '(pays)', '4000 0000 0000 3220', '(3-D Secure)']);
     expect(kept('Тестовая карта 4000 •••• 3220: Неверный код 3-D Secure: банк отклонил платёж.')).toEqual(['4000 •••• 3220', '3-D Secure']);
   });

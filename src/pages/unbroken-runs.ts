@@ -1,10 +1,11 @@
 /**
  * The runs of a page text that a line must not break inside: a short parenthesis ("(ММ/ГГ)",
- * "(3-D Secure)", whose slash, hyphen or space the browser would otherwise break at), "3-D
- * Secure" itself, and a grouped or masked card number ("4000 0000 0000 3220", "4000 •••• 3220").
- * A longer parenthesis (a sentence's aside) may wrap, or it could push a phone's page sideways.
+ * "(3-D Secure)", whose slash, hyphen or space the browser would otherwise break at), the names
+ * "3-D Secure" and "deposit-sandbox", and a grouped or masked card number ("4000 0000 0000 3220",
+ * "4000 •••• 3220"). A longer parenthesis (a sentence's aside) may wrap, or it could push a
+ * phone's page sideways.
  */
-const UNBROKEN = /\([^()\n]{1,16}\)|3-D Secure|\d{4}(?: (?:\d{4}|••••)){1,3}/g;
+const UNBROKEN = /\([^()\n]{1,16}\)|3-D Secure|deposit-sandbox|\d{4}(?: (?:\d{4}|••••)){1,3}/g;
 
 export interface TextRun {
   text: string;

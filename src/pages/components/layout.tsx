@@ -1,6 +1,7 @@
 import type { Child } from 'hono/jsx';
 import { LANGS } from '../../i18n/lang.js';
 import type { PageContext } from '../page-context.js';
+import { Unbroken } from './unbroken.js';
 
 const LANG_NAMES = { ru: 'Русский', en: 'English' } as const;
 
@@ -26,7 +27,7 @@ export function Layout(props: { title: string; ctx: PageContext; children: Child
       <body>
         <header class="sandbox-banner">
           <p>
-            <strong>{ctx.t('banner.strong')}</strong> {ctx.t('banner.text')}
+            <strong>{ctx.t('banner.strong')}</strong> <Unbroken text={ctx.t('banner.text')} />
           </p>
           {props.switcher !== false && (
             <nav class="langs" aria-label={ctx.t('lang.label')}>
