@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { removableArray } from './removable-array.js';
 import { FINAL_STATES, FORGED_KINDS, type FuzzTrade, GROUP_MEMBERS, STEP_KINDS, type Schedule, type Step } from './schedule.js';
 
 /**
@@ -6,8 +7,9 @@ import { FINAL_STATES, FORGED_KINDS, type FuzzTrade, GROUP_MEMBERS, STEP_KINDS, 
  * to eight steps mixing plain deliveries, duplicates (a step repeated), timeouts with their
  * overlapping retry, groups of deliveries sent at once, replays and forged copies of each
  * trade's callbacks (none with `forgeries: false`, for unsigned callbacks). Shrinking
- * drops steps and trades and moves amounts towards 100 kopecks, so a failure ends as the
- * smallest schedule that still fails.
+ * drops steps and trades (any one of them, removableArray) and moves amounts towards 100 kopecks,
+ * so a failure ends as the smallest schedule that still fails: a receiver that credits every
+ * delivery is shown two deliveries of one event.
  *
  * With a provider profile's intermediate states (`intermediate`, e.g. `['processing']`) a trade
  * has a callback for each state it passes: a confirmed trade passes all of them, a canceled or
@@ -27,7 +29,7 @@ export function scheduleArbitrary(options: { forgeries?: boolean; intermediate?:
       fc.record({ trade: fc.nat({ max: 2 }), kind: fc.constant('at_once' as const), group }),
     );
     return fc
-      .record({ trades: fc.array(trade, { minLength: 1, maxLength: 3 }), steps: fc.array(step, { minLength: 1, maxLength: 8 }) })
+      .record({ trades: removableArray(trade, { minLength: 1, maxLength: 3 }), steps: removableArray(step, { minLength: 1, maxLength: 8 }) })
       .map(({ trades, steps }) => ({ trades, steps: steps.map((s) => ({ ...s, trade: s.trade % trades.length })) }));
   }
   const trade = fc
@@ -41,7 +43,7 @@ export function scheduleArbitrary(options: { forgeries?: boolean; intermediate?:
     fc.record({ trade: fc.nat({ max: 2 }), event, kind: fc.constantFrom(...kinds) }),
     fc.record({ trade: fc.nat({ max: 2 }), event, kind: fc.constant('at_once' as const), group }),
   );
-  return fc.record({ trades: fc.array(trade, { minLength: 1, maxLength: 3 }), steps: fc.array(step, { minLength: 1, maxLength: 8 }) }).map(({ trades, steps }) => ({
+  return fc.record({ trades: removableArray(trade, { minLength: 1, maxLength: 3 }), steps: removableArray(step, { minLength: 1, maxLength: 8 }) }).map(({ trades, steps }) => ({
     trades,
     steps: steps.map(({ event: pick, ...s }): Step => {
       const index = s.trade % trades.length;

@@ -64,6 +64,24 @@ describe('fuzzReceiver with a balance probe', () => {
     expect(text).toContain(`Replay it: --seed 42 --path ${failure.path}\n`);
   });
 
+  it('shows a receiver that credits every delivery exactly two requests for one event, whatever the seed', async () => {
+    // Seeds 1, 9, 21 and 28 first fail with a group of two and one more delivery: the last step must go too.
+    for (const seed of [1, 9, 21, 28, 42]) {
+      const report = await fuzz(noDedup!.handle, { seed });
+      const text = formatFuzzReport(report);
+      const requests = [...text.matchAll(/^ +\d+\. (T\d+) confirmed +event (T\d+#\d+) attempt (\d+) /gm)].map((m) => m.slice(1));
+      expect({ seed, requests }).toEqual({
+        seed,
+        requests: [
+          ['T1', 'T1#1', '1'],
+          ['T1', 'T1#1', '2'],
+        ],
+      });
+      expect(text).toMatch(/\n {2}T1: amount_cents 100, ends confirmed\n {3}1\. /);
+      expect(text).toContain('\n  probe T1: state confirmed, credited_cents 200\n');
+    }
+  });
+
   it('raises no false alarm on the correct receiver over 1,000 schedules', { timeout: 120_000 }, async () => {
     const report = await fuzz(correct!.handle, { runs: 1000, seed: 7 });
     expect(report.failure?.violations).toBeUndefined();
