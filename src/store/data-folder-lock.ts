@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { quietLogger } from '../log/logger.js';
 import { folderUsers } from './folder-users.js';
-import { describeHolder, HOLDER_NAME, type Holder, holderGone, processStart, readHolder, STALE_MS, stopHolder } from './lock-holder.js';
+import { describeHolder, formerHolder, HOLDER_NAME, type Holder, holderGone, processStart, readHolder, STALE_MS, stopHolder } from './lock-holder.js';
 import { DataFolderRefusedError, notWritable } from './data-folder-refused-error.js';
 import { WriteFailedError } from './write-failed-error.js';
 import { refuseWorkspaceHeldDirectly, refuseWorkspaceOfHeldFolder, refuseWorkspacesFile, refuseWorkspaceWithJournal, WORKSPACES_NAME } from './workspace-folders.js';
@@ -171,7 +171,7 @@ export class DataFolderLock {
       if (readHolder(folder)?.holder.token !== found.holder.token) return false;
       rmSync(join(folder, HOLDER_NAME), { force: true });
       rmSync(join(folder, LOCK_NAME), { recursive: true, force: true });
-      this.#notice(`took over the lock on the data folder ${folder} left by process ${found.holder.pid}, ${why}.`);
+      this.#notice(`took over the lock on the data folder ${folder} left by ${formerHolder(found.holder)}, ${why}.`);
       return false;
     }
     const users = holdsData(folder) ? folderUsers(realpathSync(folder)) : [];

@@ -94,6 +94,18 @@ export function describeHolder(holder: Holder | undefined): string {
   return `process ${holder.pid}${where}, ${holder.url ? `listening on ${holder.url}` : 'still starting'}`;
 }
 
+/**
+ * Who left a lock that is taken over, for the notice: "process 41873", or, when the holder had this
+ * process's own ID on this host, an earlier run under that ID. A container runs the sandbox as
+ * process 1 every time it starts, so a container started again after a crash finds a lock "of
+ * process 1": its own previous run, not another program. `pid` is for tests.
+ */
+export function formerHolder(holder: Holder, pid: number = process.pid): string {
+  if (holder.pid !== pid || holder.hostname !== hostname()) return `process ${holder.pid}`;
+  if (pid === 1) return "the sandbox's previous run in this container (or in an earlier container on this folder: a container runs the sandbox as process 1 each time)";
+  return `an earlier sandbox that had this process's ID (${pid})`;
+}
+
 /** How to stop the holder: `kill <pid>` on this host. */
 export function stopHolder(holder: Holder | undefined): string {
   return holder && holder.hostname === hostname() ? `stop the other one (kill ${holder.pid})` : 'stop the other one';

@@ -64,7 +64,7 @@ describe('one voice', () => {
     const sandboxServer = await createServer({ data }, { services: { logger } });
     cleanup.push(() => sandboxServer.close());
     expect(logger.warnings).toEqual([
-      expect.stringMatching(/^took over the lock on the data folder .* left by process \d+, which is no longer running\.$/),
+      `took over the lock on the data folder ${data} left by an earlier sandbox that had this process's ID (${process.pid}), which is no longer running.`,
       expect.stringMatching(/^journal\.0\.ndjson: skipped 1 damaged record/),
     ]);
     // The prefix is the CLI's logger's to write (src/cli/console-logger.ts), once.
