@@ -62,7 +62,8 @@ const fetchJson = (url: string, init: RequestInit = {}) => fetch(url, { ...init,
 
 describe('binding a non-loopback host', () => {
   it('without --admin-token prints a loud warning on stderr (and still serves)', async () => {
-    const run = await start(['--host', '0.0.0.0']);
+    // Not in a container, whatever this machine is (DEPOSIT_SANDBOX_IN_CONTAINER=0 decides over /.dockerenv).
+    const run = await start(['--host', '0.0.0.0'], { DEPOSIT_SANDBOX_IN_CONTAINER: '0' });
     expect(run.ready).toMatch(/^deposit-sandbox listening on http:\/\/0\.0\.0\.0:\d+$/);
     expect((await fetchJson(`${run.url}/_sandbox/health`)).status).toBe(200);
     expect(await stop(run)).toBe(0); // all output read once it has exited
@@ -70,15 +71,28 @@ describe('binding a non-loopback host', () => {
     expect(stderr).toContain('WARNING: deposit-sandbox listens on 0.0.0.0');
     expect(stderr).toContain('--admin-token');
     expect(stderr).toMatch(/reset the sandbox/);
+    expect(stderr).toContain('which other machines can reach');
+    expect(stderr).toContain('--host 127.0.0.1');
   });
 
   it('inside a container (the container variable podman sets), the warning does not advise --host 127.0.0.1', async () => {
     const run = await start(['--host', '0.0.0.0'], { container: 'podman' });
+    const port = new URL(run.url).port;
     expect(await stop(run)).toBe(0);
     const { stderr } = run.output();
     expect(stderr).toContain('WARNING: deposit-sandbox listens on 0.0.0.0');
-    expect(stderr).toContain('-p 127.0.0.1:4242:4242');
+    expect(stderr).toContain(`-p 127.0.0.1:${port}:${port}`);
     expect(stderr).not.toContain('--host 127.0.0.1');
+  });
+
+  it('in the image (DEPOSIT_SANDBOX_IN_CONTAINER=1), the warning says the port may be published on loopback only, which it cannot see, and how to tell', async () => {
+    const run = await start(['--host', '0.0.0.0'], { DEPOSIT_SANDBOX_IN_CONTAINER: '1' });
+    const port = new URL(run.url).port;
+    expect(await stop(run)).toBe(0);
+    const { stderr } = run.output();
+    expect(stderr).toContain('WARNING: deposit-sandbox listens on 0.0.0.0 in its container');
+    expect(stderr).toContain(`The sandbox cannot see how the port is\n!! published: on loopback only (-p 127.0.0.1:${port}:${port}), only this machine\n!! reaches it and you can ignore this`);
+    expect(stderr).not.toContain('which other machines can reach');
   });
 
   it('with --admin-token there is no warning, and the admin API wants the token', async () => {

@@ -1,5 +1,3 @@
-import { resolve } from 'node:path';
-import { BUNDLED_FIXTURES } from '../merchants/fixtures.js';
 import { listen } from '../server/listen.js';
 import { createServer } from '../server/server.js';
 import { parseOptions } from '../sandbox.js';
@@ -7,10 +5,10 @@ import type { SandboxOptionsInput } from '../config/options.js';
 import { handleShutdownSignals } from './shutdown.js';
 import { writeReportOnExit } from './write-report-on-exit.js';
 import { exposureWarning } from '../security/exposure-warning.js';
-import { formatDuration } from '../clock/duration.js';
 import { writeReadyFile } from './ready-file.js';
 import { consoleLogger } from './console-logger.js';
-import { profileLines } from './profile-lines.js';
+import { startupLines } from './startup-lines.js';
+import { declaredInContainer } from '../security/running-in-container.js';
 
 export interface ServeExtras {
   /** How each option was given (`--port`, `PORT`, ...), for errors that name it. */
@@ -56,26 +54,8 @@ export async function serveCommand(options: SandboxOptionsInput, extras: ServeEx
     }
   }
   process.stdout.write(`deposit-sandbox listening on ${running.url}\n`);
-  const warning = exposureWarning(sandbox.options);
+  // The port it listens on (--port 0 picks one), for the advice on publishing it.
+  const warning = exposureWarning({ ...sandbox.options, port: Number(new URL(running.url).port) });
   if (warning) process.stderr.write(warning);
-  const demo = sandbox.merchants.list()[0];
-  process.stdout.write(
-    [
-      `  store:    ${sandbox.store.adapter.location} (${sandbox.store.trades.size} trades)`,
-      `  auth:     ${sandbox.options.auth}; clock: ${sandbox.clock.mode}${clockLead(sandbox.clock.aheadOfWall())}`,
-      `  payments: ${sandbox.publicUrl}/pay/<trade id>`,
-      ...profileLines(sandbox),
-      // Never a token or secret in the log: the README and the fixtures file list them.
-      demo ? `  merchant: ${demo.name} ${demo.id} (token and secret: in ${resolve(sandbox.options.fixtures ?? BUNDLED_FIXTURES)})` : '',
-      '',
-    ]
-      .filter((line, index, all) => line !== '' || index === all.length - 1)
-      .join('\n'),
-  );
-}
-
-/** Says how far the clock runs ahead of the wall clock (advances are kept, also across modes). */
-function clockLead(ahead: number): string {
-  if (Math.abs(ahead) < 1_000) return '';
-  return ` (${formatDuration(Math.abs(ahead))} ${ahead > 0 ? 'ahead of' : 'behind'} the wall clock, kept by this store; a new --data folder starts at the wall clock)`;
+  process.stdout.write(startupLines(sandbox, declaredInContainer() === true));
 }
