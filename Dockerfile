@@ -18,13 +18,19 @@ RUN node -e "const p = require('./package.json'), build = ['typescript', '@types
  && npm ci --ignore-scripts --no-audit --no-fund
 COPY . .
 # The image's files gathered in one folder, so the final stage takes them in one step, beside the
-# empty store folder.
-RUN npm run build && npm prune --omit=dev --no-audit --no-fund \
- && mkdir -p /image/app /image/data \
- && mv package.json node_modules dist bin fixtures profiles scenarios /image/app/
+# empty store folder. The command line is bundled with every dependency it uses (dist/cli/*.mjs,
+# built by rolldown), and the pages' scripts are dist/client/: the image needs neither
+# node_modules nor the library's other files (dist/**/*.js, its types and source maps).
+RUN npm run build \
+ && mkdir -p /image/app/dist/cli /image/data \
+ && mv dist/cli/*.mjs /image/app/dist/cli/ && mv dist/client /image/app/dist/ \
+ && mv package.json bin fixtures profiles scenarios /image/app/
 
 FROM ${NODE_IMAGE}
+# DEPOSIT_SANDBOX_IN_CONTAINER: the paths the sandbox prints are inside the container
+# (docs/containers.md).
 ENV NODE_ENV=production \
+    DEPOSIT_SANDBOX_IN_CONTAINER=1 \
     DEPOSIT_SANDBOX_HOST=0.0.0.0 \
     DEPOSIT_SANDBOX_PORT=4242 \
     DEPOSIT_SANDBOX_DATA=/data

@@ -12,7 +12,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, request, type IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../merchants.js';
-import { baseImage, buildImage, freePort, podman, podmanMissing, podmanOk, untilHealthy } from './podman.js';
+import { baseImage, buildImage, freePort, imageSize, podman, podmanMissing, podmanOk, untilHealthy } from './podman.js';
 
 const missing = podmanMissing();
 const ci = process.env['CI'] === 'true';
@@ -22,7 +22,8 @@ const RUN_ID = `${process.pid}-${Date.now().toString(36)}`;
 const TAG = `localhost/deposit-sandbox-test:${RUN_ID}`;
 const VOLUME = `deposit-sandbox-test-${RUN_ID}`;
 const containers: string[] = [];
-let image: { remove(): Promise<void> } | undefined;
+let image: { label: string; remove(): Promise<void> } | undefined;
+let base = '';
 
 interface Answer {
   status: number;
@@ -104,7 +105,8 @@ async function healthy(id: string, port: number) {
 describe.skipIf(missing !== undefined && !ci)('the container image (podman)', () => {
   beforeAll(async () => {
     if (missing) throw new Error(`${missing}. The container test runs in CI (CI=true) and needs podman.`);
-    image = await buildImage(TAG, await baseImage());
+    base = await baseImage();
+    image = await buildImage(TAG, base);
     await podmanOk(['volume', 'create', VOLUME]);
   });
 
@@ -120,7 +122,7 @@ describe.skipIf(missing !== undefined && !ci)('the container image (podman)', ()
     expect(config['User']).toBe('node');
     expect(Object.keys(config['ExposedPorts'] as object)).toEqual(['4242/tcp']);
     expect(Object.keys(config['Volumes'] as object)).toEqual(['/data']);
-    expect(config['Env']).toEqual(expect.arrayContaining(['DEPOSIT_SANDBOX_HOST=0.0.0.0', 'DEPOSIT_SANDBOX_PORT=4242', 'DEPOSIT_SANDBOX_DATA=/data']));
+    expect(config['Env']).toEqual(expect.arrayContaining(['DEPOSIT_SANDBOX_IN_CONTAINER=1', 'DEPOSIT_SANDBOX_HOST=0.0.0.0', 'DEPOSIT_SANDBOX_PORT=4242', 'DEPOSIT_SANDBOX_DATA=/data']));
     // Kept because the image is built with --format docker (OCI images have no health check).
     const healthcheck = JSON.parse(await podmanOk(['image', 'inspect', '--format', '{{json .Config.Healthcheck}}', TAG])) as { Test: string[] };
     expect(healthcheck.Test).toEqual(['CMD', 'node', '/app/bin/deposit-sandbox.js', 'health', '--timeout', '5000']);
@@ -128,6 +130,16 @@ describe.skipIf(missing !== undefined && !ci)('the container image (podman)', ()
     expect(owner).toBe('1000 1000');
     const version = await podmanOk(['run', '--rm', '--network', 'none', TAG, '--version']);
     expect(version).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it('holds the bundled command line and its files only, well under 150 MB over its base, and the build keeps no untagged stage', async () => {
+    const list = "const fs = require('fs'); console.log(fs.readdirSync('/app').sort().join(' ') + ' | ' + fs.readdirSync('/app/dist').sort().join(' '))";
+    expect(await podmanOk(['run', '--rm', '--network', 'none', '--entrypoint', 'node', TAG, '-e', list])).toBe('bin dist fixtures package.json profiles scenarios | cli client');
+    const overBase = (await imageSize(TAG)) - (await imageSize(base));
+    expect(overBase).toBeGreaterThan(0);
+    expect(overBase).toBeLessThan(150e6);
+    // Built as docs/containers.md shows for podman (--layers=false): the build stage is not kept.
+    expect(await podmanOk(['images', '--all', '--quiet', '--filter', `label=${image!.label}`, '--filter', 'dangling=true'])).toBe('');
   });
 
   it('serves the host: signed create, the page paid over HTTP, a signed callback to the host; SIGTERM saves, a new container reads it back', async () => {
@@ -138,6 +150,12 @@ describe.skipIf(missing !== undefined && !ci)('the container image (podman)', ()
       const publicUrl = `http://payments.test:${port}`;
       const first = await runContainer(port, { DEPOSIT_SANDBOX_AUTH: 'signature', DEPOSIT_SANDBOX_PUBLIC_URL: publicUrl });
       await healthy(first, port);
+      // Read on the host (podman logs), the paths the sandbox names are said to be the container's.
+      const started = await podman(['logs', first]);
+      expect(started.stdout + started.stderr).toContain('  store:    /data/db.json inside the container (0 trades)\n');
+      const script = await http(port, '/assets/pay.js', { host: `payments.test:${port}` });
+      expect(script.status).toBe(200);
+      expect(script.headers['content-type']).toMatch(/^text\/javascript/);
 
       const order = `container-${RUN_ID}`;
       const body = { merchant: DEMO.id, order, amount_cents: 31250, amount_currency: 'RUB', type: 'any_bank', callback_url: receiver.url, return_url: 'https://shop.example/thanks' };
@@ -180,6 +198,16 @@ describe.skipIf(missing !== undefined && !ci)('the container image (podman)', ()
       const again = await http(port, `/api/v1/trades/${DEMO.id}/${trade.id}`, { headers: { 'X-Token': hmac(`${DEMO.id}::${trade.id}`) } });
       expect(again.status, again.body).toBe(200);
       expect(JSON.parse(again.body)).toMatchObject({ id: trade.id, order, state: 'confirmed', payment_data: { url: `http://127.0.0.1:${port}/pay/${trade.id}` } });
+
+      // Killed (its lock left behind) and started again: process 1 again, it says whose lock it took.
+      await podmanOk(['kill', second]);
+      expect(await podmanOk(['wait', second])).toBe('137');
+      await podmanOk(['start', second]);
+      await healthy(second, port);
+      const restarted = await podman(['logs', second]);
+      expect(restarted.stdout + restarted.stderr).toContain(
+        "took over the lock on the data folder /data left by the sandbox's previous run in this container (or in an earlier container on this folder: a container runs the sandbox as process 1 each time), which is no longer running.",
+      );
       await podmanOk(['stop', '--time', '10', second]);
       expect(await podmanOk(['inspect', '--format', '{{.State.ExitCode}}', second])).toBe('0');
     } finally {

@@ -74,9 +74,9 @@ function npmCache() {
 }
 
 /**
- * Builds the repository's Dockerfile as `tag` on `base`; resolves with a `remove()` that
- * deletes the image and every image the build made (its stages and layers carry a label
- * unique to this build, so a build running beside it is left alone).
+ * Builds the repository's Dockerfile as `tag` on `base`; resolves with the build's `label` and a
+ * `remove()` that deletes the image and every image the build made (its stages and layers carry
+ * the label, unique to this build, so a build running beside it is left alone).
  */
 export async function buildImage(tag, base) {
   const label = `deposit-sandbox.test-build=${process.pid}-${Date.now().toString(36)}`;
@@ -91,14 +91,15 @@ export async function buildImage(tag, base) {
   const mount = cache ? ['--volume', `${cache}:/root/.npm`] : [];
   // --layers=false: each stage is committed once, at its end, not once per instruction (those
   // layers would be removed with the image anyway; committing them was a fifth of the build's CPU
-  // here). The image's files and configuration are the same.
+  // here), and the build stage is not kept as an untagged image (docs/containers.md). The image's
+  // files and configuration are the same.
   const args = ['build', '--format', 'docker', '--isolation', 'chroot', '--network', 'host', '--layers=false', ...mount, '--label', label, '--build-arg', `NODE_IMAGE=${base}`, '-t', tag, '.'];
   const built = await podman(args, { timeoutMs: 600_000 });
   if (built.code !== 0) {
     await remove();
     throw new Error(`podman build failed (${built.code}):\n${(built.stderr + built.stdout).slice(-3000)}`);
   }
-  return { tag, remove };
+  return { tag, label, remove };
 }
 
 /** The image's size in bytes as podman reports it. */
