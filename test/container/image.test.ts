@@ -2,7 +2,8 @@
  * The container image as a merchant's CI uses it: built from the Dockerfile with podman,
  * started with --network host on a free loopback port, reached from this process (the
  * "host"): health, a trade created with a signature, paid on the page, a signed callback
- * to a receiver here, SIGTERM, and a second container on the same volume reading it back.
+ * to a receiver here, SIGTERM, a second container on the same volume reading it back, and that
+ * container killed and started again.
  *
  * `npm run test:container`. Without podman it is skipped with a message, except with
  * CI=true, where it fails. The base image is localhost/node-base:20 made from this
@@ -142,7 +143,7 @@ describe.skipIf(missing !== undefined && !ci)('the container image (podman)', ()
     expect(await podmanOk(['images', '--all', '--quiet', '--filter', `label=${image!.label}`, '--filter', 'dangling=true'])).toBe('');
   });
 
-  it('serves the host: signed create, the page paid over HTTP, a signed callback to the host; SIGTERM saves, a new container reads it back', async () => {
+  it('serves the host: signed create, the page paid over HTTP, a signed callback to the host; SIGTERM saves, a new container reads it back and, killed and started again, says it took its own lock over', async () => {
     const port = await freePort();
     const receiver = await startReceiver();
     try {
