@@ -38,7 +38,8 @@ describe('deposit-sandbox clock', () => {
     expect(shown.code).toBe(0);
     expect(shown.stdout).toMatch(new RegExp(`^The clock of ${sandbox.url}/w/qa-clock is manual: now \\S+; 1 pending step, the next due \\S+ \\(in 15m\\)\\.\\n$`));
 
-    const advanced = await cli(['clock', 'advance', '16m', ...target]);
+    // A Russian unit, as the Russian dashboard's clock field takes it.
+    const advanced = await cli(['clock', 'advance', '16 мин', ...target]);
     expect(advanced.stderr).toBe('');
     expect(advanced.stdout).toMatch(new RegExp(`^Advanced the clock of ${sandbox.url}/w/qa-clock by 16m: now \\S+; ran 1 step that fell due\\.\\n$`));
     expect((await workspace.admin.trade(id)).trade.state).toBe('expired');
@@ -54,6 +55,11 @@ describe('deposit-sandbox clock', () => {
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('The duration must be a duration such as');
     expect(bad.stderr).toContain('deposit-sandbox clock advance 10m');
+    expect(bad.stderr).not.toContain('the units are');
+    const years = await cli(['clock', 'advance', '10 лет', '--url', sandbox.url, '--admin-token', 'qa-token']);
+    expect(years.code).toBe(1);
+    expect(years.stderr).toContain('got "10 лет" (the units are ms, s, m, h, d, w, y');
+    expect(years.stderr).toContain('or in Russian мс, с (сек, секунд), м (мин, минут)');
     const noToken = await cli(['clock', 'advance', '1m', '--url', sandbox.url]);
     expect(noToken.code).toBe(1);
     expect(noToken.stderr).toContain(`sandbox: ${sandbox.url} (from --url)`);

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { AdvanceAnswer, ClockAnswer } from '../admin/admin-answers.js';
 import { withSandbox, type SandboxTarget } from '../admin-client/sandbox-target.js';
-import { DURATION_HINT, formatDuration, parseDuration } from '../clock/duration.js';
+import { DURATION_HINT, DURATION_UNITS_HINT, formatDuration, hasUnknownUnit, parseDuration } from '../clock/duration.js';
 import { addAdminOptions, adminTarget } from './admin-options.js';
 
 export interface ClockOptions {
@@ -37,7 +37,10 @@ export async function clockShowCommand(target: SandboxTarget, options: ClockOpti
  */
 export async function clockAdvanceCommand(target: SandboxTarget, by: string, options: ClockOptions = {}, write: (text: string) => void = (text) => process.stdout.write(text)): Promise<AdvanceAnswer> {
   const ms = parseDuration(by);
-  if (ms === undefined || ms <= 0) throw new Error(`The duration must be ${DURATION_HINT}, longer than 0; got ${JSON.stringify(by)}. For example: deposit-sandbox clock advance 10m`);
+  if (ms === undefined || ms <= 0) {
+    const units = hasUnknownUnit(by) ? ` (${DURATION_UNITS_HINT})` : '';
+    throw new Error(`The duration must be ${DURATION_HINT}, longer than 0; got ${JSON.stringify(by)}${units}. For example: deposit-sandbox clock advance 10m`);
+  }
   const { answer, url } = await withSandbox(target, async (client) => ({ answer: await client.advanceClock(by), url: client.url }));
   if (options.json) {
     write(`${JSON.stringify(answer, null, 2)}\n`);
@@ -60,7 +63,7 @@ export function registerClock(program: Command): void {
     clock
       .command('advance')
       .description('move the sandbox clock forward and run every step that fell due (expiries, delays, callback retries)')
-      .argument('<duration>', 'how far: 10m, 30s, 2h, 1d, or milliseconds'),
+      .argument('<duration>', 'how far: 10m, 30s, 2h, 1d (or 10м, 10 мин, 2 ч, 1 д), or milliseconds'),
   )
     .option('--json', 'print the admin API answer as JSON')
     .addHelpText('after', '\nExamples:\n  $ deposit-sandbox clock advance 10m\n  $ deposit-sandbox clock advance 16m --url http://127.0.0.1:5000 --workspace ci-1\n')

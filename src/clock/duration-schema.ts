@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DURATION_HINT, parseDuration } from './duration.js';
+import { DURATION_HINT, durationProblem, parseDuration } from './duration.js';
 
 // The zod schemas of durations, for the options, the scenarios and the admin routes; apart from
 // duration.ts so that the CLI's client commands, which parse and print durations, do not load zod.
@@ -8,7 +8,7 @@ import { DURATION_HINT, parseDuration } from './duration.js';
 export const durationSchema = z.union([z.string(), z.number()], { error: `must be ${DURATION_HINT}` }).transform((value, ctx) => {
   const parsed = parseDuration(value);
   if (parsed === undefined) {
-    ctx.addIssue({ code: 'custom', message: `must be ${DURATION_HINT}; got ${JSON.stringify(value)}` });
+    ctx.addIssue({ code: 'custom', message: durationProblem(value) });
     return z.NEVER;
   }
   return parsed;

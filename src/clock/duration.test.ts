@@ -15,13 +15,35 @@ describe('parseDuration', () => {
     ['250', 250],
     [0, 0],
     [1500, 1500],
+    ['10м', 600_000],
+    ['10 мин', 600_000],
+    ['10 минут', 600_000],
+    ['1 минута', 60_000],
+    ['2 ч', 7_200_000],
+    ['2 часа', 7_200_000],
+    ['5 часов', 18_000_000],
+    ['1 час', 3_600_000],
+    ['1 д', 86_400_000],
+    ['3 дн', 259_200_000],
+    ['1 день', 86_400_000],
+    ['2 дня', 172_800_000],
+    ['5 дней', 432_000_000],
+    ['30с', 30_000],
+    ['30 сек', 30_000],
+    ['30 секунд', 30_000],
+    ['250 мс', 250],
+    ['1.5 ч', 5_400_000],
+    [' 10 МИН ', 600_000],
   ])('%j is %d ms', (input, expected) => {
     expect(parseDuration(input)).toBe(expected);
   });
 
-  it.each([['soon'], [''], ['-5s'], [-1], [Number.NaN], [Number.POSITIVE_INFINITY], [null], [{}]])('%j is not a duration', (input) => {
-    expect(parseDuration(input)).toBeUndefined();
-  });
+  it.each([['soon'], [''], ['-5s'], [-1], [Number.NaN], [Number.POSITIVE_INFINITY], [null], [{}], ['10 лет'], ['-5 мин'], ['мин'], ['10 м с'], ['10\u00a0мин'], [`${'1'.repeat(99)}мс`]])(
+    '%j is not a duration',
+    (input) => {
+      expect(parseDuration(input)).toBeUndefined();
+    },
+  );
 });
 
 describe('durationSchema', () => {
@@ -32,6 +54,16 @@ describe('durationSchema', () => {
     expect(result.error?.issues[0]?.message).toContain('must be a duration such as "500ms", "10s"');
     expect(result.error?.issues[0]?.message).toContain('got "ten minutes"');
     expect(durationSchema.safeParse(true).error?.issues[0]?.message).toContain('must be a duration');
+  });
+
+  it('takes Russian units, and lists every unit when a number has a word that is none', () => {
+    expect(durationSchema.parse('10 мин')).toBe(600_000);
+    expect(durationSchema.safeParse('10 лет').error?.issues[0]?.message).toBe(
+      'must be a duration such as "500ms", "10s", "5m", "2h", "1d", or a number of milliseconds; got "10 лет": the units are ms, s, m, h, d, w, y (also msec, sec, min, hour, day, week, year and their plurals, hr, yr, in any case) or in Russian мс, с (сек, секунд), м (мин, минут), ч (час, часа, часов), д (дн, день, дня, дней)',
+    );
+    expect(durationSchema.safeParse('10x').error?.issues[0]?.message).toContain('got "10x": the units are ms, s, m');
+    // What is not a number with a word keeps its message as it was.
+    expect(durationSchema.safeParse('soon').error?.issues[0]?.message).toBe('must be a duration such as "500ms", "10s", "5m", "2h", "1d", or a number of milliseconds; got "soon"');
   });
 });
 

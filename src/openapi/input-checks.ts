@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { durationSchema } from '../clock/duration-schema.js';
+import { RUSSIAN_UNITS_SOURCE } from '../clock/russian-units.js';
 import { TRANSITIONS } from '../lifecycle/transitions.js';
 import { STATE_FIELDS, TRADE_STATES, type TradeState } from '../trades/trade.js';
 
@@ -41,11 +42,12 @@ const UNITS = anyCase('m(?:illiseconds?|secs?|s|inutes?|ins?)?|s(?:ec(?:ond)?s?)
 /**
  * A duration string exactly as parseDuration (src/clock/duration.ts) accepts it: trimmed, then the
  * `ms` package's grammar (a decimal number, spaces, an optional unit in any case; at most 100
- * characters), and not negative. A minus sign is therefore allowed only before a zero (`-0s` is
- * 0 ms, which is not negative). The lookahead bounds the trimmed text: its last letter or digit is
- * at most 100 characters from its start.
+ * characters) or the same number with a Russian unit (src/clock/russian-units.ts), and not
+ * negative. A minus sign is therefore allowed only before a zero (`-0s` is 0 ms, which is not
+ * negative). The lookahead bounds the trimmed text: its last letter or digit is at most 100
+ * characters from its start.
  */
-export const DURATION_PATTERN = `^${TRIMMED}*(?=.{0,99}[0-9A-Za-z]${TRIMMED}*$)(?:[0-9]*\\.?[0-9]+|-0*\\.?0+)(?: *(?:${UNITS}))?${TRIMMED}*$`;
+export const DURATION_PATTERN = `^${TRIMMED}*(?=.{0,99}[0-9A-Za-z\\u0400-\\u04ff]${TRIMMED}*$)(?:[0-9]*\\.?[0-9]+|-0*\\.?0+)(?: *(?:${UNITS}|${RUSSIAN_UNITS_SOURCE}))?${TRIMMED}*$`;
 
 /** A port a WHATWG URL parser refuses: above 65535 (or written with more than five digits). */
 const BAD_PORT = '(?:[0-9]{6,}|6553[6-9]|655[4-9][0-9]|65[6-9][0-9]{2}|6[6-9][0-9]{3}|[7-9][0-9]{4})';
@@ -85,7 +87,11 @@ export function durations(io: 'input' | 'output') {
         ? { type: 'number', minimum: 0, description: 'milliseconds' }
         : {
             anyOf: [
-              { type: 'string', pattern: DURATION_PATTERN, description: 'a duration such as "500ms", "10s", "5m", "2h" or "1d" (the units of the ms package, in any case)' },
+              {
+                type: 'string',
+                pattern: DURATION_PATTERN,
+                description: 'a duration such as "500ms", "10s", "5m", "2h" or "1d" (the units of the ms package, in any case), or with a Russian unit such as "10м", "10 мин", "2 ч" or "1 д"',
+              },
               { type: 'number', minimum: 0, description: 'milliseconds' },
             ],
           },

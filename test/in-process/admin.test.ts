@@ -286,6 +286,19 @@ describe('the clock routes', () => {
     expect(t.sandbox.clock.now()).toBe(before);
   });
 
+  it('advance takes Russian units, and a unit that is none gets every unit listed', async () => {
+    const t = await sandbox();
+    const start = t.sandbox.clock.now();
+    for (const by of ['10м', '10 мин', '2 ч', '1 д', '30 сек']) expect((await postJson(t, '/_sandbox/clock/advance', { by })).status, by).toBe(200);
+    expect(t.sandbox.clock.now() - start).toBe(600_000 + 600_000 + 7_200_000 + 86_400_000 + 30_000);
+    const res = await postJson(t, '/_sandbox/clock/advance', { by: '10 лет' });
+    expect(res.status).toBe(422);
+    const error = await errorOf(res);
+    expect(error.details[0]).toMatchObject({ field: 'by' });
+    expect(error.message).toContain('got "10 лет": the units are ms, s, m, h, d, w, y');
+    expect(error.message).toContain('in Russian мс, с (сек, секунд), м (мин, минут), ч (час, часа, часов), д (дн, день, дня, дней)');
+  });
+
   it('with a real clock, advance moves its offset', async () => {
     const t = await sandbox({ clock: 'real' });
     const before = t.sandbox.clock.now();

@@ -171,6 +171,14 @@ describe("the clock's by", () => {
     '1'.repeat(100),
     `${'1'.repeat(98)}ms`,
     ` ${'1'.repeat(99)} `,
+    '10м',
+    '10 мин',
+    '2 ч',
+    '1 Д',
+    '3  ДНЕЙ',
+    '1.5 часа',
+    '-0с',
+    `${'1'.repeat(99)}м`,
   ];
   const REFUSED = [
     '',
@@ -193,6 +201,12 @@ describe("the clock's by", () => {
     '１０s',
     '1'.repeat(101),
     `${'1'.repeat(99)}ms`,
+    `${'1'.repeat(99)}мс`,
+    '10 лет',
+    '-5м',
+    '10м ago',
+    '10\u00a0мин',
+    '5 минутa',
   ];
 
   it('has a pattern that accepts exactly what the duration parser accepts', () => {
@@ -203,7 +217,7 @@ describe("the clock's by", () => {
     const re = pattern();
     for (let code = 0; code <= 0xffff; code++) {
       const char = String.fromCharCode(code);
-      for (const value of [`${char}5s`, `5${char}s`, `5s${char}`, char]) {
+      for (const value of [`${char}5s`, `5${char}s`, `5s${char}`, char, `5${char}`, `5 ${char}ин`, `5м${char}`]) {
         if (re.test(value) !== (parseDuration(value) !== undefined)) expect.fail(`${JSON.stringify(value)}: the pattern says ${re.test(value)}, the parser ${parseDuration(value)}`);
       }
     }
@@ -249,6 +263,19 @@ describe("the clock's by", () => {
       'yr',
       'yrs',
       'years',
+      'м',
+      'М',
+      'мин',
+      'минут',
+      'с',
+      'сек',
+      'мс',
+      'ч',
+      'часа',
+      'д',
+      'дн',
+      'дней',
+      'лет',
     );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 10 }), (pieces) => pattern().test(pieces.join('')) === (parseDuration(pieces.join('')) !== undefined)),
@@ -258,17 +285,18 @@ describe("the clock's by", () => {
 
   it('is a duration the route takes, or milliseconds up to 10 years; what the schema forbids is refused', async () => {
     const advance = (value: unknown) => post('/_sandbox/clock/advance', { by: value });
-    for (const value of ['10s', ' 1 MIN ', '-0s', '0', 0, 1500, 3650 * DAY, '3650d']) {
+    for (const value of ['10s', ' 1 MIN ', '-0s', '0', 0, 1500, 3650 * DAY, '3650d', '10 мин', '2ч', '3650 дней']) {
       expect(allows(by(), value), JSON.stringify(value)).toBe(true);
       expect((await advance(value)).status, JSON.stringify(value)).toBe(200);
     }
-    for (const value of ['-5s', 'soon', '1.', '', -1, 3650 * DAY + 1, true, null]) {
+    for (const value of ['-5s', 'soon', '1.', '', -1, 3650 * DAY + 1, true, null, '10 лет']) {
       expect(allows(by(), value), JSON.stringify(value)).toBe(false);
       expect((await advance(value)).status, JSON.stringify(value)).toBe(422);
     }
     // A duration string past 10 years matches the pattern (the parser's grammar); the description says it is refused.
     expect(by()['description']).toContain('3650d');
     expect((await advance('3651d')).status).toBe(422);
+    expect((await advance('3651 д')).status).toBe(422);
   });
 
   it('scenario files have the same duration strings', () => {
