@@ -1,7 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { z } from 'zod';
 import { ADMIN_BODY_LIMIT } from '../http/body.js';
-import { DURATION_HINT } from '../clock/duration.js';
+import { ADVANCE_LIMIT_MS, DURATION_HINT } from '../clock/duration.js';
 import { durationSchema } from '../clock/duration-schema.js';
 import { requireSandboxAdmin } from '../http/admin-guard.js';
 import { jsonRequest } from '../http/request-body.js';
@@ -11,12 +11,9 @@ import { named } from '../openapi/schema-name.js';
 import { SECURITY } from '../openapi/security.js';
 import { advanceAnswerSchema, clockAnswerSchema } from './admin-answers.js';
 
-/** The furthest one advance may move the clock (keeps dates valid). */
-const MAX_ADVANCE = 10 * 365 * 24 * 3600 * 1000;
-
 export const advanceSchema = named(
   'AdvanceRequest',
-  z.object({ by: durationSchema.refine((ms) => ms <= MAX_ADVANCE, 'must be at most 10 years (3650d)') }, { error: `must be a JSON object such as {"by": "10m"}; by is ${DURATION_HINT}` }),
+  z.object({ by: durationSchema.refine((ms) => ms <= ADVANCE_LIMIT_MS, 'must be at most 10 years (3650d)') }, { error: `must be a JSON object such as {"by": "10m"}; by is ${DURATION_HINT}` }),
   'by: a duration such as "500ms", "10s", "5m", "2h", "1d", or a number of milliseconds.',
 );
 

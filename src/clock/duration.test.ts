@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatDuration, parseDuration } from './duration.js';
 import { durationListSchema, durationSchema } from './duration-schema.js';
+import { formatRussianDuration } from './russian-units.js';
 
 describe('parseDuration', () => {
   it.each([
@@ -76,6 +77,12 @@ describe('durationListSchema', () => {
   it('names the item that is not a duration', () => {
     const result = durationListSchema.safeParse('1s,later');
     expect(result.error?.issues[0]?.message).toContain('"later" is not a duration');
+  });
+});
+
+describe('formatRussianDuration', () => {
+  it('writes the largest whole Russian unit', () => {
+    expect([500, 1_500, 30_000, 600_000, 5_400_000, 7_200_000, 86_400_000].map(formatRussianDuration)).toEqual(['500 мс', '1,5 с', '30 с', '10 мин', '90 мин', '2 ч', '1 д']);
   });
 });
 

@@ -28,6 +28,9 @@ export function durationProblem(value: unknown): string {
   return `must be ${DURATION_HINT}; got ${JSON.stringify(value)}${hasUnknownUnit(value) ? `: ${DURATION_UNITS_HINT}` : ''}`;
 }
 
+/** The furthest one clock advance may move the clock (POST /_sandbox/clock/advance, the dashboard's clock field): 10 years of 365 days (3650d), which keeps dates valid. */
+export const ADVANCE_LIMIT_MS = 3650 * 24 * 3600 * 1000;
+
 /** 90000 → "1m 30s", for messages and pages. */
 export function formatDuration(milliseconds: number): string {
   return ms(milliseconds, { long: false });

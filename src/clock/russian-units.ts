@@ -56,3 +56,16 @@ export function parseRussianDuration(text: string): number | undefined {
   const size = UNITS[(match[2] ?? '').toLowerCase()];
   return size === undefined ? undefined : Number.parseFloat(match[1] ?? '') * size;
 }
+
+/** 5000 → "5 с", 900000 → "15 мин", 1500 → "1,5 с": a duration in the largest Russian unit it is a whole number of. */
+export function formatRussianDuration(milliseconds: number): string {
+  for (const [size, unit] of [
+    [86_400_000, 'д'],
+    [3_600_000, 'ч'],
+    [60_000, 'мин'],
+    [1000, 'с'],
+  ] as const) {
+    if (milliseconds >= size && milliseconds % size === 0) return `${milliseconds / size} ${unit}`;
+  }
+  return milliseconds >= 1000 ? `${(milliseconds / 1000).toLocaleString('ru-RU')} с` : `${milliseconds} мс`;
+}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DASHBOARD_EN } from './dashboard-en.js';
 import { DASHBOARD_RU } from './dashboard-ru.js';
+import { DASHBOARD_SAID_RU } from './dashboard-said-ru.js';
 import { LOCALES, type Lang } from './lang.js';
 import { PAY_EN } from './pay-en.js';
 import { PAY_RU } from './pay-ru.js';
@@ -53,6 +54,16 @@ describe.each(PAIRS)('the %s catalogues', (_name, catalogues) => {
     for (const key of Object.keys(catalogues.en)) {
       const english = names(catalogues.en[key]).filter((name) => !RU_LEAVES_OUT[key]?.includes(name));
       expect(names(catalogues.ru[key]), key).toEqual(english);
+    }
+  });
+});
+
+describe("the Russian dashboard's words for the server's English (no English catalogue: that page shows the server's words)", () => {
+  it('has no empty text, and every plural category Intl.PluralRules uses', () => {
+    const categories = new Intl.PluralRules(LOCALES.ru).resolvedOptions().pluralCategories;
+    for (const [key, message] of Object.entries(DASHBOARD_SAID_RU as Catalogue)) {
+      if (typeof message === 'string') expect(message.trim(), key).not.toBe('');
+      else for (const category of categories) expect(message[category], `${key}.${category}`).toBeTruthy();
     }
   });
 });

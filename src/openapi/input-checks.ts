@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ADVANCE_LIMIT_MS } from '../clock/duration.js';
 import { durationSchema } from '../clock/duration-schema.js';
 import { RUSSIAN_UNITS_SOURCE } from '../clock/russian-units.js';
 import { TRANSITIONS } from '../lifecycle/transitions.js';
@@ -17,9 +18,6 @@ import { STATE_FIELDS, TRADE_STATES, type TradeState } from '../trades/trade.js'
  * ever moves to them (a 409 whatever the trade's state); any other value is a 422.
  */
 export const TRANSITION_TARGETS: readonly TradeState[] = [...new Set(Object.values(TRANSITIONS).flat())];
-
-/** The furthest one `POST /_sandbox/clock/advance` moves the clock: 10 years of 365 days (3650d), in ms. */
-export const ADVANCE_LIMIT_MS = 3650 * 24 * 3600 * 1000;
 
 /**
  * ASCII letters of `source` (a regular expression of letters, groups and `|?`) as `[xX]` classes:

@@ -128,7 +128,12 @@ describeBrowser('dashboard New trade in Chromium', () => {
     expect(await page.getByTestId('new-error').textContent()).toContain('312,50');
     await createTrade(page, { merchant: 'Demo Shop', type: 'any_bank', amount: '312,50', order: 'qa-ru-1' });
     await createTrade(page, { merchant: 'Demo Shop', type: 'any_bank', amount: '312,50', order: 'qa-ru-1' });
-    expect(await page.getByTestId('new-error').textContent()).toMatch(/^API провайдера ответил 422: .*qa-ru-1/);
+    // The refusal in Russian, and the provider's own text (what the merchant's code sees) beside it, in English.
+    expect(await page.getByTestId('new-error').locator('.refusal').textContent()).toBe(
+      'API провайдера ответил 422: Такой номер заказа у этого магазина уже есть: для новой сделки нужен новый номер (повтор с тем же номером — это повтор той же сделки).',
+    );
+    expect(await page.getByTestId('new-error-provider').textContent()).toMatch(/^Текст провайдера \(его видит код магазина\): .*qa-ru-1/);
+    expect(await page.getByTestId('new-error-provider').locator('[lang="en"]').textContent()).toMatch(/qa-ru-1/);
     await page.getByTestId('trade-row').filter({ hasText: 'qa-ru-1' }).waitFor();
     expect(await page.getByTestId('trades-total').textContent()).toMatch(/^\d+ сдел(ка|ки|ок)$/);
     // QA's own clicks are not the merchant's: the trades and the refused duplicate order count for nothing.

@@ -7,7 +7,7 @@ import type { DashboardDom } from './dashboard-dom.js';
  * and shows a verdict per case.
  */
 export function dashboardCheck(dom: DashboardDom, api: DashboardApi): void {
-  const { h, fill, byTestId, t } = dom;
+  const { h, fill, byTestId, t, word, explain } = dom;
   const form = byTestId<HTMLFormElement>('check-form');
   const url = byTestId<HTMLInputElement>('check-url');
   const merchant = byTestId<HTMLInputElement>('check-merchant');
@@ -20,14 +20,25 @@ export function dashboardCheck(dom: DashboardDom, api: DashboardApi): void {
       h(
         'tr',
         { testid: 'check-case', 'data-case': c.case },
-        h('td', {}, h('span', { class: `badge ${VERDICT_CLASS[c.verdict] ?? ''}`, testid: 'check-verdict' }, c.verdict)),
-        h('td', {}, c.title),
+        h('td', {}, h('span', { class: `badge ${VERDICT_CLASS[c.verdict] ?? ''}`, testid: 'check-verdict', 'data-verdict': c.verdict }, word('verdict', c.verdict))),
+        h('td', { testid: 'check-title' }, explain.caseTitle(c)),
         h(
           'td',
           { class: 'num', testid: 'check-status' },
           c.status === null ? (c.verdict === 'skipped' ? '—' : t('callback.noAnswer')) : `${c.status} · ${t('unit.ms', { ms: Math.round(c.duration_ms) })}`,
         ),
-        h('td', {}, c.verdict === 'ok' && c.case !== 'older_state' ? '' : h('p', { class: c.verdict === 'ok' ? 'small muted' : c.verdict === 'warning' ? 'warn-text' : 'error-text' }, c.message)),
+        h(
+          'td',
+          {},
+          c.verdict === 'ok' && c.case !== 'older_state'
+            ? ''
+            : // The server's English advice stays in the title of a translated one.
+              h(
+                'p',
+                { class: c.verdict === 'ok' ? 'small muted' : c.verdict === 'warning' ? 'warn-text' : 'error-text', testid: 'check-advice', title: dom.lang === 'en' ? undefined : c.message },
+                explain.advice(c),
+              ),
+        ),
       ),
     );
     const warned = report.warnings > 0 ? t('check.warnings', { count: report.warnings }) : '';

@@ -1,3 +1,5 @@
+import { ADVANCE_LIMIT_MS, parseDuration } from '../../clock/duration.js';
+import { formatRussianDuration } from '../../clock/russian-units.js';
 import { formatDateTime } from '../format.js';
 import type { DashboardApi } from './dashboard-api.js';
 import type { DashboardDetail } from './dashboard-detail.js';
@@ -206,7 +208,7 @@ export function dashboardClient(
         h('td', {}, h('div', { class: 'mono' }, s.name), h('div', { class: 'small muted', testid: 'scenario-description' }, (lang === 'ru' ? s.description_ru : undefined) ?? s.description)),
         h('td', { testid: 'scenario-trigger' }, trigger(s)),
         h('td', { testid: 'scenario-does' }, scenarioEffect(dom, s)),
-        h('td', { class: 'muted' }, s.source),
+        h('td', { class: 'muted nowrap', testid: 'scenario-file' }, s.source),
       ),
     );
     fill(
@@ -294,9 +296,18 @@ export function dashboardClient(
   el.advanceForm.addEventListener('submit', (event) => {
     event.preventDefault();
     const by = el.advanceInput.value.trim() || '10m';
+    // The Russian page refuses in Russian what the admin API would refuse in English, and says the step in Russian units.
+    const ms = parseDuration(by);
+    if (lang !== 'en' && (ms === undefined || ms > ADVANCE_LIMIT_MS)) {
+      el.advanceInput.setAttribute('aria-invalid', 'true');
+      say(dom.explain.clock(ms === undefined ? 'notDuration' : 'tooFar', by), 'error');
+      return;
+    }
+    el.advanceInput.removeAttribute('aria-invalid');
     void attempt(async () => {
       const answer = await api.call('POST', '/clock/advance', { json: { by } });
-      say(t('clock.advanced', { by, now: formatDateTime(answer.now, dom.lang), count: answer.ran }));
+      const said = lang === 'en' || ms === undefined ? by : formatRussianDuration(ms);
+      say(t('clock.advanced', { by: said, now: formatDateTime(answer.now, dom.lang), count: answer.ran }));
       await refresh();
     });
   });

@@ -9,8 +9,9 @@ import type { CallbackEvent, DetailActions as Actions, TradeDetailAnswer } from 
 export function dashboardDetail(dom: DashboardDom, merchantName: (id: string) => string) {
   const { h, badge, time, rubles, t, word, said } = dom;
 
-  const field = (label: string, value: Node | string | number | null | undefined, testid?: string) =>
-    h('div', {}, h('dt', {}, label), h('dd', { testid }, value === null || value === undefined || value === '' ? '—' : value));
+  /** One field; `wide` takes a whole line where the fields stand two to a line (a phone). */
+  const field = (label: string, value: Node | string | number | null | undefined, testid?: string, wide = false) =>
+    h('div', { class: wide ? 'wide' : undefined }, h('dt', {}, label), h('dd', { testid }, value === null || value === undefined || value === '' ? '—' : value));
 
   const table = (headings: string[], rows: HTMLTableRowElement[], testid: string, empty: string) =>
     rows.length === 0
@@ -23,7 +24,7 @@ export function dashboardDetail(dom: DashboardDom, merchantName: (id: string) =>
         'tr',
         { testid: 'attempt' },
         h('td', {}, String(attempt.attempt)),
-        h('td', {}, attempt.kind ?? t('callback.delivery')),
+        h('td', { 'data-kind': attempt.kind ?? 'delivery', testid: 'attempt-kind' }, word('attempt', attempt.kind ?? 'delivery')),
         h('td', {}, time(attempt.at)),
         h('td', { testid: 'attempt-status' }, attempt.status === null ? t('callback.noAnswer') : String(attempt.status)),
         h('td', { class: 'num' }, t('unit.ms', { ms: Math.round(attempt.duration_ms) })),
@@ -90,19 +91,20 @@ export function dashboardDetail(dom: DashboardDom, merchantName: (id: string) =>
       h(
         'dl',
         { class: 'fields' },
-        field(t('detail.id'), h('span', { class: 'mono' }, trade.id), 'detail-id'),
+        field(t('detail.id'), h('span', { class: 'mono' }, trade.id), 'detail-id', true),
         field(t('detail.merchant'), merchantName(trade.merchant)),
         field(t('detail.type'), h('span', { 'data-type': trade.type }, word('type', trade.type)), 'detail-type'),
         field(t('detail.amount'), rubles(trade.amount_cents), 'detail-amount'),
         field(t('detail.rate'), trade.rate),
         field(t('detail.customer'), trade.customer, 'detail-customer'),
-        field(t('detail.callbackUrl'), trade.callback_url),
-        field(t('detail.returnUrl'), trade.return_url),
+        // A URL has no word to keep whole: it wraps anywhere (.url).
+        field(t('detail.callbackUrl'), trade.callback_url && h('span', { class: 'url' }, trade.callback_url)),
+        field(t('detail.returnUrl'), trade.return_url && h('span', { class: 'url' }, trade.return_url)),
         field(t('detail.scenario'), trade.scenario),
         field(t('detail.created'), time(trade.created_at)),
         field(t('detail.updated'), time(trade.updated_at)),
         field(t('detail.page'), h('a', { href: `${basePath()}/pay/${encodeURIComponent(trade.id)}?lang=${dom.lang}`, target: '_blank', rel: 'noopener' }, t('detail.open'))),
-        'number' in data ? field(t('detail.requisites'), `${data.number} · ${data.bank_name} · ${data.name}`) : null,
+        'number' in data ? field(t('detail.requisites'), `${data.number} · ${data.bank_name} · ${data.name}`, undefined, true) : null,
       ),
       h('h3', {}, t('detail.history')),
       table([t('col.at'), t('col.move'), t('col.cause'), t('col.note')], history, 'history', t('detail.noHistory')),

@@ -57,7 +57,7 @@ export function dashboardDom(i18n: DashboardI18n) {
     return h('time', { datetime: date.toISOString(), title: date.toISOString() }, i18n.dateTime(iso));
   }
 
-  return { h, append, fill, byTestId, badge, time, rubles: i18n.money, t: i18n.t, word: i18n.word, said: i18n.said, lang: i18n.lang };
+  return { h, append, fill, byTestId, badge, time, rubles: i18n.money, t: i18n.t, word: i18n.word, said: i18n.said, explain: i18n.explain, lang: i18n.lang };
 }
 
 export type DashboardDom = ReturnType<typeof dashboardDom>;

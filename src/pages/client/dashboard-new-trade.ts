@@ -1,6 +1,7 @@
 import type { MerchantsAnswer } from '../../admin/admin-answers.js';
 import { signingLabel } from '../../profile/signing-label.js';
 import type { DashboardDom } from './dashboard-dom.js';
+import type { ProviderError } from './dashboard-said.js';
 import type { DashboardProfile, ProfileAnswer } from './dashboard-profile.js';
 import { CLIENT_HEADER, DASHBOARD_CLIENT } from '../../report/dashboard-client.js';
 import { basePath } from './dashboard-i18n.js';
@@ -30,7 +31,7 @@ export function rublesToCents(text: string): number | undefined {
  * Its requests carry X-Sandbox-Client: dashboard, so the integration report counts none of them.
  */
 export function dashboardNewTrade(dom: DashboardDom, onCreated: (id: string) => void, profiles: DashboardProfile) {
-  const { h, fill, byTestId, t, word } = dom;
+  const { h, fill, byTestId, t, word, explain } = dom;
   const el = {
     form: byTestId<HTMLFormElement>('new-trade'),
     merchant: byTestId<HTMLSelectElement>('new-merchant'),
@@ -126,9 +127,21 @@ export function dashboardNewTrade(dom: DashboardDom, onCreated: (id: string) => 
         } catch {
           return error(t('api.unreachable'));
         }
-        const answer = (await response.json().catch(() => null)) as { id?: string; order?: string; state?: string; error?: { message?: string } } | null;
+        const answer = (await response.json().catch(() => null)) as { id?: string; order?: string; state?: string; error?: ProviderError } | null;
         if (response.status !== 201 || !answer?.id) {
-          return error(t('new.refused', { status: response.status, message: answer?.error?.message ?? '' }));
+          const message = answer?.error?.message ?? '';
+          const explained = explain.refusal(answer?.error);
+          if (explained === undefined) return error(t('new.refused', { status: response.status, message }));
+          // In Russian: what went wrong in Russian, then the provider's own text, which is what the merchant's code sees.
+          return fill(
+            el.result,
+            h(
+              'div',
+              { class: 'error-text', role: 'alert', testid: 'new-error' },
+              h('p', { class: 'refusal' }, t('new.refused', { status: response.status, message: explained })),
+              message && h('p', { class: 'small', testid: 'new-error-provider' }, explain.providerSaid(), ' ', h('span', { lang: 'en' }, message)),
+            ),
+          );
         }
         fill(el.result, h('p', { class: 'ok-text', role: 'status', testid: 'new-created' }, t('new.created', { order: answer.order ?? '', state: word('state', answer.state ?? '') })));
         el.order.value = freshOrder();

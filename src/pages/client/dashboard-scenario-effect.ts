@@ -1,18 +1,6 @@
+import { formatRussianDuration as durationRu } from '../../clock/russian-units.js';
 import type { DashboardDom } from './dashboard-dom.js';
 import type { ScenarioSummary } from './dashboard-types.js';
-
-/** 5000 → "5 с", 900000 → "15 мин": a duration in Russian units. */
-function durationRu(milliseconds: number): string {
-  for (const [size, unit] of [
-    [86_400_000, 'д'],
-    [3_600_000, 'ч'],
-    [60_000, 'мин'],
-    [1000, 'с'],
-  ] as const) {
-    if (milliseconds >= size && milliseconds % size === 0) return `${milliseconds / size} ${unit}`;
-  }
-  return milliseconds >= 1000 ? `${(milliseconds / 1000).toLocaleString('ru-RU')} с` : `${milliseconds} мс`;
-}
 
 /**
  * What a scenario does, in the page's language: the server's line (GET /_sandbox/scenarios `does`)
