@@ -130,6 +130,9 @@ describeBrowser('pages are accessible and fit a phone, in Russian and English', 
       await page.getByTestId('trade-row').first().waitFor();
       await page.getByTestId('trade-order').first().click();
       await page.getByTestId('trade-detail').waitFor();
+      // The panels closed as served are opened, so their contents are checked too.
+      for (const panel of ['check', 'report', 'scenarios']) await page.getByTestId(`${panel}-open`).click();
+      await page.getByTestId('scenario-row').first().waitFor();
       await checkBothSizes(page, 'dashboard', lang);
       await expectClean(watched);
       await watched.context.close();

@@ -30,6 +30,8 @@ describeBrowser('the callback check panel in Chromium', () => {
     await page.getByTestId('token-input').fill(TOKEN);
     await page.getByTestId('token-submit').click();
     await page.getByTestId('trades-total').filter({ hasText: /trade/ }).waitFor();
+    // The panel is closed as served; its heading opens it.
+    await page.getByTestId('check-open').click();
   }
 
   it('runs the check and shows a verdict per case, with what to fix', async () => {

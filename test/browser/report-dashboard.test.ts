@@ -37,6 +37,9 @@ describeBrowser('the integration report panel in Chromium', () => {
     await page.goto(`${sandbox.url}/_sandbox/`);
     await page.getByTestId('token-input').fill(TOKEN);
     await page.getByTestId('token-submit').click();
+    // The panel is closed as served; its heading opens it.
+    expect(await page.getByTestId('report-section').getAttribute('open')).toBeNull();
+    await page.getByTestId('report-open').click();
     await page.getByTestId('report-summary').filter({ hasText: 'seen' }).waitFor();
     expect(await page.getByTestId('report-summary').textContent()).toBe('1 mistake seen.');
     const row = page.getByTestId('report-merchant');

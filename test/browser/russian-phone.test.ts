@@ -117,6 +117,8 @@ describeBrowser('Russian pages on a 390 px phone', () => {
     const { page } = watched;
     await page.goto(`${sandbox.url}/_sandbox/?lang=ru#trade=${trade.id}`);
     await page.getByTestId('detail-order').filter({ hasText: trade.order }).waitFor();
+    // The panels QA opens when needed are closed as served: their headings open them.
+    for (const panel of ['check', 'report', 'scenarios']) await page.getByTestId(`${panel}-open`).click();
     await page.getByTestId('report-refresh').click();
     await page.getByTestId('report-result').locator('*').first().waitFor();
     await page.getByTestId('scenarios').locator('*').first().waitFor();
@@ -152,6 +154,7 @@ describeBrowser('Russian pages on a 390 px phone', () => {
     await page.locator('[data-testid="detail-state"][data-state="confirmed"]').waitFor();
     // The callback may still be on its way when the page loads: the polls show it delivered.
     await runClockUntil(page, DASHBOARD_POLL_MS, async () => (await page.locator('[data-testid="callback-status"][data-status="delivered"]').count()) > 0);
+    for (const panel of ['report', 'scenarios']) await page.getByTestId(`${panel}-open`).click();
     await page.getByTestId('report-refresh').click();
     await page.getByTestId('coverage-row').first().waitFor();
     await page.getByTestId('scenarios').locator('table').waitFor();
@@ -212,6 +215,7 @@ describeBrowser('Russian pages on a 390 px phone', () => {
       const { page } = watched;
       await page.goto(`${sandbox.url}/_sandbox/?lang=ru#trade=${declined.id}`);
       await page.getByTestId('history-note').filter({ hasText: 'Тестовая карта' }).waitFor();
+      for (const panel of ['report', 'scenarios']) await page.getByTestId(`${panel}-open`).click();
       await page.getByTestId('report-refresh').click();
       await page.getByTestId('report-note').first().waitFor();
       await page.getByTestId('scenario-row').first().waitFor();

@@ -7,6 +7,7 @@ import { dashboardI18n } from './dashboard-i18n.js';
 import { dashboardNewTrade } from './dashboard-new-trade.js';
 import { dashboardProfile } from './dashboard-profile.js';
 import { dashboardReport } from './dashboard-report.js';
+import { dashboardSections } from './dashboard-sections.js';
 import { workspacePicker } from './workspace-picker.js';
 
 /**
@@ -25,3 +26,4 @@ select = dashboardClient(dom, api, detail, newTrade, names, profile).select;
 dashboardCheck(dom, api);
 dashboardReport(dom, api);
 workspacePicker(dom, api);
+dashboardSections();

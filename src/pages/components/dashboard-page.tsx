@@ -3,6 +3,7 @@ import { DASHBOARD_EN } from '../../i18n/dashboard-en.js';
 import { DASHBOARD_RU } from '../../i18n/dashboard-ru.js';
 import { LANGS, type Lang } from '../../i18n/lang.js';
 import { translator } from '../../i18n/translator.js';
+import { CollapsiblePanel } from './collapsible-panel.js';
 import { ReportPanel } from './report-panel.js';
 
 const LANG_NAMES = { ru: 'Русский', en: 'English' } as const;
@@ -44,7 +45,8 @@ export function DashboardPage(props: { lang: Lang; base: string; workspace: stri
             <header class="top">
               <h1>deposit-sandbox</h1>
               <form class="workspace" data-testid="workspace-form">
-                <input aria-label={t('workspace.label')} list="workspace-names" data-testid="workspace-input" />
+                <label for="workspace-input">{t('workspace.label')}</label>
+                <input id="workspace-input" list="workspace-names" data-testid="workspace-input" />
                 <datalist id="workspace-names"></datalist>
                 <button type="submit" data-testid="workspace-open">
                   {t('workspace.open')}
@@ -64,7 +66,7 @@ export function DashboardPage(props: { lang: Lang; base: string; workspace: stri
                   {t('clock.next')} <b data-testid="clock-next">…</b>
                 </span>
                 <form data-testid="advance-form">
-                  <input aria-label={t('clock.advanceBy')} placeholder="10m" data-testid="advance-input" />
+                  <input aria-label={t('clock.advanceBy')} placeholder={t('clock.placeholder')} data-testid="advance-input" />
                   <button type="submit" data-testid="advance">
                     {t('clock.advance')}
                   </button>
@@ -144,8 +146,9 @@ export function DashboardPage(props: { lang: Lang; base: string; workspace: stri
                 <div data-testid="new-result" aria-live="polite"></div>
               </section>
               <section class="panel trades-panel" aria-labelledby="trades-title">
-                <h2 id="trades-title">
-                  {t('trades.title')} <span class="muted" data-testid="trades-total"></span>
+                {/* The count ("38 trades") is the heading once the trades are loaded. */}
+                <h2 id="trades-title" data-testid="trades-total">
+                  {t('trades.title')}
                 </h2>
                 <form class="filters" data-testid="filters">
                   <select aria-label={t('trades.filterMerchant')} data-testid="filter-merchant">
@@ -185,8 +188,7 @@ export function DashboardPage(props: { lang: Lang; base: string; workspace: stri
                 </div>
               </section>
               <section class="panel detail-panel" data-testid="detail" aria-live="polite"></section>
-              <section class="panel check-panel" aria-labelledby="check-title">
-                <h2 id="check-title">{t('check.title')}</h2>
+              <CollapsiblePanel name="check" title={t('check.title')} class="check-panel">
                 <form class="check-form" data-testid="check-form">
                   <input aria-label={t('check.url')} placeholder="http://127.0.0.1:3000/deposit-callback" data-testid="check-url" />
                   <input aria-label={t('check.merchant')} placeholder={`${t('check.merchant')} (${t('check.firstMerchant')})`} data-testid="check-merchant" />
@@ -196,14 +198,13 @@ export function DashboardPage(props: { lang: Lang; base: string; workspace: stri
                 </form>
                 <p class="small muted">{t('check.explain')}</p>
                 <div data-testid="check-result"></div>
-              </section>
+              </CollapsiblePanel>
               <ReportPanel t={t} />
-              <section class="panel scenarios-panel" aria-labelledby="scenarios-title">
-                <h2 id="scenarios-title">{t('scenarios.title')}</h2>
+              <CollapsiblePanel name="scenarios" title={t('scenarios.title')} class="scenarios-panel">
                 <div data-testid="scenarios">
                   <p class="muted">…</p>
                 </div>
-              </section>
+              </CollapsiblePanel>
             </div>
           </div>
         </main>
