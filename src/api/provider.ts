@@ -127,6 +127,7 @@ export function providerRoutes() {
       if (answer?.lost) return loseAnswer(c) as never;
       if (answer?.delay) await sandbox.scenarios.wait(answer.delay);
       if (scenario) c.header(SCENARIO_HEADER, scenario.name);
+      c.set('answered', trade);
       return c.json(toTrade(trade, endpoint, sandbox.publicUrl), 201);
     });
   }
@@ -155,6 +156,7 @@ export function providerRoutes() {
       throw errors.notFound(`Merchant ${merchant} has no trade ${uuid}. Use the "id" from the create response (not your order) and the same merchant that created it.`);
     }
     // The stored JSON of the trade (src/trades/trade-json.ts), answered as it is: the 200 of p2pTradeSchema.
+    c.set('answered', trade);
     return c.body(sandbox.tradeJson.get(trade, sandbox.publicUrl), 200, { 'Content-Type': 'application/json' }) as never;
   });
 }

@@ -1,6 +1,6 @@
 import type { HttpBindings } from '@hono/node-server';
 import type { Context, MiddlewareHandler } from 'hono';
-import { ACCEPTED_HEADERS, providerAnswer } from '../sessions/provider-answers.js';
+import { ACCEPTED_HEADERS, acceptedAnswer } from '../sessions/provider-answers.js';
 import { JSON_BODY, TEXT_BODY } from './body.js';
 import { ANSWER_LOST } from './lose-answer.js';
 import type { SandboxEnv } from './sandbox-env.js';
@@ -36,10 +36,10 @@ function formText(c: Context): Promise<string> | undefined {
  * Records each request of the provider endpoints, the admin API and the payment page's forms in
  * its workspace's session (src/sessions/session-recorder.ts), with its answer, after the route
  * answered, and a move of the sandbox clock an admin request made. It keeps what it finds as it
- * is (Node's array of the request's headers, the body text the route read, the answer's headers)
- * and masks nothing yet: src/sessions/resolve-entry.ts masks and writes each entry out when the
- * session is exported. An accepted create or read is written again from its trade then
- * (src/sessions/provider-answers.ts); any other answer's body is read here as text and handed on
+ * is (the request's headers as Node read them, the body text the route read, the answer's
+ * headers) and masks nothing yet: src/sessions/resolve-entry.ts masks and writes each entry out
+ * when the session is exported. An accepted create or read is written again then from the trade
+ * its route answered with (`answered`, src/sessions/provider-answers.ts); any other answer's body is read here as text and handed on
  * as a new Response of the same status and headers. A request refused before it reached the
  * routes (a guard, an unknown workspace name) is not recorded, and an answer lost on purpose
  * (the lost-answer scenario) is recorded as status 0.
@@ -71,12 +71,10 @@ export const recordSession: MiddlewareHandler<SandboxEnv> = async (c, next) => {
   const scenario = c.get('scenario');
   let answer: string | (() => string) = '';
   if (!lost) {
-    // An accepted create or read is written again from its trade when exported; a scenario's
-    // answer may have been late, its trade moved on meanwhile, so it is read as any other.
-    const rebuilt =
-      area === 'provider' && scenario === undefined
-        ? providerAnswer(sandbox.store, sandbox.publicUrl, { method, path: rest, status: res.status, body: jsonBody as Record<string, unknown> | undefined })
-        : undefined;
+    // An accepted create or read is written again from the trade its route answered with when
+    // exported; a scenario's answer carries X-Sandbox-Scenario besides, so it is read as any other.
+    const answered = scenario === undefined ? c.get('answered') : undefined;
+    const rebuilt = answered === undefined || res.status >= 300 ? undefined : acceptedAnswer(answered, method, rest, sandbox.publicUrl);
     if (rebuilt !== undefined) answer = rebuilt;
     else if (method !== 'HEAD' && !NULL_BODY.has(res.status)) {
       answer = await res.text();

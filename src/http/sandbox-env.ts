@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type { Sandbox } from '../sandbox.js';
 import type { Server } from '../server/server.js';
+import type { TradeRecord } from '../trades/trade.js';
 
 /**
  * The sandbox that serves a request, set once per request by the workspace selection
@@ -22,6 +23,12 @@ export interface SandboxEnv {
      * (count-creates.ts) without reading the answer's headers back.
      */
     scenario: string | undefined;
+    /**
+     * The stored trade a provider endpoint answered with (201 of create and build, 200 of a read),
+     * set by its route; read by the session's recording (src/http/record-session.ts), which writes
+     * the answer again from it when the session is exported.
+     */
+    answered: TradeRecord | undefined;
     /** True on the three endpoints of the interface document, whose 401, 404 and 422 take the provider profile's errors.body (src/api/provider-error-body.ts). */
     providerErrors: boolean | undefined;
   };
