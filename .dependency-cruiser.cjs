@@ -21,8 +21,8 @@ const FLOORS = [
   },
   {
     name: 'tenant',
-    what: 'one sandbox, assembled (src/sandbox.ts), the integration report it keeps, and its sessions (recording, state documents)',
-    paths: ['^src/sandbox\\.ts$', '^src/(report|sessions)/'],
+    what: 'one sandbox, assembled (src/sandbox.ts), the integration report it keeps, the go-live checklist built from it, and its sessions (recording, state documents)',
+    paths: ['^src/sandbox\\.ts$', '^src/(report|sessions|go-live)/'],
   },
   {
     name: 'http',

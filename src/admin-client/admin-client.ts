@@ -8,6 +8,7 @@ import type { ScenarioSummary } from '../scenarios/describe-scenario.js';
 import type { TradeState } from '../trades/trade.js';
 import type { AdvanceAnswer, ClockAnswer, HealthAnswer, ResetAnswer, TradeDetail, TradesAnswer } from '../admin/admin-answers.js';
 import { type AdminAnswer, type AdminArgs, type AdminMethod, type AdminPath, adminPath } from '../admin/admin-api.js';
+import type { GoLiveChecklist } from '../go-live/go-live-schema.js';
 import type { IntegrationReport } from '../report/report-schema.js';
 
 export const DEFAULT_SANDBOX_URL = 'http://127.0.0.1:4242';
@@ -132,6 +133,16 @@ export class AdminClient {
   /** The merchant's mistakes the sandbox counted, per merchant (the integration report). */
   report(): Promise<IntegrationReport> {
     return this.call('GET', '/report', { query: {} });
+  }
+
+  /**
+   * A merchant's go-live checklist (see `deposit-sandbox go-live`): from the coverage alone, or,
+   * given `receiver`, with that receiver checked and fuzzed first (`probe`: its balance probe).
+   */
+  goLive(options: { merchant?: string; receiver?: string; probe?: string; seed?: number; runs?: number } = {}): Promise<GoLiveChecklist> {
+    const { receiver, ...rest } = options;
+    if (receiver !== undefined) return this.call('POST', '/go-live', { json: { receiver, ...rest } });
+    return this.call('GET', '/go-live', { query: options.merchant !== undefined ? { merchant: options.merchant } : {} });
   }
 
   /**

@@ -5,6 +5,7 @@ import { clockRoutes } from './clock-routes.js';
 import { healthRoutes } from './health-routes.js';
 import { merchantRoutes } from './merchant-routes.js';
 import { forkRoutes } from './fork-routes.js';
+import { goLiveRoutes } from './go-live-routes.js';
 import { profileRoutes } from './profile-routes.js';
 import { reportRoutes } from './report-routes.js';
 import { resetRoutes } from './reset-routes.js';
@@ -33,6 +34,7 @@ export function adminRoutes() {
     .route('/merchants', merchantRoutes())
     .route('/check-callback', checkCallbackRoutes())
     .route('/report', reportRoutes())
+    .route('/go-live', goLiveRoutes())
     .route('/state', stateRoutes())
     .route('/fork', forkRoutes())
     .route('/session.har', sessionRoutes())

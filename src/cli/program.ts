@@ -4,6 +4,7 @@ import { registerCheckCallback } from './check-callback.js';
 import { registerClock } from './clock.js';
 import { registerDrift } from './drift.js';
 import { registerFork } from './fork.js';
+import { registerGoLive } from './go-live.js';
 import { registerHealth } from './health.js';
 import { registerProfile } from './profile-command.js';
 import { registerReplay } from './replay.js';
@@ -108,6 +109,7 @@ export function createProgram(): Command {
   registerCheckCallback(program);
   registerHealth(program);
   registerReport(program);
+  registerGoLive(program);
   registerDrift(program);
   registerProfile(program);
   program.addHelpText('after', `${EXAMPLES}\nEvery flag of serve (the default command): deposit-sandbox serve --help\n`);
