@@ -10,6 +10,7 @@ import { loggerOrQuiet, type Logger } from './log/logger.js';
 import { type Fixtures, MerchantDirectory } from './merchants/fixtures.js';
 import { restoreAddedMerchants } from './merchants/added-merchants.js';
 import { CreditCheck } from './report/credit-check.js';
+import { keepReport } from './report/keep-report.js';
 import { MistakeCounter } from './report/mistake-counter.js';
 import { watchCallbacks } from './report/watch-callbacks.js';
 import { watchPayments } from './report/watch-payments.js';
@@ -182,6 +183,8 @@ export async function createSandbox(options: SandboxOptions, adapter: StoreAdapt
   lifecycle.onChange((change) => void callbacks.onChange(change));
   scheduler.handle(CALLBACK_JOB, (job) => callbacks.run(job));
   const report = new MistakeCounter();
+  // The counts outlive a restart of a durable sandbox (the meta row `report`).
+  const keptReport = keepReport(store, report, logger.warn);
   const credits = new CreditCheck({
     probe: options.probe,
     workspace,
@@ -247,6 +250,7 @@ export async function createSandbox(options: SandboxOptions, adapter: StoreAdapt
         await callbacks.idle();
         // The balance probe's answers on the last callbacks, for `serve --report` (each read is bounded).
         await credits.settled();
+        keptReport.flush();
         await store.close();
       })();
       return closed;

@@ -2,7 +2,7 @@ import type { CodedText } from '../i18n/coded-text.js';
 import { COVERAGE_ROW_IDS, type CoverageRowId, type CoverageStatus, STATUS_RANK } from './coverage-rows.js';
 import type { CoverageRow } from './report-schema.js';
 
-type Mark = Pick<CoverageRow, 'trade' | 'detail' | 'detail_code' | 'detail_params'> & { status: Exclude<CoverageStatus, 'not_seen'> };
+export type Mark = Pick<CoverageRow, 'trade' | 'detail' | 'detail_code' | 'detail_params'> & { status: Exclude<CoverageStatus, 'not_seen'> };
 
 /**
  * One merchant's coverage rows. A row only moves up (seen, handled, wrong): once a callback
@@ -13,7 +13,19 @@ const said = (detail: string | CodedText | undefined): Pick<Mark, 'detail' | 'de
   typeof detail === 'string' ? { detail } : detail !== undefined ? { detail: detail.text, detail_code: detail.code, detail_params: detail.params } : {};
 
 export class CoverageTally {
-  readonly #marks = new Map<CoverageRowId, Mark>();
+  readonly #marks: Map<CoverageRowId, Mark>;
+  /** Told when a mark changes (the report's store keeps the counts: src/report/keep-report.ts). */
+  readonly #changed: () => void;
+
+  constructor(changed: () => void = () => undefined, marks: Iterable<readonly [CoverageRowId, Mark]> = []) {
+    this.#changed = changed;
+    this.#marks = new Map(marks);
+  }
+
+  /** Every mark, as restore takes them back (the constructor's `marks`). */
+  saved(): Array<[CoverageRowId, Mark]> {
+    return [...this.#marks];
+  }
 
   /** Whether any row was met. */
   get met(): boolean {
@@ -30,6 +42,7 @@ export class CoverageTally {
     const current = this.#marks.get(id);
     if (current !== undefined && STATUS_RANK[current.status] >= STATUS_RANK[status]) return;
     this.#marks.set(id, { status, ...(trade !== undefined ? { trade } : {}), ...said(detail) });
+    this.#changed();
   }
 
   /**
@@ -39,7 +52,10 @@ export class CoverageTally {
    */
   seenAgain(id: CoverageRowId, trade: string, detail: string | CodedText): void {
     const current = this.#marks.get(id);
-    if (current === undefined || (current.status === 'seen' && (current.trade === undefined || current.trade === trade))) this.#marks.set(id, { status: 'seen', trade, ...said(detail) });
+    if (current === undefined || (current.status === 'seen' && (current.trade === undefined || current.trade === trade))) {
+      this.#marks.set(id, { status: 'seen', trade, ...said(detail) });
+      this.#changed();
+    }
   }
 
   /** Adds another tally's marks (a deleted workspace's, merged into the one of the same name). */

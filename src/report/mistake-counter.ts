@@ -5,6 +5,7 @@ import { type CreatedTrade, isLostAnswer, LostAnswers } from './lost-answers.js'
 import { POLLING_READS, PollingWatch } from './polling-watch.js';
 import { printable } from './printable.js';
 import type { IntegrationReport, MerchantCoverage, MerchantMistakes, ReportNote } from './report-schema.js';
+import type { SavedReport, SavedTally } from './saved-report.js';
 
 /** Merchant ids beyond this many are counted together, so made-up ids cannot grow memory. */
 const MAX_MERCHANTS = 1_000;
@@ -63,12 +64,21 @@ const bump = (map: Map<string, number>, key: string) => map.set(key, (map.get(ke
  * Counts the merchant's mistakes and integration coverage per merchant. Knows nothing of
  * HTTP: it is fed by the create and read hooks (src/report/count-creates.ts, count-reads.ts),
  * the refusal hook (src/report/count-refusal.ts), the callback dispatcher's events (watch-callbacks.ts)
- * and the payment page's state changes (watch-payments.ts). Kept in memory only.
+ * and the payment page's state changes (watch-payments.ts). Kept in memory; a sandbox keeps its
+ * counts in its store too (src/report/keep-report.ts), told of each change by `onChange`.
  */
 export class MistakeCounter {
   readonly #tallies = new Map<string, Tally>();
   readonly #polling = new PollingWatch();
   readonly #qaTrades = new Set<string>();
+  #listener: (() => void) | undefined;
+  /** Called when a count or a coverage mark changes (never on the common create or read, which change nothing). */
+  readonly #changed = (): void => this.#listener?.();
+
+  /** Tells `listener` of every change of the counts (one listener: the sandbox's store keeper). */
+  onChange(listener: () => void): void {
+    this.#listener = listener;
+  }
 
   /** The last merchant asked for and its tally: the create path asks for the same few merchants again and again. */
   #lastMerchant: string | undefined;
@@ -95,7 +105,7 @@ export class MistakeCounter {
         callbacks: { answered_non_2xx: 0, timed_out: 0, never_acknowledged: 0, accepted_bad_signature: 0 },
         acknowledgements: { count: 0, reason: undefined },
         polled: new Map(),
-        coverage: new CoverageTally(),
+        coverage: new CoverageTally(this.#changed),
         accepted: false,
         lost: new LostAnswers(),
       };
@@ -112,6 +122,7 @@ export class MistakeCounter {
       if (!refusal.forced) {
         const cause = printable(refusal.code);
         bump(tally.unauthorized, tally.unauthorized.has(cause) || tally.unauthorized.size < MAX_CAUSES ? cause : MORE);
+        this.#changed();
       }
       return;
     }
@@ -119,11 +130,15 @@ export class MistakeCounter {
       tally.coverage.mark('create.duplicate_order', 'seen');
       // Retrying a create whose answer was lost with the same order is the right thing to do.
       if (refusal.order !== undefined && tally.lost.duplicate(tally.coverage, refusal.order)) return;
-      if (!refusal.forced) tally.duplicate_orders++;
+      if (!refusal.forced) {
+        tally.duplicate_orders++;
+        this.#changed();
+      }
       return;
     }
     if (refusal.create) tally.coverage.mark('create.refused_422', 'seen');
     if (refusal.forced) return;
+    this.#changed();
     const code = printable(refusal.code);
     for (const name of new Set(refusal.fields.length > 0 ? refusal.fields : ['body'])) {
       const field = printable(name);
@@ -173,12 +188,16 @@ export class MistakeCounter {
     if (!this.#polling.read(trade, now)) return;
     const { polled } = this.#tally(merchant);
     const key = printable(trade).toLowerCase();
-    if (polled.has(key) || polled.size < MAX_NOTED_TRADES) bump(polled, key);
+    if (polled.has(key) || polled.size < MAX_NOTED_TRADES) {
+      bump(polled, key);
+      this.#changed();
+    }
   }
 
   /** A callback attempt that did not count as delivered, or a forged copy that was accepted. */
   callback(merchant: string, mistake: CallbackMistake): void {
     this.#tally(merchant).callbacks[mistake]++;
+    this.#changed();
   }
 
   /** A 2xx answer that the provider profile's acknowledgement rule did not count, and the rule's reason. */
@@ -186,11 +205,13 @@ export class MistakeCounter {
     const { acknowledgements } = this.#tally(merchant);
     acknowledgements.count++;
     acknowledgements.reason = reason;
+    this.#changed();
   }
 
   /** A callback failed after its last retry. */
   neverAcknowledged(merchant: string): void {
     this.#tally(merchant).callbacks.never_acknowledged++;
+    this.#changed();
   }
 
   /** A coverage row met (src/report/coverage-rows.ts): it only moves up, seen < handled < wrong. */
@@ -273,6 +294,46 @@ export class MistakeCounter {
       for (const [trade, count] of theirs.polled) ours.polled.set(trade, (ours.polled.get(trade) ?? 0) + count);
       ours.coverage.absorb(theirs.coverage);
       ours.accepted ||= theirs.accepted;
+    }
+  }
+
+  /** The counts as the store keeps them (src/report/saved-report.ts). */
+  saved(): SavedReport {
+    const merchants = [...this.#tallies].map(
+      ([merchant, t]): SavedTally => ({
+        merchant,
+        unauthorized: [...t.unauthorized],
+        invalid: [...t.invalid].map(([field, codes]) => [field, [...codes]]),
+        duplicate_orders: t.duplicate_orders,
+        callbacks: { ...t.callbacks },
+        acknowledgements: { count: t.acknowledgements.count, ...(t.acknowledgements.reason !== undefined ? { reason: t.acknowledgements.reason } : {}) },
+        polled: [...t.polled],
+        coverage: t.coverage.saved(),
+        accepted: t.accepted,
+      }),
+    );
+    return { version: 1, merchants };
+  }
+
+  /** Takes back counts `saved()` gave (a sandbox's store, at start-up), in place of any counted so far. */
+  restore(saved: SavedReport): void {
+    this.#tallies.clear();
+    this.#lastMerchant = undefined;
+    this.#lastTally = undefined;
+    for (const kept of saved.merchants) {
+      const invalid = new Map(kept.invalid.map(([field, codes]) => [field, new Map(codes)] as const));
+      this.#tallies.set(kept.merchant, {
+        unauthorized: new Map(kept.unauthorized),
+        invalid,
+        pairs: [...invalid.values()].reduce((sum, codes) => sum + codes.size, 0),
+        duplicate_orders: kept.duplicate_orders,
+        callbacks: { ...kept.callbacks },
+        acknowledgements: { count: kept.acknowledgements.count, reason: kept.acknowledgements.reason },
+        polled: new Map(kept.polled),
+        coverage: new CoverageTally(this.#changed, kept.coverage),
+        accepted: kept.accepted,
+        lost: new LostAnswers(),
+      });
     }
   }
 

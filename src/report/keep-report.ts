@@ -1,0 +1,52 @@
+import type { Store } from '../store/store.js';
+import type { MistakeCounter } from './mistake-counter.js';
+import { savedReportSchema } from './saved-report.js';
+
+/** The meta row that keeps a sandbox's report counts. */
+const ROW = 'report';
+/** Changes within this long are written together: a burst of mistakes is one write, not one per request. */
+export const REPORT_WRITE_DELAY_MS = 250;
+/** setTimeout as it was at start-up: a test's fake timers must not hold the report's writes back. */
+const later = setTimeout;
+
+/**
+ * Keeps a sandbox's integration report counts in its store (the meta row `report`), so a durable
+ * sandbox (serve --data) reports the same coverage and mistakes after a restart: restores them
+ * now, and writes them again REPORT_WRITE_DELAY_MS after a change (the counts change on mistakes
+ * and on coverage rows moving up, never on the common create or read), and at close (`flush`).
+ * A reset keeps them, as it keeps every meta row; a row that no longer reads is set aside with a
+ * line, and the report starts empty.
+ */
+export function keepReport(store: Store, counter: MistakeCounter, warn: (line: string) => void): { flush(): void } {
+  const row = store.meta.get(ROW);
+  if (row !== undefined) {
+    const parsed = savedReportSchema.safeParse(row['counts']);
+    if (parsed.success) counter.restore(parsed.data);
+    else warn(`the integration report counts kept in this workspace's store do not read (${parsed.error.issues[0]?.message ?? 'unknown shape'}); the report starts empty`);
+  }
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  /** A change not written yet (waiting for the timer, or its write failed). */
+  let dirty = false;
+  const write = () => {
+    timer = undefined;
+    dirty = false;
+    store.meta.put({ id: ROW, counts: counter.saved() });
+    // A failed write is the store's to log; the counts are written again at the next change or at close.
+    store.commit().catch(() => {
+      dirty = true;
+    });
+  };
+  counter.onChange(() => {
+    dirty = true;
+    if (timer !== undefined) return;
+    timer = later(write, REPORT_WRITE_DELAY_MS);
+    timer.unref();
+  });
+  return {
+    flush() {
+      if (timer !== undefined) clearTimeout(timer);
+      // A state import replaces every meta row: the counts are written back if they went with it.
+      if (dirty || timer !== undefined || (!counter.empty && store.meta.get(ROW) === undefined)) write();
+    },
+  };
+}
