@@ -1,8 +1,8 @@
 import { defineConfig } from 'rolldown';
 
 /**
- * Two builds after `tsc`: the CLI, and the browser scripts of the payment page
- * and the dashboard (src/pages/client/*.ts, real modules that import the shared formatters
+ * Two builds after `tsc`: the CLI, and the browser scripts of the payment page,
+ * the dashboard and the go-live page (src/pages/client/*.ts, real modules that import the shared formatters
  * and message catalogues) as one self-contained file each in dist/client/.
  */
 const browser = (name) => ({
@@ -27,4 +27,5 @@ export default defineConfig([
   },
   browser('pay'),
   browser('dashboard'),
+  browser('go-live'),
 ]);

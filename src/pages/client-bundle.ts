@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /** The browser scripts rolldown builds from src/pages/client/ (see rolldown.config.js). */
-export type ClientBundle = 'pay.js' | 'dashboard.js';
+export type ClientBundle = 'pay.js' | 'dashboard.js' | 'go-live.js';
 
 /**
  * Where the build writes them: `<package>/dist/client/`. This file runs from

@@ -116,13 +116,13 @@ describe('the document', () => {
   it('lists every provider and admin route the app serves, and nothing it does not', () => {
     const served = new Set(
       t.app.routes
-        .filter((r) => ['GET', 'POST', 'PUT', 'DELETE'].includes(r.method) && /^\/(api|_sandbox|pay)\/|^\/openapi\.json$/.test(r.path))
-        .filter((r) => !r.path.startsWith('/_sandbox/assets/'))
+        .filter((r) => ['GET', 'POST', 'PUT', 'DELETE'].includes(r.method) && /^\/(api|_sandbox|pay)\/|^\/openapi\.json$|^\/go-live\b/.test(r.path))
+        .filter((r) => !r.path.startsWith('/_sandbox/assets/') && !r.path.startsWith('/go-live/assets/'))
         .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:(\w+)/g, '{$1}')}`),
     );
     const documented = new Set(Object.entries(doc['paths'] as Record<string, Json>).flatMap(([path, item]) => Object.keys(item).map((method) => `${method} ${path}`)));
     expect([...documented].sort()).toEqual([...served].sort());
-    expect(documented.size).toBe(39); // 3 provider endpoints, 28 admin and workspace routes (state, fork, resume and session.har among them), 6 payment page routes, the dashboard, this document
+    expect(documented.size).toBe(42); // 3 provider endpoints, 30 admin and workspace routes (state, fork, resume, session.har and go-live among them), 6 payment page routes, the dashboard, the go-live page, this document
   });
 
   it('declares what the routes accept: empty filters (each schema admits "") and JSON bodies under application/json, which also reads application/<name>+json', async () => {

@@ -86,6 +86,9 @@ export function DashboardPage(props: { lang: Lang; base: string; workspace: stri
                     ),
                   )}
                 </nav>
+                <a href={`${base}/go-live${lang === 'ru' ? '?lang=ru' : ''}`} data-testid="go-live-link">
+                  {t('golive.link')}
+                </a>
                 <button type="button" data-testid="signout" hidden>
                   {t('header.forget')}
                 </button>
