@@ -4,7 +4,8 @@
 //   the magic-values table     (between the magic-values markers of README.md and of every
 //                               docs/*.md page holding them, or of the Markdown files given
 //                               as arguments)
-//   each command's --help      (between <!-- begin cli-help --> and <!-- end cli-help --> of docs/cli-help.md)
+//   each command's --help      (between <!-- begin cli-help --> and <!-- end cli-help --> of docs/cli-help.md;
+//                              a command of OWN_PAGE on its own page, between the same markers)
 //   the flag tables            (between <!-- begin cli-flags --> and <!-- end cli-flags --> of docs/cli.md),
 //                              from the commander program's options
 //   the admin route list       (between <!-- begin admin-routes --> and <!-- end admin-routes --> of
@@ -16,6 +17,9 @@ import { fileURLToPath } from 'node:url';
 import GithubSlugger from 'github-slugger';
 
 const root = new URL('../', import.meta.url);
+/** Commands whose --help is on their own reference page, not in docs/cli-help.md (which is at its 600-line bound). */
+const OWN_PAGE = { 'go-live': 'go-live.md' };
+
 const dist = (path) => new URL(`dist/${path}`, root).href;
 
 const { renderSchemaJson } = await import(dist('scenarios/schema-json.js'));
@@ -49,6 +53,9 @@ const outputs = [[fileURLToPath(new URL('scenarios/schema.json', root)), () => r
 for (const file of markdownFiles) outputs.push([file, (current) => replaceMagicValues(current, table, file)]);
 if (defaults) {
   outputs.push([fileURLToPath(new URL('docs/cli-help.md', root)), (current) => replaceSection(current, 'cli-help', renderCliHelp(), 'docs/cli-help.md')]);
+  for (const [command, page] of Object.entries(OWN_PAGE)) {
+    outputs.push([fileURLToPath(new URL(`docs/${page}`, root)), (current) => replaceSection(current, 'cli-help', renderCliHelp(command), `docs/${page}`)]);
+  }
   outputs.push([fileURLToPath(new URL('docs/cli.md', root)), (current) => replaceSection(current, 'cli-flags', renderFlagTables(), 'docs/cli.md')]);
   const routes = await appRoutes();
   outputs.push([fileURLToPath(new URL('docs/admin-api.md', root)), (current) => replaceSection(current, 'admin-routes', renderAdminRoutes(routes), 'docs/admin-api.md')]);
@@ -56,9 +63,10 @@ if (defaults) {
 
 /**
  * `deposit-sandbox --help` and `deposit-sandbox <command> --help` for every command, as the program
- * prints them at 80 columns (rendered in this process by commander itself, the same text as the CLI's).
+ * prints them at 80 columns (rendered in this process by commander itself, the same text as the
+ * CLI's); given `only`, that command's alone. A command of OWN_PAGE is left out of the full list.
  */
-function renderCliHelp() {
+function renderCliHelp(only) {
   const program = createProgram();
   const help = (command) => {
     let text = '';
@@ -69,7 +77,8 @@ function renderCliHelp() {
     command.outputHelp();
     return text.trimEnd();
   };
-  const sections = [['deposit-sandbox --help', help(program)], ...program.commands.map((command) => [`deposit-sandbox ${command.name()} --help`, help(command)])];
+  const commands = program.commands.filter((command) => (only === undefined ? !(command.name() in OWN_PAGE) : command.name() === only));
+  const sections = [...(only === undefined ? [['deposit-sandbox --help', help(program)]] : []), ...commands.map((command) => [`deposit-sandbox ${command.name()} --help`, help(command)])];
   return sections.map(([title, text]) => `### \`${title}\`\n\n\`\`\`text\n${text}\n\`\`\`\n`).join('\n');
 }
 
@@ -98,7 +107,8 @@ function renderFlagTables() {
   const others = [...new Set(flags.map((flag) => flag.command))].filter((command) => command !== '' && command !== 'serve');
   for (const command of others) {
     const own = flags.filter((flag) => flag.command === command).map((flag) => `\`${flag.flags}\``);
-    lines.push(`| [\`${command}\`](cli-help.md#${helpAnchor(command.split(' ')[0])}) | ${own.join(', ')} |`);
+    const name = command.split(' ')[0];
+    lines.push(`| [\`${command}\`](${OWN_PAGE[name] ?? 'cli-help.md'}#${helpAnchor(name)}) | ${own.join(', ')} |`);
   }
   return `${lines.join('\n')}\n`;
 }

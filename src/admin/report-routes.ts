@@ -18,7 +18,7 @@ const report = createRoute({
   tags: ['sandbox'],
   summary: "The merchant's mistakes and integration coverage the sandbox counted (integration report)",
   description:
-    "Per merchant: 401 answers by cause, 422 answers by field and code, duplicate orders, callbacks answered non-2xx, timed out or never acknowledged, forged copies accepted. Only merchants with a mistake are listed. notes holds advice that is not a mistake (more than 60 reads of one trade within a minute of real time). coverage lists, per known merchant, which situations its tests met and how they answered (not_seen, seen, handled, wrong). At the root, every workspace's entries too, each with its workspace name (deleted workspaces kept until exit). Counted since the sandbox started, in memory.",
+    "Per merchant: 401 answers by cause, 422 answers by field and code, duplicate orders, callbacks answered non-2xx, timed out or never acknowledged, forged copies accepted. Only merchants with a mistake are listed. notes holds advice that is not a mistake (more than 60 reads of one trade within a minute of real time). coverage lists, per known merchant, which situations its tests met and how they answered (not_seen, seen, handled, wrong). At the root, every workspace's entries too, each with its workspace name (deleted workspaces kept until exit). Kept in the workspace's store: a durable sandbox (--data) reports the same after a restart; a reset keeps the counts.",
   security: SECURITY.admin,
   request: {
     query: z.object({
