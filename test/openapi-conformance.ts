@@ -33,7 +33,7 @@ const ERROR_ENVELOPE: Json = { $ref: '#/components/schemas/ErrorEnvelope' };
 const WORKSPACE_DELETED: Json = { type: 'object', required: ['status', 'workspace'] };
 
 /** Files the pages load (CSS, scripts): served as they are, not API operations. */
-const STATIC = /^\/(_sandbox\/)?assets\//;
+const STATIC = /^\/(_sandbox\/|go-live\/)?assets\//;
 
 function validator(schema: Json): ValidateFunction {
   const known = bySchema.get(schema);
