@@ -250,7 +250,7 @@ export async function createSandbox(options: SandboxOptions, adapter: StoreAdapt
         await callbacks.idle();
         // The balance probe's answers on the last callbacks, for `serve --report` (each read is bounded).
         await credits.settled();
-        keptReport.flush();
+        await keptReport.flush();
         await store.close();
       })();
       return closed;

@@ -17,7 +17,7 @@ const later = setTimeout;
  * A reset keeps them, as it keeps every meta row; a row that no longer reads is set aside with a
  * line, and the report starts empty.
  */
-export function keepReport(store: Store, counter: MistakeCounter, warn: (line: string) => void): { flush(): void } {
+export function keepReport(store: Store, counter: MistakeCounter, warn: (line: string) => void): { flush(): Promise<void> } {
   const row = store.meta.get(ROW);
   if (row !== undefined) {
     const parsed = savedReportSchema.safeParse(row['counts']);
@@ -27,26 +27,31 @@ export function keepReport(store: Store, counter: MistakeCounter, warn: (line: s
   let timer: ReturnType<typeof setTimeout> | undefined;
   /** A change not written yet (waiting for the timer, or its write failed). */
   let dirty = false;
-  const write = () => {
+  const write = (): Promise<void> => {
     timer = undefined;
     dirty = false;
     store.meta.put({ id: ROW, counts: counter.saved() });
     // A failed write is the store's to log; the counts are written again at the next change or at close.
-    store.commit().catch(() => {
+    return store.commit().catch(() => {
       dirty = true;
     });
   };
   counter.onChange(() => {
     dirty = true;
     if (timer !== undefined) return;
-    timer = later(write, REPORT_WRITE_DELAY_MS);
+    timer = later(() => void write(), REPORT_WRITE_DELAY_MS);
     timer.unref();
   });
   return {
-    flush() {
+    /**
+     * Writes what is not written yet; called before the store closes. Resolves when that write is
+     * done, also when it failed: a store that no longer writes (its data folder's lock taken over,
+     * a full disk) has said so, and the stop goes on with nothing else to write.
+     */
+    async flush() {
       if (timer !== undefined) clearTimeout(timer);
       // A state import replaces every meta row: the counts are written back if they went with it.
-      if (dirty || timer !== undefined || (!counter.empty && store.meta.get(ROW) === undefined)) write();
+      if (dirty || timer !== undefined || (!counter.empty && store.meta.get(ROW) === undefined)) await write();
     },
   };
 }

@@ -207,7 +207,19 @@ describe('pages escape every merchant-supplied string', () => {
 describe('security headers', () => {
   it('on every page and asset, including errors', async () => {
     const { id } = (await (await t.post(CREATE, p2pBody())).json()) as { id: string };
-    for (const path of [`/pay/${id}`, `/pay/${id}/result`, '/pay/not-a-trade', '/assets/pay.js', '/assets/pay.css', '/_sandbox/', '/_sandbox/assets/dashboard.js', '/_sandbox/assets/dashboard.css', '/go-live', '/go-live/assets/go-live.js', '/go-live/assets/go-live.css']) {
+    for (const path of [
+      `/pay/${id}`,
+      `/pay/${id}/result`,
+      '/pay/not-a-trade',
+      '/assets/pay.js',
+      '/assets/pay.css',
+      '/_sandbox/',
+      '/_sandbox/assets/dashboard.js',
+      '/_sandbox/assets/dashboard.css',
+      '/go-live',
+      '/go-live/assets/go-live.js',
+      '/go-live/assets/go-live.css',
+    ]) {
       const res = await t.app.request(path);
       const csp = res.headers.get('Content-Security-Policy') ?? '';
       expect(csp, path).toContain("default-src 'none'");
