@@ -1,10 +1,12 @@
 /**
  * The go-live page in Chromium: reached from the dashboard's header link, it shows the checklist
  * of the coverage, then checks a receiver the user types (one that accepts everything, forged
- * callbacks included) and marks the forged-callback row wrong. In Russian too, and on a phone.
+ * callbacks included) and marks the forged-callback row wrong. In Russian too, on a phone, checked
+ * by axe-core.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { seriousViolations, sidewaysOverflow } from './axe.js';
 import { describeBrowser, DESKTOP, expectClean, launchBrowser, openPage, PHONE, screenshot } from './browser.js';
 import { serveSandbox, type ServedSandbox } from './servers.js';
 import { startReceiver, type Receiver } from '../callbacks-receiver.js';
@@ -60,14 +62,15 @@ describeBrowser('the go-live page in Chromium', () => {
     await watched.context.close();
   });
 
-  it('speaks Russian when the dashboard does, and fits a phone', async () => {
+  it('speaks Russian when the dashboard does, fits a phone and has no serious accessibility violation', async () => {
     const watched = await openPage(browser, PHONE);
     const { page } = watched;
     await open(page, '?lang=ru');
     expect(await page.locator('h2#go-live-title').textContent()).toBe('Готовность к запуску');
     expect(await page.locator('[data-row="create.accepted"] [data-testid="go-live-status"]').textContent()).toBe('не выполнено');
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect(overflow).toBeLessThanOrEqual(0);
+    expect(await page.locator('html').getAttribute('lang')).toBe('ru');
+    expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+    expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'go-live-phone-ru');
     await expectClean(watched);
     await watched.context.close();
