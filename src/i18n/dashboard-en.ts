@@ -249,6 +249,8 @@ export const DASHBOARD_EN = {
   'golive.exercise': 'To exercise it: {how}',
   'golive.signIn': 'The sandbox asks for its admin token: sign in on the dashboard, then come back.',
   'golive.enterUrl': 'Enter the receiver URL.',
+  'golive.row.callback.older_state': 'an older state after a newer one, ignored',
+  'golive.row.credits.checked': 'credits read from your balance probe',
 } satisfies Catalogue;
 
 export type DashboardKey = keyof typeof DASHBOARD_EN;

@@ -266,4 +266,6 @@ export const DASHBOARD_RU: Record<DashboardKey, Message> = {
   'golive.exercise': 'Как проверить: {how}',
   'golive.signIn': 'Песочница просит токен администратора: войдите в панели и вернитесь.',
   'golive.enterUrl': 'Введите URL приёмника.',
+  'golive.row.callback.older_state': 'более старое состояние после нового — проигнорировано',
+  'golive.row.credits.checked': 'зачисления прочитаны из вашей пробы баланса',
 };

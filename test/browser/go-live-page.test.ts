@@ -68,6 +68,8 @@ describeBrowser('the go-live page in Chromium', () => {
     await open(page, '?lang=ru');
     expect(await page.locator('h2#go-live-title').textContent()).toBe('Готовность к запуску');
     expect(await page.locator('[data-row="create.accepted"] [data-testid="go-live-status"]').textContent()).toBe('не выполнено');
+    expect(await page.locator('[data-row="credits.checked"] td:nth-child(2) p').first().textContent()).toBe('зачисления прочитаны из вашей пробы баланса');
+    expect(await page.locator('[data-row="create.accepted"] td:nth-child(2) p').first().textContent()).toBe('создание сделки принято');
     expect(await page.locator('html').getAttribute('lang')).toBe('ru');
     expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
     expect(await seriousViolations(page)).toEqual([]);

@@ -21,6 +21,9 @@ const result = byTestId('go-live-result');
 /** The badge class of each status: the dashboard's colours for delivered, pending and failed. */
 const BADGE = { met: 'delivered', not_met: 'pending', wrong: 'failed' } as const;
 
+/** A row's title in the page's language: the coverage rows' words of the report panel, the two go-live rows' own. */
+const title = (row: GoLiveRow): string => (row.id === 'callback.older_state' || row.id === 'credits.checked' ? t(`golive.row.${row.id}`) : t(`coverage.${row.id}`));
+
 function explain(row: GoLiveRow): HTMLElement {
   if (row.status === 'not_met') return h('td', {}, h('p', { class: 'small muted', testid: 'go-live-exercise' }, t('golive.exercise', { how: row.exercise ?? '' })));
   const shown = row.status === 'wrong' ? row.evidence.filter((e) => e.status === 'wrong') : row.evidence.filter((e) => e.status === 'met');
@@ -51,7 +54,7 @@ function render(checklist: GoLiveChecklist): void {
               'tr',
               { testid: 'go-live-row', 'data-row': row.id, 'data-status': row.status },
               h('td', {}, h('span', { class: `badge ${BADGE[row.status]}`, testid: 'go-live-status' }, t(`golive.status.${row.status}`))),
-              h('td', {}, h('p', {}, row.title), h('p', { class: 'small muted row-id' }, row.id)),
+              h('td', {}, h('p', {}, title(row)), h('p', { class: 'small muted row-id' }, row.id)),
               explain(row),
             ),
           ),
