@@ -1,11 +1,11 @@
 import { type CodedText, codedText } from '../i18n/coded-text.js';
 import type { CoverageRowId } from './coverage-rows.js';
-import { CoverageTally } from './coverage-tally.js';
-import { type CreatedTrade, isLostAnswer, LostAnswers } from './lost-answers.js';
+import { type CreatedTrade, isLostAnswer } from './lost-answers.js';
 import { POLLING_READS, PollingWatch } from './polling-watch.js';
 import { printable } from './printable.js';
 import type { IntegrationReport, MerchantCoverage, MerchantMistakes, ReportNote } from './report-schema.js';
-import type { SavedReport, SavedTally } from './saved-report.js';
+import type { SavedReport } from './saved-report.js';
+import { type CallbackMistake, newTally, restoredTally, savedTally, type Tally } from './merchant-tally.js';
 
 /** Merchant ids beyond this many are counted together, so made-up ids cannot grow memory. */
 const MAX_MERCHANTS = 1_000;
@@ -22,24 +22,6 @@ const MORE_DELETED = '(more deleted workspaces)';
 /** Trades created from the dashboard remembered (their callbacks are QA's, not the merchant's). */
 const MAX_QA_TRADES = 10_000;
 
-interface Tally {
-  unauthorized: Map<string, number>;
-  /** 422s by field, then by code: two levels, never a key joined with a separator a field name can hold. */
-  invalid: Map<string, Map<string, number>>;
-  /** How many (field, code) pairs `invalid` holds. */
-  pairs: number;
-  duplicate_orders: number;
-  callbacks: Record<CallbackMistake | 'never_acknowledged', number>;
-  /** 2xx answers the profile's acknowledgement rule did not count, and the last one's reason; reported only once there is one. */
-  acknowledgements: { count: number; reason: string | undefined };
-  /** Trades read more than POLLING_READS times within a minute, and how many times that was seen. */
-  polled: Map<string, number>;
-  coverage: CoverageTally;
-  /** Whether a create was accepted (row create.accepted), kept apart so the create path reads one field. */
-  accepted: boolean;
-  lost: LostAnswers;
-}
-
 /** A provider request the sandbox refused with 401 or 422, as the refusal hook saw it. */
 export interface Refused {
   status: 401 | 422;
@@ -54,9 +36,6 @@ export interface Refused {
   /** A scenario forced this answer: the merchant asked for it, so it is no mistake (it is still met, for the coverage). */
   forced: boolean;
 }
-
-/** The callback mistakes counted by callback(). */
-type CallbackMistake = 'answered_non_2xx' | 'timed_out' | 'accepted_bad_signature';
 
 const bump = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
 
@@ -97,18 +76,7 @@ export class MistakeCounter {
     let tally = this.#tallies.get(id);
     if (!tally) {
       if (this.#tallies.size >= MAX_MERCHANTS && id !== OTHERS) return this.#find(OTHERS);
-      tally = {
-        unauthorized: new Map(),
-        invalid: new Map(),
-        pairs: 0,
-        duplicate_orders: 0,
-        callbacks: { answered_non_2xx: 0, timed_out: 0, never_acknowledged: 0, accepted_bad_signature: 0 },
-        acknowledgements: { count: 0, reason: undefined },
-        polled: new Map(),
-        coverage: new CoverageTally(this.#changed),
-        accepted: false,
-        lost: new LostAnswers(),
-      };
+      tally = newTally(this.#changed);
       this.#tallies.set(id, tally);
     }
     return tally;
@@ -299,20 +267,7 @@ export class MistakeCounter {
 
   /** The counts as the store keeps them (src/report/saved-report.ts). */
   saved(): SavedReport {
-    const merchants = [...this.#tallies].map(
-      ([merchant, t]): SavedTally => ({
-        merchant,
-        unauthorized: [...t.unauthorized],
-        invalid: [...t.invalid].map(([field, codes]) => [field, [...codes]]),
-        duplicate_orders: t.duplicate_orders,
-        callbacks: { ...t.callbacks },
-        acknowledgements: { count: t.acknowledgements.count, ...(t.acknowledgements.reason !== undefined ? { reason: t.acknowledgements.reason } : {}) },
-        polled: [...t.polled],
-        coverage: t.coverage.saved(),
-        accepted: t.accepted,
-      }),
-    );
-    return { version: 1, merchants };
+    return { version: 1, merchants: [...this.#tallies].map(([merchant, tally]) => savedTally(merchant, tally)) };
   }
 
   /** Takes back counts `saved()` gave (a sandbox's store, at start-up), in place of any counted so far. */
@@ -320,21 +275,7 @@ export class MistakeCounter {
     this.#tallies.clear();
     this.#lastMerchant = undefined;
     this.#lastTally = undefined;
-    for (const kept of saved.merchants) {
-      const invalid = new Map(kept.invalid.map(([field, codes]) => [field, new Map(codes)] as const));
-      this.#tallies.set(kept.merchant, {
-        unauthorized: new Map(kept.unauthorized),
-        invalid,
-        pairs: [...invalid.values()].reduce((sum, codes) => sum + codes.size, 0),
-        duplicate_orders: kept.duplicate_orders,
-        callbacks: { ...kept.callbacks },
-        acknowledgements: { count: kept.acknowledgements.count, reason: kept.acknowledgements.reason },
-        polled: new Map(kept.polled),
-        coverage: new CoverageTally(this.#changed, kept.coverage),
-        accepted: kept.accepted,
-        lost: new LostAnswers(),
-      });
-    }
+    for (const kept of saved.merchants) this.#tallies.set(kept.merchant, restoredTally(kept, this.#changed));
   }
 
   /** The report: merchants sorted by id, each with its counts; notes and coverage after. */
