@@ -3,9 +3,7 @@ import { checkCallbackReceiver } from '../check-callback/check-callback-receiver
 import { fuzzReceiver } from '../callback-fuzzer/fuzz-receiver.js';
 import type { Profile } from '../profile/profile-schema.js';
 import type { ReceiverFindings } from './checklist.js';
-
-/** Schedules the go-live fuzzer tries when not told: fewer than check-callback's 100, so the checklist comes back in seconds. */
-export const GO_LIVE_RUNS = 50;
+import { GO_LIVE_RUNS } from './go-live-schema.js';
 
 export interface CheckReceiverOptions {
   /** The merchant's callback_url. */

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { COVERAGE_ROW_IDS } from '../report/coverage-rows.js';
 
+/** Schedules the go-live fuzzer tries when not told: fewer than check-callback's 100, so the checklist comes back in seconds. */
+export const GO_LIVE_RUNS = 50;
+
 /**
  * The rows of the go-live checklist: every coverage row (src/report/coverage-rows.ts), then the
  * two that only a check of the receiver itself shows: an older state arriving after a newer one,
