@@ -49,6 +49,14 @@ describe('the integration report after a restart', () => {
     // A reset empties the trades, not the report (as without a restart).
     await sandbox.admin.reset();
     expect(await sandbox.admin.report()).toEqual(before);
+    // Clearing it is the way to a fresh report, and the empty report is what the store keeps.
+    expect(await sandbox.admin.clearReport()).toEqual({ status: 'cleared', merchants: 1 });
+    const cleared = await sandbox.admin.report();
+    expect(cleared).toMatchObject({ total: 0, merchants: [] });
+    expect(cleared.coverage.flatMap((merchant) => merchant.rows).filter((row) => row.status !== 'not_seen')).toEqual([]);
+    await sandbox.close();
+    sandbox = await startSandbox({ data: folder, clock: 'manual' });
+    expect(await sandbox.admin.report()).toEqual(cleared);
   });
 
   it('a change made after the restart is counted on top of the kept counts, and kept too', async ({ folder }) => {

@@ -135,6 +135,11 @@ export class AdminClient {
     return this.call('GET', '/report', { query: {} });
   }
 
+  /** Forgets this workspace's integration report (its counts and coverage): a fresh start of the report, the trades kept. */
+  clearReport(): Promise<{ status: 'cleared'; merchants: number }> {
+    return this.call('DELETE', '/report');
+  }
+
   /**
    * A merchant's go-live checklist (see `deposit-sandbox go-live`): from the coverage alone, or,
    * given `receiver`, with that receiver checked and fuzzed first (`probe`: its balance probe).

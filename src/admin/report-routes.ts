@@ -46,27 +46,48 @@ const report = createRoute({
   },
 });
 
+const clear = createRoute({
+  method: 'delete',
+  path: '/',
+  operationId: 'clearIntegrationReport',
+  tags: ['sandbox'],
+  summary: "Forgets this workspace's integration report: its counted mistakes and coverage",
+  description:
+    "For a fresh start of the report after a fix, without removing trades (reset keeps the counts) or starting a new workspace. Only this workspace's counts: at the root, the other workspaces keep theirs. A durable sandbox (--data) writes the empty report to its store.",
+  security: SECURITY.admin,
+  responses: {
+    200: {
+      description: 'How many merchants had counts.',
+      content: { 'application/json': { schema: named('ReportCleared', z.object({ status: z.literal('cleared'), merchants: z.number().int() })) } },
+    },
+    401: ADMIN_401,
+  },
+});
+
 /**
  * GET /_sandbox/report: the merchant's mistakes and coverage the sandbox counted (src/report), per
  * merchant; at the root, every workspace's too (/w/<name>/_sandbox/report: that workspace's).
  * `?format=junit` or `markdown` answers it as the CLI's `report --format` writes it, for a CI step
- * that fetches it while the sandbox (a service container) still runs.
+ * that fetches it while the sandbox (a service container) still runs. DELETE forgets the
+ * workspace's counts, which a durable sandbox otherwise keeps across restarts and resets.
  */
 export function reportRoutes() {
   const app = new ResourceApp();
   app.use(requireSandboxAdmin);
-  return app.openapi(report, async (c) => {
-    const sandbox = c.get('sandbox');
-    const server = c.get('server');
-    // Of the workspace default, the whole server's.
-    const others = sandbox === server.root ? server.workspaces : undefined;
-    // With --probe: the credits of callbacks already acknowledged are read first (bounded).
-    await creditsSettled(sandbox, others);
-    const { format, fail_on: failOn } = c.req.valid('query');
-    const counted = serverReport(sandbox, others);
-    // JUnit and Markdown are text, not the declared JSON: the declaration lists their media types.
-    if (format === 'junit') return c.body(reportJunit(counted, failOn), 200, { 'Content-Type': 'application/xml; charset=UTF-8' }) as never;
-    if (format === 'markdown') return c.body(reportMarkdown(counted), 200, { 'Content-Type': 'text/markdown; charset=UTF-8' }) as never;
-    return c.json(counted, 200);
-  });
+  return app
+    .openapi(report, async (c) => {
+      const sandbox = c.get('sandbox');
+      const server = c.get('server');
+      // Of the workspace default, the whole server's.
+      const others = sandbox === server.root ? server.workspaces : undefined;
+      // With --probe: the credits of callbacks already acknowledged are read first (bounded).
+      await creditsSettled(sandbox, others);
+      const { format, fail_on: failOn } = c.req.valid('query');
+      const counted = serverReport(sandbox, others);
+      // JUnit and Markdown are text, not the declared JSON: the declaration lists their media types.
+      if (format === 'junit') return c.body(reportJunit(counted, failOn), 200, { 'Content-Type': 'application/xml; charset=UTF-8' }) as never;
+      if (format === 'markdown') return c.body(reportMarkdown(counted), 200, { 'Content-Type': 'text/markdown; charset=UTF-8' }) as never;
+      return c.json(counted, 200);
+    })
+    .openapi(clear, (c) => c.json({ status: 'cleared' as const, merchants: c.get('sandbox').report.clear() }, 200));
 }

@@ -278,6 +278,15 @@ export class MistakeCounter {
     for (const kept of saved.merchants) this.#tallies.set(kept.merchant, restoredTally(kept, this.#changed));
   }
 
+  /** Forgets every count and coverage mark (DELETE /_sandbox/report), and says so to the store's keeper. */
+  clear(): number {
+    const merchants = this.#tallies.size;
+    this.restore({ version: 1, merchants: [] });
+    this.#polling.forget();
+    this.#changed();
+    return merchants;
+  }
+
   /** The report: merchants sorted by id, each with its counts; notes and coverage after. */
   report(nameOf: (merchant: string) => string | undefined = () => undefined, workspace?: string): IntegrationReport {
     const sorted = [...this.#tallies.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

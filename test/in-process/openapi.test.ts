@@ -122,7 +122,7 @@ describe('the document', () => {
     );
     const documented = new Set(Object.entries(doc['paths'] as Record<string, Json>).flatMap(([path, item]) => Object.keys(item).map((method) => `${method} ${path}`)));
     expect([...documented].sort()).toEqual([...served].sort());
-    expect(documented.size).toBe(42); // 3 provider endpoints, 30 admin and workspace routes (state, fork, resume, session.har and go-live among them), 6 payment page routes, the dashboard, the go-live page, this document
+    expect(documented.size).toBe(43); // 3 provider endpoints, 31 admin and workspace routes (state, fork, resume, session.har, go-live and the report's clearing among them), 6 payment page routes, the dashboard, the go-live page, this document
   });
 
   it('declares what the routes accept: empty filters (each schema admits "") and JSON bodies under application/json, which also reads application/<name>+json', async () => {
