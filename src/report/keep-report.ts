@@ -2,8 +2,9 @@ import type { Store } from '../store/store.js';
 import type { MistakeCounter } from './mistake-counter.js';
 import { savedReportSchema } from './saved-report.js';
 
-/** The meta row that keeps a sandbox's report counts. */
-const ROW = 'report';
+/** The meta row that keeps a sandbox's report counts (a state import keeps it: src/sessions/import-state.ts). */
+export const REPORT_ROW = 'report';
+const ROW = REPORT_ROW;
 /** Changes within this long are written together: a burst of mistakes is one write, not one per request. */
 export const REPORT_WRITE_DELAY_MS = 250;
 /** setTimeout as it was at start-up: a test's fake timers must not hold the report's writes back. */

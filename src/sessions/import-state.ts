@@ -6,6 +6,7 @@ import { ProfileError } from '../profile/profile-error.js';
 import type { Profile } from '../profile/profile-schema.js';
 import { profileUploadName, type ProfileSource } from '../profile/workspace-profile.js';
 import type { ErrorDetail } from '../refusals/refusal.js';
+import { REPORT_ROW } from '../report/keep-report.js';
 import type { Sandbox } from '../sandbox.js';
 import { ScenarioEngine } from '../scenarios/scenario-engine.js';
 import { parseScenarioUpload, uploadName } from '../scenarios/uploaded-scenarios.js';
@@ -106,7 +107,10 @@ export function planImport(target: StateTarget, document: StateDocument, options
  */
 export async function applyImport(target: StateTarget, plan: ImportPlan): Promise<ImportSummary> {
   const { store } = target;
+  // The integration report's counts are the workspace's own, not part of a state document: they stay written.
+  const report = store.meta.get(REPORT_ROW);
   store.clear();
+  if (report !== undefined) store.meta.put(report);
   for (const row of plan.meta) store.meta.put(row);
   for (const trade of plan.trades) store.trades.put(trade);
   for (const event of plan.callbacks) store.callbacks.put(event);

@@ -3,7 +3,7 @@
  * GET /_sandbox/state, PUT /_sandbox/state (all or nothing), POST /_sandbox/fork (isolation both
  * ways, pending callbacks held or kept, the name taken, the limit), POST /_sandbox/resume-callbacks.
  */
-import { afterEach, describe, expect } from 'vitest';
+import { afterEach, describe, expect, vi } from 'vitest';
 import { createServer } from '../../src/server/server.js';
 import { createApp } from '../../src/app.js';
 import { forkCommand } from '../../src/cli/fork-command.js';
@@ -92,6 +92,18 @@ describe('GET and PUT /_sandbox/state', () => {
     const now = await state(t, '/w/full');
     expect([now.trades, now.merchants, now.callbacks, now.jobs]).toEqual([[], [], [], []]);
     expect((await t.post('/w/full/api/v1/trades/deposit/create', p2pBody({ merchant: merchant.id }), { 'X-Auth': merchant.token })).status).toBe(401);
+  });
+
+  it("a PUT keeps the workspace's integration report counts written in its store", async () => {
+    t = await makeSandbox({ clock: 'manual' });
+    const empty = await state(t, '/w/empty');
+    expect((await t.post('/api/v1/trades/deposit/create', p2pBody(), { 'X-Auth': 'not-the-token' })).status).toBe(401);
+    // The counts are written a moment after the mistake; a PUT then must not take them out of the store.
+    await vi.waitFor(() => expect(t?.sandbox.store.meta.get('report')).toBeDefined(), { timeout: 5_000 });
+    const written = t.sandbox.store.meta.get('report');
+    expect((await call(t, 'PUT', '/_sandbox/state', empty)).status).toBe(200);
+    expect(t.sandbox.store.meta.get('report')).toEqual(written);
+    expect((await json<{ total: number }>(t.app.request('/_sandbox/report'))).total).toBe(1);
   });
 
   it('refuses a body that is not a valid state document, from a newer version, or inconsistent, and changes nothing', async () => {
