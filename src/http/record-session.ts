@@ -1,6 +1,6 @@
 import type { HttpBindings } from '@hono/node-server';
 import type { Context, MiddlewareHandler } from 'hono';
-import { ACCEPTED_HEADERS, acceptedAnswer } from '../sessions/provider-answers.js';
+import { ACCEPTED_HEADERS, acceptedAnswer, viewOf } from '../sessions/provider-answers.js';
 import { JSON_BODY, TEXT_BODY } from './body.js';
 import { ANSWER_LOST } from './lose-answer.js';
 import type { SandboxEnv } from './sandbox-env.js';
@@ -39,7 +39,8 @@ function formText(c: Context): Promise<string> | undefined {
  * is (the request's headers as Node read them, the body text the route read, the answer's
  * headers) and masks nothing yet: src/sessions/resolve-entry.ts masks and writes each entry out
  * when the session is exported. An accepted create or read is written again then from the trade
- * its route answered with (`answered`, src/sessions/provider-answers.ts); any other answer's body is read here as text and handed on
+ * its route answered with (`answered`, src/sessions/provider-answers.ts), and over a socket it is
+ * packed as bytes (src/sessions/packed-requests.ts); any other answer's body is read here as text and handed on
  * as a new Response of the same status and headers. A request refused before it reached the
  * routes (a guard, an unknown workspace name) is not recorded, and an answer lost on purpose
  * (the lost-answer scenario) is recorded as status 0.
@@ -69,11 +70,30 @@ export const recordSession: MiddlewareHandler<SandboxEnv> = async (c, next) => {
   const res = c.res;
   const lost = c.get(ANSWER_LOST as never) === true;
   const scenario = c.get('scenario');
+  const answered = scenario === undefined && !lost ? c.get('answered') : undefined;
+  if (answered !== undefined && incoming !== undefined && res.status < 300 && (method === 'GET' || method === 'POST')) {
+    // The busiest entry, an accepted create or read over a socket, is packed as bytes (src/sessions/packed-requests.ts).
+    recorder.recordAccepted(
+      {
+        wall: performance.timeOrigin + started,
+        clock,
+        duration,
+        method,
+        status: res.status,
+        view: viewOf(method, rest),
+        url: incoming.url ?? '',
+        headers: incoming.rawHeaders.join('\n'),
+        body: jsonBody !== undefined ? await c.req.text() : undefined,
+        trade: answered,
+      },
+      sandbox.publicUrl,
+    );
+    return;
+  }
   let answer: string | (() => string) = '';
   if (!lost) {
     // An accepted create or read is written again from the trade its route answered with when
     // exported; a scenario's answer carries X-Sandbox-Scenario besides, so it is read as any other.
-    const answered = scenario === undefined ? c.get('answered') : undefined;
     const rebuilt = answered === undefined || res.status >= 300 ? undefined : acceptedAnswer(answered, method, rest, sandbox.publicUrl);
     if (rebuilt !== undefined) answer = rebuilt;
     else if (method !== 'HEAD' && !NULL_BODY.has(res.status)) {

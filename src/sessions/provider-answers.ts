@@ -1,4 +1,4 @@
-import { toTrade, type TradeRecord } from '../trades/trade.js';
+import { toTrade, type TradeRecord, type TradeView } from '../trades/trade.js';
 
 /**
  * The headers of every accepted provider answer as the routes set them (src/api/provider.ts), so
@@ -17,6 +17,9 @@ export const ACCEPTED_HEADERS: Headers = new Headers({ 'content-type': 'applicat
  * the workspace's prefix) name the view: a read, a create or a build.
  */
 export function acceptedAnswer(trade: TradeRecord, method: string, path: string, publicUrl: string): () => string {
-  const view = method === 'GET' ? 'get' : path.endsWith('/build') ? 'build' : 'create';
+  const view = viewOf(method, path);
   return () => JSON.stringify(toTrade(trade, view, publicUrl));
 }
+
+/** Which answer of a trade a provider endpoint wrote: a read's, a create's or a build's. */
+export const viewOf = (method: string, path: string): TradeView => (method === 'GET' ? 'get' : path.endsWith('/build') ? 'build' : 'create');

@@ -1,5 +1,8 @@
 import type { Profile } from '../profile/profile-schema.js';
 import type { Attempt } from '../store/callback-records.js';
+import { toTrade, type TradeRecord } from '../trades/trade.js';
+import { type AcceptedRequest, PackedRequests } from './packed-requests.js';
+import { ACCEPTED_HEADERS } from './provider-answers.js';
 
 /** A header as recorded: its name as sent, its value (a credential masked). */
 export type Header = readonly [name: string, value: string];
@@ -131,8 +134,17 @@ export class SessionRecorder {
   readonly enabled: boolean;
   readonly limit: number;
   readonly info: SessionInfo;
-  /** Dropped entries' slots are emptied at once, so what they held is let go before the array is cut. */
-  #entries: (SessionEntry | undefined)[] = [];
+  /**
+   * The entries, oldest first from #head: an entry, or for a packed request (recordAccepted) the
+   * trade it answered with, its bytes in #packed at #offsets[i]. Dropped entries' slots are
+   * emptied at once, so what they held is let go before the array is cut.
+   */
+  #entries: (SessionEntry | TradeRecord | undefined)[] = [];
+  /** Per slot of #entries: where its request is packed, or -1 for an entry kept as it is. */
+  #offsets = new Float64Array(1024);
+  readonly #packed = new PackedRequests();
+  /** The address the packed answers are written again with (the workspace's, when they were recorded). */
+  #publicUrl = '';
   #sizes: number[] = [];
   /** Index of the oldest entry kept (entries before it were dropped). */
   #head = 0;
@@ -164,8 +176,35 @@ export class SessionRecorder {
   record(entry: SessionEntry): void {
     if (!this.enabled) return;
     entry.seq = ++this.#seq;
-    const size = sizeOf(entry);
-    this.#entries.push(entry);
+    this.#keep(entry, -1, sizeOf(entry));
+  }
+
+  /**
+   * Keeps an accepted provider request (201 of a create or build, 200 of a read) packed as bytes
+   * (./packed-requests.ts): its answer is written again from `trade` at export, with `publicUrl`.
+   */
+  recordAccepted(request: AcceptedRequest, publicUrl: string): void {
+    if (!this.enabled) return;
+    const seq = ++this.#seq;
+    this.#publicUrl = publicUrl;
+    const packed = this.#packed.pack(request, seq);
+    if (packed !== undefined) {
+      this.#keep(request.trade, packed.offset, OVERHEAD + packed.bytes);
+      return;
+    }
+    const entry = this.#asEntry({ ...request, seq }, request.trade);
+    this.#keep(entry, -1, sizeOf(entry));
+  }
+
+  #keep(slot: SessionEntry | TradeRecord, offset: number, size: number): void {
+    const index = this.#entries.length;
+    if (index === this.#offsets.length) {
+      const grown = new Float64Array(index * 2);
+      grown.set(this.#offsets);
+      this.#offsets = grown;
+    }
+    this.#offsets[index] = offset;
+    this.#entries.push(slot);
     this.#sizes.push(size);
     this.#bytes += size;
     while (this.#bytes > this.limit && this.#entries.length - this.#head > 1) {
@@ -174,17 +213,47 @@ export class SessionRecorder {
       this.#head++;
       this.#dropped++;
     }
-    // Let go of the dropped ones now and then, not at every drop.
+    // Let go of the dropped ones now and then, not at every drop: their slots, and the packed bytes before the oldest kept.
     if (this.#head > 1024 && this.#head * 2 > this.#entries.length) {
+      const oldest = this.#offsets.subarray(this.#head, this.#entries.length).find((at) => at >= 0);
+      this.#packed.release(oldest);
+      this.#offsets.copyWithin(0, this.#head, this.#entries.length);
       this.#entries = this.#entries.slice(this.#head);
       this.#sizes = this.#sizes.slice(this.#head);
       this.#head = 0;
     }
   }
 
+  /** A packed request as the entry it was recorded as. */
+  #asEntry(request: Omit<AcceptedRequest, 'trade'> & { seq: number }, trade: TradeRecord): RequestEntry {
+    const publicUrl = this.#publicUrl;
+    return {
+      type: 'request',
+      seq: request.seq,
+      wall: request.wall,
+      clock: request.clock,
+      method: request.method,
+      url: request.url,
+      requestHeaders: request.headers,
+      requestBody: request.body,
+      status: request.status,
+      responseHeaders: ACCEPTED_HEADERS,
+      responseBody: () => JSON.stringify(toTrade(trade, request.view, publicUrl)),
+      duration: request.duration,
+      scenario: undefined,
+    };
+  }
+
   /** The entries kept, oldest first. */
   entries(): SessionEntry[] {
-    return this.#entries.slice(this.#head) as SessionEntry[];
+    const entries: SessionEntry[] = [];
+    for (let i = this.#head; i < this.#entries.length; i++) {
+      const slot = this.#entries[i];
+      const offset = this.#offsets[i] as number;
+      if (offset >= 0) entries.push(this.#asEntry(this.#packed.unpack(offset), slot as TradeRecord));
+      else entries.push(slot as SessionEntry);
+    }
+    return entries;
   }
 
   /** The label a callback entry names `profile` with: its name, or its name and a number for a second profile of that name. */
