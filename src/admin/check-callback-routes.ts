@@ -4,12 +4,12 @@ import { checkCallbackReceiver } from '../check-callback/check-callback-receiver
 import { checkReportSchema } from '../check-callback/check-report.js';
 import { requireSandboxAdmin } from '../http/admin-guard.js';
 import { ADMIN_BODY_LIMIT } from '../http/body.js';
-import { errors } from '../http/errors.js';
 import { jsonRequest } from '../http/request-body.js';
 import { ResourceApp } from '../http/resource-app.js';
 import { ADMIN_401, ADMIN_TOO_LARGE, answer, BODY_422, error } from '../openapi/error-responses.js';
 import { named } from '../openapi/schema-name.js';
 import { SECURITY } from '../openapi/security.js';
+import { fixturesMerchant } from './fixtures-merchant.js';
 import { isHttpUrl, LIMITS } from '../trades/requests.js';
 
 /** Body of POST /_sandbox/check-callback. */
@@ -63,13 +63,7 @@ export function checkCallbackRoutes() {
   return app.openapi(check, async (c) => {
     const sandbox = c.get('sandbox');
     const { url, merchant: id, order } = c.req.valid('json');
-    const merchant = id === undefined ? sandbox.merchants.list()[0] : sandbox.merchants.get(id);
-    if (!merchant) {
-      const known = sandbox.merchants.list().map((m) => m.id);
-      throw errors.validation(`Merchant ${JSON.stringify(id)} is not in this sandbox's fixtures (it has ${known.join(', ')}).`, [
-        { field: 'merchant', message: `must be a merchant id from the fixtures: ${known.join(', ')}` },
-      ]);
-    }
+    const merchant = fixturesMerchant(sandbox, id, () => sandbox.merchants.list()[0]);
     const report = await checkCallbackReceiver({
       url,
       merchant,

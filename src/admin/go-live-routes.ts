@@ -1,17 +1,19 @@
 import { createRoute } from '@hono/zod-openapi';
+import { anotherMerchantsSecret } from '../callback-fuzzer/another-merchant.js';
 import { z } from 'zod';
 import { buildChecklist } from '../go-live/checklist.js';
 import { GO_LIVE_RUNS, goLiveChecklistSchema } from '../go-live/go-live-schema.js';
 import { requireSandboxAdmin } from '../http/admin-guard.js';
 import { ADMIN_BODY_LIMIT } from '../http/body.js';
-import { errors } from '../http/errors.js';
 import { jsonRequest } from '../http/request-body.js';
 import { ResourceApp } from '../http/resource-app.js';
 import type { Merchant } from '../merchants/fixtures.js';
 import { ADMIN_401, ADMIN_TOO_LARGE, answer, BODY_422, error } from '../openapi/error-responses.js';
 import { named } from '../openapi/schema-name.js';
 import { SECURITY } from '../openapi/security.js';
-import { creditsSettled, type ReportedWorkspaces, serverReport } from '../report/server-report.js';
+import { fixturesMerchant } from './fixtures-merchant.js';
+import { settledReport } from './settled-report.js';
+import type { ReportedWorkspaces } from '../report/server-report.js';
 import type { Sandbox } from '../sandbox.js';
 import { isHttpUrl, LIMITS } from '../trades/requests.js';
 
@@ -82,24 +84,15 @@ const run = createRoute({
   },
 });
 
-/** The merchant asked for, or the first with coverage, or the first of the fixtures; a 422 for one the fixtures do not have. */
-function pickMerchant(sandbox: Sandbox, asked: string | undefined, covered: readonly string[]): Merchant {
-  const merchant = asked !== undefined ? sandbox.merchants.get(asked) : (sandbox.merchants.get(covered[0] ?? '') ?? sandbox.merchants.list()[0]);
-  if (merchant) return merchant;
-  const known = sandbox.merchants.list().map((m) => m.id);
-  throw errors.validation(`Merchant ${JSON.stringify(asked)} is not in this sandbox's fixtures (it has ${known.join(', ')}).`, [
-    { field: 'merchant', message: `must be a merchant id from the fixtures: ${known.join(', ')}` },
-  ]);
-}
-
 /** The checklist's coverage side: the report as GET /_sandbox/report answers it, its merged coverage at a server's root. */
 async function coverageOf(sandbox: Sandbox, server: { root: Sandbox; workspaces: ReportedWorkspaces }) {
-  // Of the workspace default, the whole server's (as the report route).
-  const others = sandbox === server.root ? server.workspaces : undefined;
-  await creditsSettled(sandbox, others);
-  const report = serverReport(sandbox, others);
+  const report = await settledReport(sandbox, server);
   return report.coverage_merged ?? report.coverage;
 }
+
+/** The merchant asked for, or the first with coverage, or the first of the fixtures. */
+const pickMerchant = (sandbox: Sandbox, asked: string | undefined, covered: readonly { merchant: string }[]) =>
+  fixturesMerchant(sandbox, asked, () => sandbox.merchants.get(covered[0]?.merchant ?? '') ?? sandbox.merchants.list()[0]);
 
 /**
  * GET and POST /_sandbox/go-live: the go-live checklist of one merchant (src/go-live). GET reads
@@ -113,30 +106,21 @@ export function goLiveRoutes() {
     .openapi(read, async (c) => {
       const sandbox = c.get('sandbox');
       const coverage = await coverageOf(sandbox, c.get('server'));
-      const merchant = pickMerchant(
-        sandbox,
-        c.req.valid('query').merchant,
-        coverage.map((m) => m.merchant),
-      );
+      const merchant = pickMerchant(sandbox, c.req.valid('query').merchant, coverage);
       return c.json(checklistFor(sandbox, merchant, coverage, undefined), 200);
     })
     .openapi(run, async (c) => {
       const sandbox = c.get('sandbox');
       const body = c.req.valid('json');
       const before = await coverageOf(sandbox, c.get('server'));
-      const merchant = pickMerchant(
-        sandbox,
-        body.merchant,
-        before.map((m) => m.merchant),
-      );
-      const other = sandbox.merchants.list().find((m) => m.id !== merchant.id && m.secret !== merchant.secret);
+      const merchant = pickMerchant(sandbox, body.merchant, before);
       // The receiver check and the fuzzer (fast-check) load when a check is asked for, not at every start of the server.
       const { checkReceiver } = await import('../go-live/check-receiver.js');
       const findings = await checkReceiver({
         url: body.receiver,
         probe: body.probe,
         merchant,
-        otherSecret: other?.secret ?? `${merchant.secret}:another-merchant`,
+        otherSecret: anotherMerchantsSecret(sandbox.merchants.list(), merchant.id, merchant.secret),
         profile: sandbox.profile,
         publicUrl: sandbox.publicUrl,
         timeoutMs: sandbox.options.callbackTimeout,

@@ -7,7 +7,7 @@ import { SECURITY } from '../openapi/security.js';
 import { integrationReportSchema } from '../report/report-schema.js';
 import { FAIL_ON } from '../report/coverage-formats.js';
 import { reportJunit, reportMarkdown } from '../report/report-formats.js';
-import { creditsSettled, serverReport } from '../report/server-report.js';
+import { settledReport } from './settled-report.js';
 
 named('IntegrationReport', integrationReportSchema, "The merchant's mistakes the sandbox counted, per merchant.");
 
@@ -76,14 +76,8 @@ export function reportRoutes() {
   app.use(requireSandboxAdmin);
   return app
     .openapi(report, async (c) => {
-      const sandbox = c.get('sandbox');
-      const server = c.get('server');
-      // Of the workspace default, the whole server's.
-      const others = sandbox === server.root ? server.workspaces : undefined;
-      // With --probe: the credits of callbacks already acknowledged are read first (bounded).
-      await creditsSettled(sandbox, others);
       const { format, fail_on: failOn } = c.req.valid('query');
-      const counted = serverReport(sandbox, others);
+      const counted = await settledReport(c.get('sandbox'), c.get('server'));
       // JUnit and Markdown are text, not the declared JSON: the declaration lists their media types.
       if (format === 'junit') return c.body(reportJunit(counted, failOn), 200, { 'Content-Type': 'application/xml; charset=UTF-8' }) as never;
       if (format === 'markdown') return c.body(reportMarkdown(counted), 200, { 'Content-Type': 'text/markdown; charset=UTF-8' }) as never;

@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { anotherMerchantsSecret } from '../callback-fuzzer/another-merchant.js';
 import { checkSuite } from '../callback-fuzzer/fuzz-junit.js';
 import { checkCallbackReceiver } from '../check-callback/check-callback-receiver.js';
 import { formatCase, formatCheckHeader, formatCheckSummary, formatNoProbeNote } from '../check-callback/format-check.js';
@@ -51,12 +52,11 @@ export async function checkCallbackCommand(url: string, options: CheckCallbackCo
     );
   }
   if (wantsFuzzer(options)) {
-    const other = merchants.find((m) => m.id.toLowerCase() !== id.toLowerCase() && m.secret !== secret);
     return fuzzCallbackCommand(
       {
         url,
         merchant: { id, secret, ...(known ? { rate: known.rate, name: known.name } : {}) },
-        otherSecret: other?.secret ?? `${secret}:another-merchant`,
+        otherSecret: anotherMerchantsSecret(merchants, id, secret),
         timeoutMs,
         profile,
         ...(options.publicUrl !== undefined ? { publicUrl: options.publicUrl } : {}),
