@@ -36,12 +36,18 @@ export interface TestSandbox {
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
   /** GET with X-Token: demo token unless headers say otherwise. */
   get(path: string, headers?: Record<string, string>): Promise<Response>;
+  /** Any method, with a JSON body when one is given (a string as it is): the admin API's requests. */
+  call(method: string, path: string, body?: unknown): Promise<Response>;
   close(): Promise<void>;
 }
 
 /** An in-memory sandbox and its Hono app, driven with app.request() (no port). */
 export async function makeSandbox(options: SandboxOptionsInput = {}, settings: ServerSettings = {}): Promise<TestSandbox> {
-  const server = await createServer({ inMemory: true, ...options }, settings);
+  return testSandbox(await createServer({ inMemory: true, ...options }, settings));
+}
+
+/** A server made elsewhere (a data folder opened again, say), driven as makeSandbox's. */
+export function testSandbox(server: Server): TestSandbox {
   const sandbox = server.root;
   const app = checkedApp(server);
   return {
@@ -57,6 +63,8 @@ export async function makeSandbox(options: SandboxOptionsInput = {}, settings: S
         }),
       ),
     get: (path, headers = {}) => Promise.resolve(app.request(path, { headers: { 'X-Token': DEMO.token, ...headers } })),
+    call: (method, path, body) =>
+      Promise.resolve(app.request(path, { method, headers: { 'Content-Type': 'application/json' }, ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }) })),
     close: () => server.close(),
   };
 }

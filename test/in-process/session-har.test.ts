@@ -24,16 +24,13 @@ afterEach(async () => {
   receiver = undefined;
 });
 
-const call = (sandbox: TestSandbox, method: string, path: string, body?: unknown) =>
-  sandbox.app.request(path, { method, headers: { 'Content-Type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-
 /** Creates, a payment, a callback that fails once and is delivered on its retry, a clock advance. */
 async function session(sandbox: TestSandbox, base: string, url: string) {
   const trade = (await (await sandbox.post(`${base}/api/v1/trades/deposit/create`, p2pBody({ callback_url: `${url}/cb` }))).json()) as { id: string };
   await sandbox.post(`${base}/api/v1/trades/deposit/create`, p2pBody());
-  expect((await call(sandbox, 'POST', `${base}/_sandbox/trades/${trade.id}/transition`, { state: 'confirmed' })).status).toBe(200);
-  await call(sandbox, 'POST', `${base}/_sandbox/clock/advance`, { by: '0s' });
-  await call(sandbox, 'POST', `${base}/_sandbox/clock/advance`, { by: '1s' });
+  expect((await sandbox.call('POST', `${base}/_sandbox/trades/${trade.id}/transition`, { state: 'confirmed' })).status).toBe(200);
+  await sandbox.call('POST', `${base}/_sandbox/clock/advance`, { by: '0s' });
+  await sandbox.call('POST', `${base}/_sandbox/clock/advance`, { by: '1s' });
   await sandbox.get(`${base}/api/v1/trades/${DEMO.id}/${trade.id}`);
   return trade;
 }
@@ -105,7 +102,7 @@ describe('serve --record-dir', () => {
     const dir = join(folder, 'sessions');
     t = await makeSandbox({ clock: 'manual', recordDir: dir });
     await t.post('/w/one/api/v1/trades/deposit/create', p2pBody());
-    expect((await call(t, 'DELETE', '/w/one/_sandbox')).status).toBe(200);
+    expect((await t.call('DELETE', '/w/one/_sandbox')).status).toBe(200);
     expect(readdirSync(dir)).toEqual(['one.har']);
     await t.post('/w/one/api/v1/trades/deposit/create', p2pBody());
     await t.post('/w/two/api/v1/trades/deposit/create', p2pBody());

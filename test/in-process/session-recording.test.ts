@@ -22,8 +22,6 @@ afterEach(async () => {
   receiver = undefined;
 });
 
-const call = (sandbox: TestSandbox, method: string, path: string, body?: unknown) =>
-  sandbox.app.request(path, { method, headers: { 'Content-Type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
 const requests = (entries: ResolvedEntry[]) => entries.filter((entry): entry is ResolvedRequest => entry.type === 'request');
 const header = (headers: readonly (readonly [string, string])[], name: string) => headers.find(([n]) => n.toLowerCase() === name.toLowerCase())?.[1];
 
@@ -38,9 +36,9 @@ describe('what a session records', () => {
     const builtText = await built.text();
     const read = await t.get(`/w/qa/api/v1/trades/${DEMO.id}/${trade.id}`);
     const readText = await read.text();
-    expect((await call(t, 'POST', `/w/qa/_sandbox/trades/${trade.id}/transition`, { state: 'confirmed' })).status).toBe(200);
-    await call(t, 'POST', '/w/qa/_sandbox/clock/advance', { by: '0s' });
-    await call(t, 'POST', '/w/qa/_sandbox/clock/advance', { by: '1s' });
+    expect((await t.call('POST', `/w/qa/_sandbox/trades/${trade.id}/transition`, { state: 'confirmed' })).status).toBe(200);
+    await t.call('POST', '/w/qa/_sandbox/clock/advance', { by: '0s' });
+    await t.call('POST', '/w/qa/_sandbox/clock/advance', { by: '1s' });
     await receiver.waitFor(2);
 
     const sandbox = await t.server.workspaces.open('qa');
@@ -173,12 +171,12 @@ describe('over a socket', () => {
 describe('masking', () => {
   it('masks tokens, secrets and signatures wherever they stand: headers, admin bodies, a value sent by mistake', async () => {
     t = await makeSandbox({ clock: 'manual', auth: 'either' });
-    const added = (await (await call(t, 'POST', '/_sandbox/merchants', { name: 'Own', token: 'own-token-1234', secret: 'own-secret-5678' })).json()) as { merchant: { id: string } };
+    const added = (await (await t.call('POST', '/_sandbox/merchants', { name: 'Own', token: 'own-token-1234', secret: 'own-secret-5678' })).json()) as { merchant: { id: string } };
     await t.app.request('/_sandbox/merchants');
     const body = p2pBody({ order: `leaked-${DEMO.secret}` });
     const signature = signatureOf('create', body);
     await t.post('/api/v1/trades/deposit/create', body, { 'X-Auth': signature });
-    await call(t, 'POST', `/_sandbox/merchants/${added.merchant.id}/sign`, { string_to_sign: 'a::b' });
+    await t.call('POST', `/_sandbox/merchants/${added.merchant.id}/sign`, { string_to_sign: 'a::b' });
     const entries = requests(await resolveEntries(t.sandbox));
     const text = JSON.stringify(entries);
     for (const secret of [DEMO.secret, DEMO.token, 'own-token-1234', 'own-secret-5678', signature, createHmac('sha256', 'own-secret-5678').update('a::b').digest('hex')]) {
@@ -193,9 +191,9 @@ describe('masking', () => {
 
   it('keeps masking the credentials of merchants a state import removed', async () => {
     t = await makeSandbox({ clock: 'manual' });
-    await call(t, 'POST', '/_sandbox/merchants', { name: 'Gone', token: 'gone-token-1234', secret: 'gone-secret-5678' });
+    await t.call('POST', '/_sandbox/merchants', { name: 'Gone', token: 'gone-token-1234', secret: 'gone-secret-5678' });
     const empty = await (await t.app.request('/w/empty/_sandbox/state')).json();
-    expect((await call(t, 'PUT', '/_sandbox/state', empty)).status).toBe(200);
+    expect((await t.call('PUT', '/_sandbox/state', empty)).status).toBe(200);
     const text = JSON.stringify(await resolveEntries(t.sandbox));
     expect(text).not.toContain('gone-secret-5678');
     expect(text).not.toContain('gone-token-1234');
