@@ -63,8 +63,6 @@ export const recordSession: MiddlewareHandler<SandboxEnv> = async (c, next) => {
 
   const jsonBody = c.get(JSON_BODY);
   const textBody = c.get(TEXT_BODY);
-  // Only a body a route has read (Hono keeps its text): reading one here could wait on a body no route wanted.
-  const sent = jsonBody !== undefined ? c.req.text() : textBody !== undefined ? textBody : area === 'page' ? formText(c) : undefined;
   // The request as Node read it (names and values in turn, the target as sent), else the Request (app.request()).
   const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
   const res = c.res;
@@ -90,11 +88,13 @@ export const recordSession: MiddlewareHandler<SandboxEnv> = async (c, next) => {
     );
     return;
   }
+  // Only a body a route has read (Hono keeps its text): reading one here could wait on a body no route wanted.
+  const sent = jsonBody !== undefined ? c.req.text() : textBody !== undefined ? textBody : area === 'page' ? formText(c) : undefined;
   let answer: string | (() => string) = '';
   if (!lost) {
     // An accepted create or read is written again from the trade its route answered with when
     // exported; a scenario's answer carries X-Sandbox-Scenario besides, so it is read as any other.
-    const rebuilt = answered === undefined || res.status >= 300 ? undefined : acceptedAnswer(answered, method, rest, sandbox.publicUrl);
+    const rebuilt = answered === undefined || res.status >= 300 ? undefined : acceptedAnswer(answered, viewOf(method, rest), sandbox.publicUrl);
     if (rebuilt !== undefined) answer = rebuilt;
     else if (method !== 'HEAD' && !NULL_BODY.has(res.status)) {
       answer = await res.text();

@@ -2,7 +2,7 @@ import type { CodedText } from '../i18n/coded-text.js';
 import { COVERAGE_ROW_IDS, type CoverageRowId, type CoverageStatus, STATUS_RANK } from './coverage-rows.js';
 import type { CoverageRow } from './report-schema.js';
 
-export type Mark = Pick<CoverageRow, 'trade' | 'detail' | 'detail_code' | 'detail_params'> & { status: Exclude<CoverageStatus, 'not_seen'> };
+type Mark = Pick<CoverageRow, 'trade' | 'detail' | 'detail_code' | 'detail_params'> & { status: Exclude<CoverageStatus, 'not_seen'> };
 
 /**
  * One merchant's coverage rows. A row only moves up (seen, handled, wrong): once a callback

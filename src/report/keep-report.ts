@@ -4,7 +4,6 @@ import { savedReportSchema } from './saved-report.js';
 
 /** The meta row that keeps a sandbox's report counts (a state import keeps it: src/sessions/import-state.ts). */
 export const REPORT_ROW = 'report';
-const ROW = REPORT_ROW;
 /** Changes within this long are written together: a burst of mistakes is one write, not one per request. */
 export const REPORT_WRITE_DELAY_MS = 250;
 /** setTimeout as it was at start-up: a test's fake timers must not hold the report's writes back. */
@@ -19,7 +18,7 @@ const later = setTimeout;
  * line, and the report starts empty.
  */
 export function keepReport(store: Store, counter: MistakeCounter, warn: (line: string) => void): { flush(): Promise<void> } {
-  const row = store.meta.get(ROW);
+  const row = store.meta.get(REPORT_ROW);
   if (row !== undefined) {
     const parsed = savedReportSchema.safeParse(row['counts']);
     if (parsed.success) counter.restore(parsed.data);
@@ -31,7 +30,7 @@ export function keepReport(store: Store, counter: MistakeCounter, warn: (line: s
   const write = (): Promise<void> => {
     timer = undefined;
     dirty = false;
-    store.meta.put({ id: ROW, counts: counter.saved() });
+    store.meta.put({ id: REPORT_ROW, counts: counter.saved() });
     // A failed write is the store's to log; the counts are written again at the next change or at close.
     return store.commit().catch(() => {
       dirty = true;
@@ -51,8 +50,7 @@ export function keepReport(store: Store, counter: MistakeCounter, warn: (line: s
      */
     async flush() {
       if (timer !== undefined) clearTimeout(timer);
-      // A state import replaces every meta row: the counts are written back if they went with it.
-      if (dirty || timer !== undefined || (!counter.empty && store.meta.get(ROW) === undefined)) await write();
+      if (dirty || timer !== undefined) await write();
     },
   };
 }

@@ -13,11 +13,10 @@ export const ACCEPTED_HEADERS: Headers = new Headers({ 'content-type': 'applicat
  * never changes a row in place, so the row kept is the one the route answered with, and the answer
  * is JSON.stringify(toTrade(row, view, publicUrl)), as the routes write it (src/api/provider.ts;
  * the read's cached text, src/trades/trade-json.ts, is the same). So the session keeps what the
- * merchant got without reading the answer back on the busiest path. `method` and `path` (after
- * the workspace's prefix) name the view: a read, a create or a build.
+ * merchant got without reading the answer back on the busiest path. `view` (viewOf) says which
+ * answer it was: a read's, a create's or a build's.
  */
-export function acceptedAnswer(trade: TradeRecord, method: string, path: string, publicUrl: string): () => string {
-  const view = viewOf(method, path);
+export function acceptedAnswer(trade: TradeRecord, view: TradeView, publicUrl: string): () => string {
   return () => JSON.stringify(toTrade(trade, view, publicUrl));
 }
 

@@ -1,8 +1,8 @@
 import type { Profile } from '../profile/profile-schema.js';
 import type { Attempt } from '../store/callback-records.js';
-import { toTrade, type TradeRecord } from '../trades/trade.js';
+import type { TradeRecord } from '../trades/trade.js';
 import { type AcceptedRequest, PackedRequests } from './packed-requests.js';
-import { ACCEPTED_HEADERS } from './provider-answers.js';
+import { ACCEPTED_HEADERS, acceptedAnswer } from './provider-answers.js';
 
 /** A header as recorded: its name as sent, its value (a credential masked). */
 export type Header = readonly [name: string, value: string];
@@ -226,7 +226,6 @@ export class SessionRecorder {
 
   /** A packed request as the entry it was recorded as. */
   #asEntry(request: Omit<AcceptedRequest, 'trade'> & { seq: number }, trade: TradeRecord): RequestEntry {
-    const publicUrl = this.#publicUrl;
     return {
       type: 'request',
       seq: request.seq,
@@ -238,7 +237,7 @@ export class SessionRecorder {
       requestBody: request.body,
       status: request.status,
       responseHeaders: ACCEPTED_HEADERS,
-      responseBody: () => JSON.stringify(toTrade(trade, request.view, publicUrl)),
+      responseBody: acceptedAnswer(trade, request.view, this.#publicUrl),
       duration: request.duration,
       scenario: undefined,
     };
