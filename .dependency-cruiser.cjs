@@ -7,7 +7,7 @@ const FLOORS = [
   {
     name: 'ground',
     what: 'plumbing every floor uses: the logger, refusals as data, the catalogues, config readers, JUnit, connections',
-    paths: ['^src/(log|refusals|i18n|junit|connections)/', '^src/config/(issues|yaml-issues|nearest-key|blank-environment)\\.ts$'],
+    paths: ['^src/(log|refusals|i18n|junit|connections)/', '^src/config/(issues|yaml-issues|nearest-key|blank-environment|off-value)\\.ts$'],
   },
   {
     name: 'records',

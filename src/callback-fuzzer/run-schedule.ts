@@ -5,7 +5,7 @@ import { SendBarrier } from '../callbacks/send-barrier.js';
 import { DEFAULT_POOL } from '../merchants/fixtures.js';
 import { createRandom } from '../trades/random.js';
 import { drawRequisites } from '../trades/requisites.js';
-import { type StateName, toTrade, TRADE_STATES, type TradeRecord } from '../trades/trade.js';
+import { type StateName, statesWith, toTrade, TRADE_STATES, type TradeRecord } from '../trades/trade.js';
 import { readProbe, type ProbeAnswer } from '../balance-probe/read-probe.js';
 import type { Profile } from '../profile/profile-schema.js';
 import type { Schedule, StepKind } from './schedule.js';
@@ -184,7 +184,7 @@ export async function runSchedule(schedule: Schedule, target: FuzzTarget & { pro
   const probes: ProbeAnswer[] = [];
   // The probe may answer the sandbox's states and every intermediate state the profile or the schedule names.
   const intermediate = [...new Set([...profile.states.intermediate, ...schedule.trades.flatMap((trade) => trade.via ?? [])])];
-  const states = intermediate.length === 0 ? TRADE_STATES : [...TRADE_STATES.slice(0, 2), ...intermediate, ...TRADE_STATES.slice(2)];
+  const states = intermediate.length === 0 ? TRADE_STATES : statesWith(intermediate);
   for (const trade of trades) probes.push(await readProbe(target.probe, trade.order, target.timeoutMs, states));
   return { deliveries, probes };
 }

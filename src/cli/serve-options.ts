@@ -1,14 +1,12 @@
 import type { Command } from 'commander';
-
-/** Values an environment variable uses for "off": DEPOSIT_SANDBOX_IN_MEMORY=0 / false / no / off / empty. */
-const OFF = /^(0|false|no|off)?$/i;
+import { saysOff } from '../config/off-value.js';
 
 /** A boolean flag set from the environment: true unless the variable says off. */
 function envFlag(command: Command, key: string): boolean | undefined {
   if (command.getOptionValueSource(key) !== 'env') return undefined;
   const option = command.options.find((o) => o.attributeName() === key);
   const value = (option?.envVar ? process.env[option.envVar] : undefined) ?? '';
-  return !OFF.test(value.trim());
+  return !saysOff(value);
 }
 
 /**

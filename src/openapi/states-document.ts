@@ -1,5 +1,5 @@
 import { FINAL_STATES } from '../lifecycle/transitions.js';
-import { TRADE_STATES } from '../trades/trade.js';
+import { statesWith, TRADE_STATES } from '../trades/trade.js';
 
 type Json = Record<string, unknown>;
 
@@ -30,7 +30,7 @@ export function statesDocument(document: Json, intermediate: readonly string[]):
     if (Array.isArray(list)) {
       // The trade states (the trades filter adds "", an empty filter), or the states a move may end in.
       const states = list.at(-1) === '' ? list.slice(0, -1) : list;
-      if (same(states, TRADE_STATES)) node['enum'] = [...TRADE_STATES.slice(0, 2), ...intermediate, ...list.slice(2)];
+      if (same(states, TRADE_STATES)) node['enum'] = [...statesWith(intermediate), ...list.slice(TRADE_STATES.length)];
       else if (same(list, FINAL_STATES)) node['enum'] = [...intermediate, ...list];
     }
     for (const inner of Object.values(node)) walk(inner);

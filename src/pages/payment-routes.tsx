@@ -20,7 +20,7 @@ import { paymentView, stateWord, type PaymentView } from './payment-view.js';
 import { payOnPage } from '../lifecycle/timeline.js';
 import type { TradeRecord } from '../trades/trade.js';
 import { page, securityHeaders } from './respond.js';
-import { cardFormSchema, cardNote, CHALLENGE_CODE, checkCard, TEST_CARDS } from './test-cards.js';
+import { cardDigits, cardFormSchema, cardNote, CHALLENGE_CODE, checkCard, TEST_CARDS } from './test-cards.js';
 
 /** The 3-D Secure form: the challenged card (a hidden field), the code, and which button was pressed. */
 export const challengeFormSchema = z.object({
@@ -239,8 +239,7 @@ export function paymentRoutes() {
       if (!view) return notFound(c, id);
       if (!view.waiting) return alreadyFinal(c, view);
       const form = c.req.valid('form');
-      // Spaces and dashes as the card form takes them (4000 0000 0000 3220).
-      const number = (form.card ?? '').replace(/[\s-]/g, '');
+      const number = cardDigits(form.card ?? '');
       const card = TEST_CARDS.find((candidate) => candidate.outcome === 'challenge' && candidate.number === number);
       if (view.trade.type !== 'ecom' || !card) {
         // Only a challenged test card reaches this step; anything else starts again at the card form.

@@ -74,10 +74,13 @@ export type CardCheck = { ok: true; card: TestCard } | { ok: false; errors: Part
  * number that is one of TEST_CARDS, a MM/YY expiry not before the current month, a 3-digit
  * CVC. Every problem is reported at once, per field.
  */
+/** A card number's digits, written with spaces or dashes as the card form takes them (4000 0000 0000 3220). */
+export const cardDigits = (number: string): string => number.replace(/[\s-]/g, '');
+
 export function checkCard(form: CardForm, now: number): CardCheck {
   const errors: Partial<Record<CardField, CardError>> = {};
 
-  const digits = (form.number ?? '').replace(/[\s-]/g, '');
+  const digits = cardDigits(form.number ?? '');
   if (digits === '') {
     errors.number = { key: 'card.error.numberMissing' };
   } else if (!/^\d{12,19}$/.test(digits)) {

@@ -1,10 +1,8 @@
 import { existsSync } from 'node:fs';
+import { saysOff } from '../config/off-value.js';
 
 /** The variable the image's Dockerfile sets: the sandbox runs as a container's entry point. */
 export const IN_CONTAINER_VARIABLE = 'DEPOSIT_SANDBOX_IN_CONTAINER';
-
-/** Values that say "no", as for the other boolean variables (DEPOSIT_SANDBOX_IN_MEMORY). */
-const OFF = /^(0|false|no|off)?$/i;
 
 /**
  * What DEPOSIT_SANDBOX_IN_CONTAINER says: true when set (`1`), false when set to 0 / false / no /
@@ -15,7 +13,7 @@ const OFF = /^(0|false|no|off)?$/i;
  */
 export function declaredInContainer(env: NodeJS.ProcessEnv = process.env): boolean | undefined {
   const value = env[IN_CONTAINER_VARIABLE];
-  return value === undefined ? undefined : !OFF.test(value.trim());
+  return value === undefined ? undefined : !saysOff(value);
 }
 
 /**

@@ -4,6 +4,9 @@ import { guardedBy, guardFor } from '../store/schema-guard.js';
 
 /** States a trade can be in. `canceled` and `expired` are sandbox assumptions (the document lists only the first three). */
 export const TRADE_STATES = ['created', 'ecom', 'confirmed', 'canceled', 'expired'] as const;
+
+/** Every state in lifecycle order with a provider profile's intermediate states: the waiting ones, then `intermediate`, then the final ones. */
+export const statesWith = (intermediate: readonly string[]): string[] => [...TRADE_STATES.slice(0, 2), ...intermediate, ...TRADE_STATES.slice(2)];
 export const tradeStateSchema = z.enum(TRADE_STATES);
 export type TradeState = z.infer<typeof tradeStateSchema>;
 
@@ -112,7 +115,7 @@ export const tradeRecordSchema = guardedBy(
   tradeRecordFields.superRefine((record, ctx) => {
     if (statesKnown(record)) return;
     const own = record.intermediate ?? [];
-    const values = [...TRADE_STATES.slice(0, 2), ...own, ...TRADE_STATES.slice(2)];
+    const values = statesWith(own);
     const known = (state: string) => SANDBOX_STATES.has(state) || own.includes(state);
     if (!known(record.state)) ctx.addIssue({ code: 'invalid_value', values, input: record.state, path: ['state'] });
     record.history.forEach((entry, index) => {

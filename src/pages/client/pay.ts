@@ -1,3 +1,4 @@
+import { isWaiting } from '../../lifecycle/transitions.js';
 import { isLang } from '../../i18n/lang.js';
 import { formatClockTime, formatCountdown } from '../format.js';
 
@@ -88,9 +89,6 @@ interface Status {
   clock: 'real' | 'manual';
 }
 
-/** The states a trade waits for payment in; the deadline box is shown only then. */
-const WAITING = ['created', 'ecom'];
-
 /**
  * The deadline box: on a real clock the time left ticks every second; on a manual clock it
  * shows sandbox time and moves only when the sandbox clock is advanced. Either way the page
@@ -115,7 +113,7 @@ function deadline(): void {
       const response = await fetch(statusUrl, { cache: 'no-store', headers: { Accept: 'application/json' } });
       if (!response.ok) return;
       const status = (await response.json()) as Status;
-      if (status.final || !WAITING.includes(status.state)) {
+      if (!isWaiting(status.state)) {
         location.reload();
         return;
       }
