@@ -48,8 +48,12 @@ export async function startDriftReference(merchants: readonly Credentials[]): Pr
   return {
     url: sandbox.url,
     async setProfile(profile) {
-      const answer = await fetch(`${sandbox.url}/_sandbox/profile`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(profile) });
-      if (!answer.ok) throw new Error(`The sandbox to compare with refused the profile ${profile.name}: ${answer.status} ${await answer.text()}`);
+      try {
+        await sandbox.admin.request('PUT', '/profile', profile);
+      } catch (error) {
+        const status = error instanceof AdminClientError && error.status !== null ? `${error.status} ` : '';
+        throw new Error(`The sandbox to compare with refused the profile ${profile.name}: ${status}${(error as Error).message}`);
+      }
     },
     async confirm(tradeId) {
       await sandbox.admin.transition(tradeId, 'confirmed');

@@ -1,3 +1,4 @@
+import { callbackSignatureHeader } from '../callbacks/callback-headers.js';
 import { BUILTIN_PROFILE_NAMES } from '../profile/builtin-profile-names.js';
 import { loadProfile } from '../profile/load-profile.js';
 import type { Profile } from '../profile/profile-schema.js';
@@ -43,7 +44,7 @@ function schemeOf(profile: Profile): Omit<CallbackScheme, 'profiles'> {
   }
   if (kind === 'none') return { id: 'none', name: 'none', label: 'unsigned: no signature header', profile, headers: [] };
   const signing = profile.requests.signature;
-  const header = signing.header ?? CALLBACK_SIGNATURE_HEADER;
+  const header = callbackSignatureHeader(profile) ?? CALLBACK_SIGNATURE_HEADER;
   const secret = signing.secret === 'key' ? 'keyed with the secret' : `the secret as the ${signing.secret === 'last-slot' ? 'last' : 'first'} slot`;
   return {
     id: `request-style:${signing.algorithm}:${JSON.stringify(signing.separator)}:${signing.secret}:${signing.encoding}:${header.toLowerCase()}`,

@@ -1,6 +1,7 @@
 import type { Profile } from '../profile/profile-schema.js';
 import { describeSigning } from '../profile/sign-request.js';
 import { CALLBACK_SIGNATURE_HEADER } from '../profile/sign-callback.js';
+import { callbackSignatureHeader } from '../callbacks/callback-headers.js';
 
 type Json = Record<string, unknown>;
 
@@ -27,7 +28,7 @@ function callbackHeaders(profile: Profile): Json[] {
       const signing = describeSigning(profile, 'create', {});
       out.push(
         header(
-          profile.requests.signature.header ?? CALLBACK_SIGNATURE_HEADER,
+          callbackSignatureHeader(profile) ?? CALLBACK_SIGNATURE_HEADER,
           `The body's values id, order, merchant, state, amount_cents, amount_currency and rate, signed like a request: ${signing.algorithm}, ${signing.key}, joined with ${JSON.stringify(profile.requests.signature.separator)}.`,
         ),
       );
