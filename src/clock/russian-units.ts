@@ -46,7 +46,7 @@ export const RUSSIAN_UNITS_SOURCE = Object.keys(UNITS)
 /** A number as the `ms` package reads one (a minus sign, digits, one decimal point), spaces, a Russian unit. */
 const RUSSIAN_DURATION = new RegExp(`^(-?[0-9]*\\.?[0-9]+) *(${RUSSIAN_UNITS_SOURCE})$`);
 
-/** The units, for messages: "мс, с (сек), м (мин, минут), ч (час, часа, часов), д (дн, день, дня, дней)". */
+/** The usual forms of the units, for messages (UNITS takes more of each word's forms, such as минута and секунды). */
 export const RUSSIAN_UNITS_HINT = 'мс, с (сек, секунд), м (мин, минут), ч (час, часа, часов), д (дн, день, дня, дней)';
 
 /** "10 мин" → 600000; undefined when `text` (already trimmed, at most 100 characters) is not a number with a Russian unit. */

@@ -12,7 +12,7 @@ export interface CallbackSeen {
 }
 
 /** The schemes' names, as a difference shows them. */
-export const schemeNames = (schemes: readonly CallbackScheme[]): string => (schemes.length === 0 ? 'no built-in scheme verifies it' : schemes.map((scheme) => scheme.name).join(' or '));
+const schemeNames = (schemes: readonly CallbackScheme[]): string => (schemes.length === 0 ? 'no built-in scheme verifies it' : schemes.map((scheme) => scheme.name).join(' or '));
 
 const mediaType = (callback: CapturedCallback) => (callback.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
 

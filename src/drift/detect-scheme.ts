@@ -28,7 +28,7 @@ export interface Detection {
 }
 
 /** A provider request's endpoint and the values of its signature parameters, from its method, path and body. */
-export function requestValues(capture: CapturedRequest): { endpoint: SignedEndpoint; values: Record<string, unknown> } {
+function requestValues(capture: CapturedRequest): { endpoint: SignedEndpoint; values: Record<string, unknown> } {
   let path: string;
   try {
     path = new URL(capture.url, 'http://capture.invalid').pathname;

@@ -37,7 +37,7 @@ const key = (signing: RequestSigning) => JSON.stringify([signing.algorithm, sign
  * @example
  * describeRequestSigning(loadProfile('md5-colon').requests.signature) // 'MD5, hex of the values joined with ":", the secret as the last slot, in X-Auth / X-Token'
  */
-export function describeRequestSigning(signing: RequestSigning): string {
+function describeRequestSigning(signing: RequestSigning): string {
   const secret = signing.secret === 'key' ? 'keyed with the secret' : `the secret as the ${signing.secret === 'last-slot' ? 'last' : 'first'} slot`;
   const where = signing.header === undefined ? 'in X-Auth / X-Token' : `in ${signing.header}, the token in X-Auth / X-Token`;
   return `${signingLabel(signing)} of the values joined with ${JSON.stringify(signing.separator)}, ${secret}, ${where}`;
