@@ -2,7 +2,7 @@ import type { ClockMode } from '../clock/clock.js';
 import { TIMELINE_JOB } from '../lifecycle/timeline.js';
 import { isFinal, isWaiting } from '../lifecycle/transitions.js';
 import type { Sandbox } from '../sandbox.js';
-import { TRADE_STATES, type HistoryEntry, type StateName, type TradeRecord, type TradeState } from '../trades/trade.js';
+import { isTradeState, type HistoryEntry, type StateName, type TradeRecord } from '../trades/trade.js';
 import { safeReturnUrl } from './format.js';
 import type { Lang } from '../i18n/lang.js';
 import { PAY_EN, type PayKey } from '../i18n/pay-en.js';
@@ -85,5 +85,5 @@ export function explainState(view: PaymentView, t: Translate<typeof PAY_EN>, lan
 
 /** A state in the page's words: the sandbox's own from the catalogue, a provider profile's intermediate state by its name ("being processed (processing)"). */
 export function stateWord(state: StateName, t: Translate<typeof PAY_EN>): string {
-  return (TRADE_STATES as readonly string[]).includes(state) ? t(`state.${state as TradeState}`) : t('state.intermediate', { state });
+  return isTradeState(state) ? t(`state.${state}`) : t('state.intermediate', { state });
 }

@@ -96,10 +96,13 @@ const tradeRecordFields = z.object({
 
 const SANDBOX_STATES: ReadonlySet<string> = new Set(TRADE_STATES);
 
+/** Whether `state` is one of the sandbox's own states (not a provider profile's intermediate one). */
+export const isTradeState = (state: string): state is TradeState => SANDBOX_STATES.has(state);
+
 /** Whether every state of a record (its state and its history's) is the sandbox's own or one of its intermediate states. */
 function statesKnown(record: { state: string; history: ReadonlyArray<{ from: string | null; to: string }>; intermediate?: readonly string[] | undefined }): boolean {
   const own = record.intermediate;
-  const known = (state: string) => SANDBOX_STATES.has(state) || own?.includes(state) === true;
+  const known = (state: string) => isTradeState(state) || own?.includes(state) === true;
   return known(record.state) && record.history.every((entry) => (entry.from === null || known(entry.from)) && known(entry.to));
 }
 
@@ -116,7 +119,7 @@ export const tradeRecordSchema = guardedBy(
     if (statesKnown(record)) return;
     const own = record.intermediate ?? [];
     const values = statesWith(own);
-    const known = (state: string) => SANDBOX_STATES.has(state) || own.includes(state);
+    const known = (state: string) => isTradeState(state) || own.includes(state);
     if (!known(record.state)) ctx.addIssue({ code: 'invalid_value', values, input: record.state, path: ['state'] });
     record.history.forEach((entry, index) => {
       if (entry.from !== null && !known(entry.from)) ctx.addIssue({ code: 'invalid_value', values, input: entry.from, path: ['history', index, 'from'] });

@@ -1,4 +1,4 @@
-import { TRADE_STATES, TRADE_TYPES, type TradeState } from '../../trades/trade.js';
+import { isTradeState, TRADE_STATES, TRADE_TYPES } from '../../trades/trade.js';
 import { DASHBOARD_EN } from '../../i18n/dashboard-en.js';
 import { DASHBOARD_RU } from '../../i18n/dashboard-ru.js';
 import { LANGS, type Lang } from '../../i18n/lang.js';
@@ -161,7 +161,7 @@ export function DashboardPage(props: { lang: Lang; base: string; workspace: stri
                     <option value="">{t('trades.anyState')}</option>
                     {states.map((state) => (
                       // A profile's intermediate state has no word of its own: its name.
-                      <option value={state}>{(TRADE_STATES as readonly string[]).includes(state) ? t(`state.${state as TradeState}`) : state}</option>
+                      <option value={state}>{isTradeState(state) ? t(`state.${state}`) : state}</option>
                     ))}
                   </select>
                   <input aria-label={t('trades.filterOrder')} placeholder={t('trades.orderPlaceholder')} data-testid="filter-order" />
