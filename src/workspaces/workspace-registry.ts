@@ -280,17 +280,8 @@ export class WorkspaceRegistry {
     await this.#deleting.get(name);
     let entry = this.#entries.get(name);
     if (entry === undefined) {
-      if (this.#closed) return { ok: false, reason: 'closed', message: 'The sandbox is shutting down and opens no new workspace.' };
-      const twin = await this.#sharesFolderWith(name);
-      if (twin !== undefined) {
-        return {
-          ok: false,
-          reason: 'case_twin',
-          message:
-            `The workspace ${JSON.stringify(name)} was not created: it differs only in case from the workspace ${JSON.stringify(twin)}, and the data folder is on a file system that does not tell case apart (${this.folder}), ` +
-            `where both would share one folder. Use /w/${twin}, or a name that differs in more than case.`,
-        };
-      }
+      const refused = await this.#refuseNew(name);
+      if (refused) return refused;
       const full = this.#full(name);
       if (full) return full;
       entry = { name, lastUsed: Date.now(), ...(trial ? { trial: { running: 0 } } : {}) };
@@ -342,15 +333,8 @@ export class WorkspaceRegistry {
         message: `The workspace ${JSON.stringify(name)} exists already; nothing was changed. Pick another name, or remove it first with DELETE /w/${name}/_sandbox.`,
       };
     }
-    if (this.#closed) return { ok: false, reason: 'closed', message: 'The sandbox is shutting down and opens no new workspace.' };
-    const twin = await this.#sharesFolderWith(name);
-    if (twin !== undefined) {
-      return {
-        ok: false,
-        reason: 'case_twin',
-        message: `The workspace ${JSON.stringify(name)} was not created: it differs only in case from the workspace ${JSON.stringify(twin)}, and the data folder is on a file system that does not tell case apart.`,
-      };
-    }
+    const refused = await this.#refuseNew(name);
+    if (refused) return refused;
     // Looked at again after the awaits: another request may have taken the name meanwhile.
     if (this.#entries.has(name)) return { ok: false, reason: 'exists', message: `The workspace ${JSON.stringify(name)} exists already; nothing was changed.` };
     const full = this.#full(name);
@@ -365,6 +349,20 @@ export class WorkspaceRegistry {
       if (this.#entries.get(name) === entry) await this.delete(name);
       throw error;
     }
+  }
+
+  /** Why a new workspace `name` cannot be made now (the server is closing, or its folder would be another's), or undefined. */
+  async #refuseNew(name: string): Promise<(OpenResult & { ok: false }) | undefined> {
+    if (this.#closed) return { ok: false, reason: 'closed', message: 'The sandbox is shutting down and opens no new workspace.' };
+    const twin = await this.#sharesFolderWith(name);
+    if (twin === undefined) return undefined;
+    return {
+      ok: false,
+      reason: 'case_twin',
+      message:
+        `The workspace ${JSON.stringify(name)} was not created: it differs only in case from the workspace ${JSON.stringify(twin)}, and the data folder is on a file system that does not tell case apart (${this.folder}), ` +
+        `where both would share one folder. Use /w/${twin}, or a name that differs in more than case.`,
+    };
   }
 
   /**
