@@ -1,7 +1,7 @@
 import { defineConfig } from 'rolldown';
 
 /**
- * Two builds after `tsc`: the CLI, and the browser scripts of the payment page,
+ * Builds after `tsc`: the CLI, the programmatic API, and the browser scripts of the payment page,
  * the dashboard and the go-live page (src/pages/client/*.ts, real modules that import the shared formatters
  * and message catalogues) as one self-contained file each in dist/client/.
  */
@@ -24,6 +24,17 @@ export default defineConfig([
     platform: 'node',
     logLevel: 'warn',
     output: { dir: 'dist/cli', format: 'esm', entryFileNames: '[name].mjs', chunkFileNames: 'chunk-[name]-[hash].mjs' },
+  },
+  // The programmatic API, the package's entry (`import { startSandbox } from 'deposit-sandbox'`):
+  // dist/lib/index.mjs and its chunks, so that a merchant's test file that imports the package
+  // reads a few files instead of the few hundred of the tsc build beside them (dist/index.js, kept
+  // for the types and for this repository's own tests). dist/lib/ is as deep as dist/cli/, so the
+  // bundled files find package.json, fixtures/, profiles/ and scenarios/ the same way.
+  {
+    input: { index: 'dist/index.js' },
+    platform: 'node',
+    logLevel: 'warn',
+    output: { dir: 'dist/lib', format: 'esm', entryFileNames: '[name].mjs', chunkFileNames: 'chunk-[name]-[hash].mjs' },
   },
   browser('pay'),
   browser('dashboard'),

@@ -89,6 +89,7 @@ describe('the packed tarball', () => {
       'bin/deposit-sandbox.js',
       'dist/index.js',
       'dist/index.d.ts',
+      'dist/lib/index.mjs',
       'dist/cli/deposit-sandbox.mjs',
       'dist/client/pay.js',
       'dist/client/dashboard.js',
