@@ -5,9 +5,11 @@
  * For each block:
  * - `127.0.0.1:4242` (the sandbox) and `127.0.0.1:4243` (a receiver the block starts) become two
  *   free ports, so blocks can run beside other tests; `npx deposit-sandbox` runs this checkout's CLI;
- * - the block runs with bash in a temporary folder that holds only a copy of this checkout's
- *   `examples/` (so a block can start a reference receiver, `examples/receivers/*.mjs`, as a reader
- *   does from a checkout); background jobs it starts are stopped when it ends;
+ * - the block runs with bash in a temporary folder of its own, which holds a copy of this
+ *   checkout's `examples/` when the block names that folder (so a block can start a reference
+ *   receiver, `examples/receivers/*.mjs`, as a reader does from a checkout; most blocks do not,
+ *   and copying the folder costs more than many a block's run); background jobs it starts are
+ *   stopped when it ends;
  * - unless the block starts a sandbox itself (`npx deposit-sandbox [flags] &`, a real process),
  *   the test starts one first, with the flags of a `<!-- docs-test: serve <flags> -->` line right
  *   above the block (default `--in-memory`): in this process with startSandbox() (the same app,
@@ -34,6 +36,8 @@ const BIN = join(ROOT, 'bin', 'deposit-sandbox.js');
 const COVERED_ELSEWHERE = new Set(['docs/getting-started.md']);
 /** A line that starts a sandbox in the background, as a reader does in a second terminal. */
 const STARTS_SANDBOX = /^\s*npx deposit-sandbox( serve)?( -[^&]*)?\s*&\s*$/m;
+/** A block that uses the checkout's examples folder (a reference receiver, a language example). */
+const NAMES_EXAMPLES = /\bexamples\b/;
 
 interface Example {
   fence: Fence;
@@ -152,7 +156,7 @@ describe('every bash block of the docs runs', () => {
       const sandboxPort = sandbox ? Number(new URL(sandbox.url).port) : await freePort();
       const receiverPort = await freePort();
       // Asynchronous file work: the event loop that copies also serves the blocks' sandboxes.
-      await cp(join(ROOT, 'examples'), join(cwd, 'examples'), { recursive: true });
+      if (NAMES_EXAMPLES.test(fence.code)) await cp(join(ROOT, 'examples'), join(cwd, 'examples'), { recursive: true });
       // One pass: a sandbox port that contains "4243" (34243) must not be replaced again.
       const code = fence.code.replace(/127\.0\.0\.1:4242|4243/g, (found) => (found === '4243' ? String(receiverPort) : `127.0.0.1:${sandboxPort}`));
       const run = await bash(PRELUDE(sandboxPort) + code, cwd);
