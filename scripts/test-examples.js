@@ -9,7 +9,7 @@
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runAsync, startSandboxProcess } from './lib/sandbox-process.js';
+import { endedChildrenCpu, runAsync, startSandboxProcess } from './lib/sandbox-process.js';
 import { artifact, CI, ensureReported, needs, ROOT, run, works, writeNote } from './lib/suites.js';
 
 const APT = 'apt-get install -y';
@@ -165,9 +165,13 @@ for (const suite of suites) {
     continue;
   }
   const started = performance.now();
+  const cpuBefore = endedChildrenCpu();
   const outcome = await suite.run();
+  // The CPU of the processes the suite started (its runner, the sandboxes and receivers under it).
+  const cpuAfter = endedChildrenCpu();
+  const cpu = cpuBefore === undefined || cpuAfter === undefined ? '' : `, CPU ${(cpuAfter - cpuBefore).toFixed(1)} s`;
   ensureReported(suite.file, note, suite.name, outcome);
-  process.stdout.write(`${suite.name}: ${outcome.status === 0 ? 'passed' : `FAILED (${outcome.why})`} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  process.stdout.write(`${suite.name}: ${outcome.status === 0 ? 'passed' : `FAILED (${outcome.why})`} in ${((performance.now() - started) / 1000).toFixed(1)} s${cpu}\n`);
   failed ||= outcome.status !== 0;
 }
 process.exitCode = failed ? 1 : 0;
