@@ -5,7 +5,7 @@
  * (fs.watch), with no hook in the product. Runs the build in dist/ (run `npm run build` before
  * running this file alone).
  */
-import { existsSync, mkdirSync, readdirSync, rmSync, watch, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readdirSync, rmSync, watch, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, describe, expect } from 'vitest';
@@ -100,10 +100,16 @@ async function checkWholeOrGone(url: string, name: string, ids: string[]): Promi
   return entry === undefined ? 'gone' : 'whole';
 }
 
-/** Files a tool left in a workspace's folder: deleting the folder then takes about a second here. */
+/**
+ * Files a tool left in a workspace's folder: deleting the folder then takes about a second here.
+ * One empty file and hard links to it: each name is unlinked as a file is, and a link costs a
+ * fraction of creating a file.
+ */
 function leaveFiles(workspace: string): void {
-  mkdirSync(join(workspace, 'left-behind'));
-  for (let i = 0; i < 10_000; i++) writeFileSync(join(workspace, 'left-behind', `f${i}`), '');
+  const left = join(workspace, 'left-behind');
+  mkdirSync(left);
+  writeFileSync(join(left, 'f0'), '');
+  for (let i = 1; i < 10_000; i++) linkSync(join(left, 'f0'), join(left, `f${i}`));
 }
 
 describe('a kill -9 in the middle of DELETE /w/<name>/_sandbox', () => {
