@@ -24,8 +24,29 @@ const goEnv = {
   ...(process.env.GOCACHE || process.env.HOME || process.env.XDG_CACHE_HOME ? {} : { GOCACHE: join(tmpdir(), 'deposit-sandbox-go-cache') }),
 };
 
+/** `probe()` once, however many suites ask (each probe starts the toolchain: a Python import of pytest takes a fraction of a second). */
+const once = (probe) => {
+  let answer;
+  let asked = false;
+  return () => {
+    if (!asked) [answer, asked] = [probe(), true];
+    return answer;
+  };
+};
+
 /** The first Python with pytest and pytest-xdist (pyenv's python3 may lack Debian's python3-pytest-xdist). */
-const xdistPython = () => ['python3', '/usr/bin/python3'].find((python) => works(python, ['-c', 'import pytest, xdist']));
+const xdistPython = once(() => ['python3', '/usr/bin/python3'].find((python) => works(python, ['-c', 'import pytest, xdist'])));
+const missingPytest = once(() => needs('python3 with pytest', `${APT} python3-pytest`, 'python3', ['-c', 'import pytest']));
+const missingPhp = once(
+  () => needs('php-cli with php-curl', `${APT} php-cli php-curl`, 'php', ['-r', 'exit(extension_loaded("curl") ? 0 : 1);']) ?? needs('phpunit', `${APT} phpunit`, 'phpunit', ['--version']),
+);
+const missingGo = once(() => needs('go', `${APT} golang-go`, 'go', ['version']));
+/**
+ * The environment of the examples/python runs: the examples use pytest alone, so the plugins
+ * that this machine's Python happens to have installed (hypothesis, pytest-benchmark, ...) are
+ * not loaded: they would cost start-up time in every run and could change what pytest does.
+ */
+const pythonEnv = (env) => ({ ...env, PYTHONDONTWRITEBYTECODE: '1', PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1' });
 
 /**
  * The provider profile each language's merchant flow also runs under, besides sandbox: the
@@ -43,9 +64,9 @@ const allSuites = [
     name: 'examples/python (pytest)',
     file: 'pytest.xml',
     note: 'pytest-run.xml',
-    missing: () => needs('python3 with pytest', `${APT} python3-pytest`, 'python3', ['-c', 'import pytest']),
+    missing: missingPytest,
     run: () => {
-      const env = { ...sandboxEnv, PYTHONDONTWRITEBYTECODE: '1' };
+      const env = pythonEnv(sandboxEnv);
       const outcome = run('python3', ['-m', 'pytest', 'examples/python', '-q', '-p', 'no:cacheprovider', `--junitxml=${artifact('pytest.xml')}`], { env });
       // pytest exits 5 when it collected no test: a suite that tests nothing is a failure.
       return outcome.status === 5 ? { status: 5, why: 'pytest collected no test (exit 5)' } : outcome;
@@ -55,9 +76,9 @@ const allSuites = [
     name: `examples/python (pytest, --profile ${PROFILE_RUNS.python})`,
     file: `pytest-${PROFILE_RUNS.python}.xml`,
     note: `pytest-${PROFILE_RUNS.python}-run.xml`,
-    missing: () => needs('python3 with pytest', `${APT} python3-pytest`, 'python3', ['-c', 'import pytest']),
+    missing: missingPytest,
     run: () => {
-      const env = { ...withProfile(PROFILE_RUNS.python), PYTHONDONTWRITEBYTECODE: '1' };
+      const env = pythonEnv(withProfile(PROFILE_RUNS.python));
       const args = ['-m', 'pytest', 'examples/python/test_deposit_flow.py', '-q', '-p', 'no:cacheprovider', `--junitxml=${artifact(`pytest-${PROFILE_RUNS.python}.xml`)}`];
       const outcome = run('python3', args, { env });
       return outcome.status === 5 ? { status: 5, why: 'pytest collected no test (exit 5)' } : outcome;
@@ -67,14 +88,14 @@ const allSuites = [
     name: 'examples/php (PHPUnit)',
     file: 'phpunit.xml',
     note: 'phpunit-run.xml',
-    missing: () => needs('php-cli with php-curl', `${APT} php-cli php-curl`, 'php', ['-r', 'exit(extension_loaded("curl") ? 0 : 1);']) ?? needs('phpunit', `${APT} phpunit`, 'phpunit', ['--version']),
+    missing: missingPhp,
     run: () => run('phpunit', ['-c', 'examples/php/phpunit.xml', '--log-junit', artifact('phpunit.xml')], { env: sandboxEnv }),
   },
   {
     name: `examples/php (PHPUnit, --profile ${PROFILE_RUNS.php})`,
     file: `phpunit-${PROFILE_RUNS.php}.xml`,
     note: `phpunit-${PROFILE_RUNS.php}-run.xml`,
-    missing: () => needs('php-cli with php-curl', `${APT} php-cli php-curl`, 'php', ['-r', 'exit(extension_loaded("curl") ? 0 : 1);']) ?? needs('phpunit', `${APT} phpunit`, 'phpunit', ['--version']),
+    missing: missingPhp,
     run: () =>
       run('phpunit', ['-c', 'examples/php/phpunit.xml', '--log-junit', artifact(`phpunit-${PROFILE_RUNS.php}.xml`), 'examples/php/tests/DepositFlowTest.php'], {
         env: withProfile(PROFILE_RUNS.php),
@@ -84,7 +105,7 @@ const allSuites = [
     name: 'examples/go (go test)',
     file: 'go-test.jsonl',
     note: 'go-test.xml',
-    missing: () => needs('go', `${APT} golang-go`, 'go', ['version']),
+    missing: missingGo,
     run: () => {
       // -vet=off: go test's vet step on a fresh machine (CI's) first analyses the standard library
       // the example imports: 17 s of CPU against 3 s for building and running the tests, and it
@@ -98,7 +119,7 @@ const allSuites = [
     name: `examples/go (go test, --profile ${PROFILE_RUNS.go})`,
     file: `go-test-${PROFILE_RUNS.go}.jsonl`,
     note: `go-test-${PROFILE_RUNS.go}.xml`,
-    missing: () => needs('go', `${APT} golang-go`, 'go', ['version']),
+    missing: missingGo,
     run: () => {
       const file = artifact(`go-test-${PROFILE_RUNS.go}.jsonl`);
       const outcome = run('go', ['test', '-vet=off', '-json', '-count=1', '-run', GO_FLOW_TESTS, '.'], {
