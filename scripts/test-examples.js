@@ -141,7 +141,7 @@ const allSuites = [
         join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'),
         'run',
         '--config',
-        'examples/workspaces/vitest/vitest.config.ts',
+        'scripts/lib/workspaces-vitest.config.mjs',
         '--reporter=default',
         '--reporter=json',
         `--outputFile=${artifact('workspaces-vitest.json')}`,
