@@ -113,7 +113,8 @@ describe('the packed tarball', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Usage: deposit-sandbox [options] [command]');
     for (const command of ['serve', 'scenarios', 'trigger', 'sign', 'reset', 'check-callback']) expect(help.stdout).toContain(`  ${command} `);
-    const scenarios = await run(npx, ['deposit-sandbox', 'scenarios', '--json'], app);
+    // The installed copy finds its bundled scenarios: the command npx runs (node_modules/.bin), without npx's start-up a third time.
+    const scenarios = await run(join(app, 'node_modules', '.bin', process.platform === 'win32' ? 'deposit-sandbox.cmd' : 'deposit-sandbox'), ['scenarios', '--json'], app);
     expect(scenarios.code, scenarios.stderr).toBe(0);
     expect((JSON.parse(scenarios.stdout) as { scenarios: Array<{ bundled: boolean }> }).scenarios.every((s) => s.bundled)).toBe(true);
   });
