@@ -1,8 +1,9 @@
 /**
  * A `kill -9` in the middle of `DELETE /w/<name>/_sandbox` leaves the workspace whole or gone:
  * never stuck at 503 workspace_unavailable, never counted toward --max-workspaces once gone.
- * Real processes: the kill is sent the moment the data folder shows the removal under way
- * (fs.watch), with no hook in the product. Runs the build in dist/ (run `npm run build` before
+ * A real process: the kill is sent the moment the data folder shows the removal under way
+ * (fs.watch), with no hook in the product; what it left is then opened by a sandbox in this
+ * process, with the same --max-workspaces. Runs the build in dist/ (run `npm run build` before
  * running this file alone).
  */
 import { existsSync, linkSync, mkdirSync, readdirSync, rmSync, watch, writeFileSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, describe, expect } from 'vitest';
 import { it, test } from './temp-folder.js';
+import { startSandbox } from '../src/programmatic/start-sandbox.js';
 import { killAll, type Serving, serve } from './data-folder-support.js';
 import { DEMO, p2pBody } from './support.js';
 
@@ -25,7 +27,8 @@ afterAll(() => {
   killAll();
 });
 
-const ARGS = ['--max-workspaces', '2'];
+const MAX_WORKSPACES = 2;
+const ARGS = ['--max-workspaces', String(MAX_WORKSPACES)];
 
 async function create(url: string, name: string, order: string): Promise<{ status: number; id?: string }> {
   const res = await fetch(`${url}/w/${name}/api/v1/trades/deposit/create`, {
@@ -130,14 +133,14 @@ describe('a kill -9 in the middle of DELETE /w/<name>/_sandbox', () => {
     expect(answer).toBe('no answer');
     expect(existsSync(join(folder, file))).toBe(true);
 
-    const second = await serve(data, ARGS);
+    const second = await startSandbox({ data, maxWorkspaces: MAX_WORKSPACES });
     expect(await checkWholeOrGone(second.url, 'big', ids)).toBe('gone');
     expect(
       readdirSync(folder, { withFileTypes: true })
         .flatMap((entry) => (entry.isDirectory() && entry.name !== '@journal' ? [entry.name] : []))
         .sort(),
     ).toEqual(['new-big-1', 'other']);
-    await second.stop();
+    await second.close();
   });
 
   it('while its journal is folded into the snapshot, before the rename: after a restart it is whole or gone, never 503, and counted only if listed', async () => {
@@ -156,8 +159,8 @@ describe('a kill -9 in the middle of DELETE /w/<name>/_sandbox', () => {
     const { answer } = await deleteAndKill(first, 'journal', join(folder, 'journal'), (f) => f === '.db.json.tmp');
     expect(answer).toBe('no answer');
 
-    const second = await serve(data, ARGS);
+    const second = await startSandbox({ data, maxWorkspaces: MAX_WORKSPACES });
     expect(['whole', 'gone']).toContain(await checkWholeOrGone(second.url, 'journal', ids));
-    await second.stop();
+    await second.close();
   });
 });

@@ -2,7 +2,8 @@
  * The parallel-workspaces proof under removal: workers create trades in their own workspaces
  * of one `deposit-sandbox serve` process while one workspace is removed with DELETE and two
  * others expire (--workspace-ttl) between bursts of creates; then the process is killed with
- * SIGKILL in the middle of live creates and started again on the same data folder. Every trade
+ * SIGKILL in the middle of live creates and the data folder is opened again (by a sandbox in this
+ * process: what the killed process left is the point, not a second process). Every trade
  * acknowledged (201) is then in the workspace it was acknowledged in, and in no other: present
  * unless a removal of its workspace may have come after it, absent when one surely did.
  * Loopback only; bounded in count (a few hundred creates) and time (events, no fixed sleeps).
@@ -11,6 +12,7 @@
 import { request } from 'node:http';
 import { afterAll, describe, expect } from 'vitest';
 import { it, test } from './temp-folder.js';
+import { startSandbox } from '../src/programmatic/start-sandbox.js';
 import { killAll, type Serving, serve } from './data-folder-support.js';
 import { DEMO, p2pBody } from './support.js';
 
@@ -169,7 +171,7 @@ describe('workspaces removed while others create, then kill -9 and restart', () 
     await Promise.all([...workers, ...idle]);
 
     // Started again without expiry, so nothing is removed while it is checked.
-    const again = await serve(data, ['--workspace-ttl', '0']);
+    const again = await startSandbox({ data, workspaceTtl: 0 });
     const found = new Map<string, { workspace: string; order: string }>();
     const listed = ((await (await fetch(`${again.url}/_sandbox/workspaces`)).json()) as { workspaces: Array<{ name: string }> }).workspaces.map((w) => w.name);
     for (const workspace of listed) {
@@ -219,7 +221,7 @@ describe('workspaces removed while others create, then kill -9 and restart', () 
     expect(present).toBeGreaterThan(0);
     expect(absent).toBeGreaterThan(0);
     expect(stdout).toContain(`workspace "${IDLE[0]}" expired`);
-    await again.stop();
+    await again.close();
   });
 });
 
