@@ -1,7 +1,9 @@
 /**
  * `deposit-sandbox report` and `serve --report` as real processes (the build in dist/: run
  * `npm run build` before this file alone): a sandbox on 127.0.0.1, port 0, sees a merchant's
- * mistakes over HTTP; the report prints them, and the sandbox writes JUnit XML on exit.
+ * mistakes over HTTP; the report prints them, and the sandbox writes JUnit XML on exit. Where
+ * only the report command's process is the point (--fail-on), the sandbox it reads runs in this
+ * process.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -12,6 +14,7 @@ import { it, test } from './temp-folder.js';
 import { startReceiver } from './callbacks-receiver.js';
 import { junitErrors } from './junit-schema.js';
 import { DEMO } from './support.js';
+import { startSandbox } from '../src/programmatic/start-sandbox.js';
 import { cleanEnv, runCli as cli } from './sandbox-process.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -86,10 +89,12 @@ describe('deposit-sandbox report and serve --report', () => {
     expect(onExit).toBe(xml);
   });
 
-  it('report --fail-on: not-handled exits 1 while a coverage row is not handled, wrong exits 1 once a row is answered wrong; JUnit shows the coverage', async () => {
+  it('report --fail-on: not-handled exits 1 while a coverage row is not handled, wrong exits 1 once a row is answered wrong; JUnit shows the coverage', async ({ onTestFinished }) => {
     const down = await startReceiver((_q, res) => void res.writeHead(500).end('down'));
     try {
-      const sandbox = await serve(['--callback-retries', '100ms']);
+      // The report command is the process here; the sandbox it reads runs in this process.
+      const sandbox = await startSandbox({ inMemory: true, callbackRetries: '100ms' });
+      onTestFinished(() => sandbox.close());
       const created = await fetch(`${sandbox.url}/api/v1/trades/deposit/create`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', 'X-Auth': DEMO.token },
