@@ -1,7 +1,8 @@
 /**
  * `deposit-sandbox wait` and serve's --ready-file as CI scripts use them, and serve's scenario
- * lines and values from the environment: real sandbox processes on port 0 and the CLI as separate
- * processes, real HTTP on 127.0.0.1 (trigger and reset: admin-trigger.test.ts).
+ * lines and values from the environment: real sandbox processes on port 0 (one in this process
+ * where only the wait command is the point) and the CLI as separate processes, real HTTP on
+ * 127.0.0.1 (trigger and reset: admin-trigger.test.ts).
  * Runs the build in dist/ (`npm test` builds first; run `npm run build` before running this file alone).
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { CLOSED_PORT, freePort } from './callbacks-receiver.js';
 import { killAll, runCli as cli, startProcess, stopProcess as stop, type SandboxProcess } from './sandbox-process.js';
 import { DEMO, nextOrder, p2pBody } from './support.js';
 import { ScenarioEngine } from '../src/scenarios/scenario-engine.js';
+import { startSandbox } from '../src/programmatic/start-sandbox.js';
 
 /** The file's temporary folder (the fixture removes it after the file's tests). */
 let dir: string;
@@ -52,11 +54,13 @@ describe('serve --ready-file', () => {
 });
 
 describe('deposit-sandbox wait', () => {
-  it('exits 0 once the sandbox is healthy, also when started before it', async () => {
+  it('exits 0 once the sandbox is healthy, also when started before it', async ({ onTestFinished }) => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     const waiting = cli(['wait', '--url', url, '--timeout', '25s']);
-    const served = await serve(['--port', String(port)]);
+    // The wait command is the process here; the sandbox it waits for runs in this process.
+    const served = await startSandbox({ inMemory: true, port });
+    onTestFinished(() => served.close());
     const result = await waiting;
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
@@ -68,7 +72,6 @@ describe('deposit-sandbox wait', () => {
     expect(inWorkspace.stdout).toBe(`The sandbox at ${served.url.replace(/\/+$/, '')} (workspace ci-1) is healthy.\n`);
     const listed = (await (await fetch(`${served.url}/_sandbox/workspaces`)).json()) as { workspaces: Array<{ name: string }> };
     expect(listed.workspaces.map((w) => w.name)).toContain('ci-1');
-    await stop(served);
   });
 
   it('--ready-file finds a --port 0 sandbox: waits for the file to appear, then for the URL it holds', async () => {
