@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { clientBundle } from '../../src/pages/client-bundle.js';
 import { seriousViolations, sidewaysOverflow } from './axe.js';
-import { describeBrowser, DESKTOP, expectClean, launchBrowser, openPage, PHONE, screenshot, type WatchedPage } from './browser.js';
+import { describeBrowser, DESKTOP, expectClean, forgetStorage, launchBrowser, openPage, PHONE, screenshot, type WatchedPage } from './browser.js';
 import { serveSandbox, type ServedSandbox } from './servers.js';
 
 const TOKEN = 'qa-admin-token';
@@ -32,7 +32,7 @@ const SIZES = { phone: PHONE.viewport!, desktop: DESKTOP.viewport! } as const;
 describeBrowser('pages are accessible and fit a phone, in Russian and English', () => {
   let browser: Browser;
   let sandbox: ServedSandbox;
-  /** The payment-side pages' tab: one phone context for the file, resized for the desktop checks. */
+  /** The pages' tab: one phone context for the file, resized for the desktop checks; the dashboard starts afresh in it (forgetStorage). */
   let phone: WatchedPage;
   const urls: Record<string, string> = {};
 
@@ -122,8 +122,9 @@ describeBrowser('pages are accessible and fit a phone, in Russian and English', 
     }
 
     it(`dashboard, ${lang}, phone and desktop: ${checks}`, async () => {
-      const watched = await openPage(browser, PHONE);
+      const watched = phone;
       const { page } = watched;
+      await forgetStorage(page, sandbox.url);
       await page.goto(`${sandbox.url}/_sandbox/${lang === 'ru' ? '?lang=ru' : ''}`);
       await page.getByTestId('token-input').fill(TOKEN);
       await page.getByTestId('token-submit').click();
@@ -135,7 +136,6 @@ describeBrowser('pages are accessible and fit a phone, in Russian and English', 
       await page.getByTestId('scenario-row').first().waitFor();
       await checkBothSizes(page, 'dashboard', lang);
       await expectClean(watched);
-      await watched.context.close();
     });
   }
 

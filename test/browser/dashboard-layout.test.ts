@@ -5,7 +5,7 @@ import { DASHBOARD_RU } from '../../src/i18n/dashboard-ru.js';
 import { SERVER_TEXTS_EN } from '../../src/i18n/server-texts-en.js';
 import { SERVER_TEXTS_RU } from '../../src/i18n/server-texts-ru.js';
 import type { Catalogue } from '../../src/i18n/translator.js';
-import { describeBrowser, DESKTOP, expectClean, launchBrowser, openPage, PHONE, screenshot, type WatchedPage } from './browser.js';
+import { describeBrowser, DESKTOP, expectClean, forgetStorage, launchBrowser, openPage, PHONE, screenshot, type WatchedPage } from './browser.js';
 import { serveSandbox, startShop, type ServedSandbox, type Shop } from './servers.js';
 
 /**
@@ -45,9 +45,12 @@ describeBrowser('the dashboard on a phone and a desktop, in both languages', () 
   let sandbox: ServedSandbox;
   let shop: Shop;
   let detailed: string;
+  /** A tab per size, shared by the tests; each test starts the dashboard afresh in it (forgetStorage). */
+  const tabs = {} as Record<keyof typeof SIZES, WatchedPage>;
 
   beforeAll(async () => {
     [browser, sandbox, shop] = await Promise.all([launchBrowser(), serveSandbox(), startShop()]);
+    [tabs.phone, tabs.desktop] = await Promise.all([openPage(browser, SIZES.phone), openPage(browser, SIZES.desktop)]);
     for (let i = 1; i < TRADES; i++) await sandbox.create({ order: `layout-${String(i).padStart(2, '0')}-${i % 3 === 0 ? 'sbp' : 'card'}`, type: i % 3 === 0 ? 'nspk' : 'any_bank' });
     const trade = await sandbox.create({ order: 'layout-order-with-a-rather-long-name-0001', callback_url: `${shop.url}/callback` });
     detailed = trade.id;
@@ -131,9 +134,10 @@ describeBrowser('the dashboard on a phone and a desktop, in both languages', () 
     const ru = lang === 'ru';
     it(`${lang}: at 390 and 1280 px nothing is clipped, broken inside a word or pushed off the page; the phone page is short`, async () => {
       const heights: Record<string, number> = {};
-      for (const [device, options] of Object.entries(SIZES)) {
-        const watched: WatchedPage = await openPage(browser, options);
+      for (const device of ['phone', 'desktop'] as const) {
+        const watched = tabs[device];
         const { page } = watched;
+        await forgetStorage(page, sandbox.url);
         await page.goto(`${sandbox.url}/_sandbox/${ru ? '?lang=ru' : ''}#trade=${detailed}`);
         await page
           .getByTestId('trades-total')
@@ -176,15 +180,15 @@ describeBrowser('the dashboard on a phone and a desktop, in both languages', () 
           expect(await page.locator('[data-case="bad_signature"]').getByTestId('check-advice').textContent()).toMatch(/^Принят колбэк с неверной подписью \(200\): любой, кто доберётся/);
         }
         await expectClean(watched);
-        await watched.context.close();
       }
       expect(heights['phone'], `the phone page is ${heights['phone']} px tall`).toBeLessThan(PHONE_HEIGHT_LIMIT);
     });
   }
 
   it('ru: the clock field takes Russian units and says the step in Russian; anything else gets a Russian error', async () => {
-    const watched = await openPage(browser, PHONE);
+    const watched = tabs.phone;
     const { page } = watched;
+    await forgetStorage(page, sandbox.url);
     await page.goto(`${sandbox.url}/_sandbox/?lang=ru`);
     await page.getByTestId('trades-total').filter({ hasText: /\d/ }).waitFor();
     expect(await page.getByTestId('advance-input').getAttribute('placeholder')).toBe('10 мин');
@@ -216,6 +220,5 @@ describeBrowser('the dashboard on a phone and a desktop, in both languages', () 
     expect(sandbox.sandbox.clock.now()).toBe(moved);
     expect(moved - before).toBe(600_000 + 7_200_000 + 86_400_000 + 5_400_000);
     await expectClean(watched);
-    await watched.context.close();
   });
 });

@@ -1,7 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SECOND } from '../support.js';
-import { describeBrowser, DESKTOP, expectClean, launchBrowser, openPage, PHONE, screenshot } from './browser.js';
+import { describeBrowser, DESKTOP, expectClean, forgetStorage, launchBrowser, openPage, PHONE, screenshot, type WatchedPage } from './browser.js';
 import { serveSandbox, startShop, type ServedSandbox, type Shop } from './servers.js';
 
 const TOKEN = 'qa-admin-token';
@@ -38,9 +38,12 @@ describeBrowser('dashboard New trade in Chromium', () => {
   let browser: Browser;
   let sandbox: ServedSandbox;
   let shop: Shop;
+  /** The desktop tests' tab; each signs in afresh in it (forgetStorage). */
+  let desktop: WatchedPage;
 
   beforeAll(async () => {
     [browser, sandbox, shop] = await Promise.all([launchBrowser(), serveSandbox({ adminToken: TOKEN, auth: 'signature' }), startShop()]);
+    desktop = await openPage(browser, DESKTOP);
   });
 
   afterAll(async () => {
@@ -49,8 +52,9 @@ describeBrowser('dashboard New trade in Chromium', () => {
   });
 
   it('en, 1280 px: creates signed trades as the picked merchant, shows names and zones, wraps no order mid-word', async () => {
-    const watched = await openPage(browser, DESKTOP);
+    const watched = desktop;
     const { page } = watched;
+    await forgetStorage(page, sandbox.url);
     await open(page, `${sandbox.url}/_sandbox/`);
     await page.getByTestId('profile-name').filter({ hasText: 'sandbox' }).waitFor();
     expect(await page.getByTestId('new-hint').textContent()).toBe(
@@ -79,7 +83,6 @@ describeBrowser('dashboard New trade in Chromium', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
     await screenshot(page, 'dashboard-new-trade-en-desktop');
     await expectClean(watched);
-    await watched.context.close();
   });
 
   it("signs under the profile of the workspace, read again before each create: MD5 (the script's own), HMAC-SHA512 in X-Signature beside the token, SHA-256 with the secret last", async () => {
@@ -88,12 +91,14 @@ describeBrowser('dashboard New trade in Chromium', () => {
       expect(res.status, await res.clone().text()).toBe(200);
     };
     await setProfile('qa-md5', 'name: qa-md5\nextends: md5-colon\n');
-    const watched = await openPage(browser, DESKTOP);
+    const watched = desktop;
     const { page } = watched;
+    await forgetStorage(page, sandbox.url);
     const requests: Array<Record<string, string>> = [];
-    page.on('request', (request) => {
+    const record = (request: Request) => {
       if (request.url().includes('/api/v1/trades/deposit/')) requests.push(request.headers());
-    });
+    };
+    page.on('request', record);
     await open(page, `${sandbox.url}/w/qa-md5/_sandbox/`);
     expect(await page.getByTestId('profile-name').textContent()).toBe('qa-md5');
     expect(await page.getByTestId('profile').getAttribute('title')).toMatch(/^This workspace's own provider profile/);
@@ -114,8 +119,8 @@ describeBrowser('dashboard New trade in Chromium', () => {
     await createTrade(page, { merchant: 'Demo Shop', type: 'any_bank', amount: '5', order: 'qa-sha256-1' });
     expect(await page.getByTestId('new-created').textContent()).toBe('Created trade qa-sha256-1 (created).');
     expect(requests.at(-1)?.['x-auth']).toMatch(/^[0-9a-f]{64}$/);
+    page.off('request', record);
     await expectClean(watched);
-    await watched.context.close();
   });
 
   it("ru, phone: the form speaks Russian and a refused create shows the provider's message", async () => {

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEMO, ecomBody, p2pBody } from '../support.js';
-import { DASHBOARD_POLL_MS, describeBrowser, DESKTOP, expectClean, launchBrowser, openPage, PHONE, runClockUntil, screenshot, type WatchedPage } from './browser.js';
+import { DASHBOARD_POLL_MS, describeBrowser, DESKTOP, expectClean, forgetStorage, launchBrowser, openPage, PHONE, runClockUntil, screenshot, type WatchedPage } from './browser.js';
 import { serveSandbox, startShop, type ServedSandbox, type Shop } from './servers.js';
 
 /**
@@ -35,7 +35,7 @@ describeBrowser('Russian pages on a 390 px phone', () => {
   let browser: Browser;
   let sandbox: ServedSandbox;
   let shop: Shop;
-  /** The payment pages' tab: each of their tests loads its own trade's page in it. */
+  /** The phone tab: each test loads its own trade's page, or the dashboard afresh (forgetStorage), in it. */
   let payer: WatchedPage;
 
   beforeAll(async () => {
@@ -113,8 +113,9 @@ describeBrowser('Russian pages on a 390 px phone', () => {
   it('the Russian dashboard: tables scroll inside their panels, nothing clips the page, one word for merchant', async () => {
     const trade = await sandbox.create({ order: 'ru-dashboard-order-with-a-long-name-1', callback_url: `${shop.url}/callback` });
     await fetch(`${sandbox.url}/_sandbox/trades/${trade.id}/transition`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"state":"confirmed"}' });
-    const watched = await openPage(browser, PHONE);
+    const watched = payer;
     const { page } = watched;
+    await forgetStorage(page, sandbox.url);
     await page.goto(`${sandbox.url}/_sandbox/?lang=ru#trade=${trade.id}`);
     await page.getByTestId('detail-order').filter({ hasText: trade.order }).waitFor();
     // The panels QA opens when needed are closed as served: their headings open them.
@@ -140,14 +141,14 @@ describeBrowser('Russian pages on a 390 px phone', () => {
     expect(await page.evaluate(() => document.body.innerText)).not.toMatch(/Мерчант|мерчант/);
     await screenshot(page, 'ru-phone-dashboard');
     await expectClean(watched);
-    await watched.context.close();
   });
 
   it('the Russian dashboard says states, payment types and callback statuses in Russian, keeping the raw values in data attributes', async () => {
     const trade = await sandbox.create({ order: 'ru-dashboard-words-1', type: 'any_bank', callback_url: `${shop.url}/callback` });
     await fetch(`${sandbox.url}/_sandbox/trades/${trade.id}/transition`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"state":"confirmed"}' });
-    const watched = await openPage(browser, PHONE);
+    const watched = payer;
     const { page } = watched;
+    await forgetStorage(page, sandbox.url);
     await page.goto(`${sandbox.url}/_sandbox/?lang=ru#trade=${trade.id}`);
     const row = page.getByTestId('trade-row').filter({ hasText: trade.order });
     await row.locator('[data-testid="trade-state"][data-state="confirmed"]').waitFor();
@@ -174,7 +175,6 @@ describeBrowser('Russian pages on a 390 px phone', () => {
     expect(text.match(new RegExp(`.{0,40}${ENGLISH_WORDS.source}.{0,40}`, 'g')) ?? []).toEqual([]);
     await screenshot(page, 'ru-phone-dashboard-words');
     await expectClean(watched);
-    await watched.context.close();
   });
 
   it('the Russian dashboard says the scenarios, a trade history and the report (mistakes, coverage details, notes) in Russian', async () => {
@@ -211,8 +211,9 @@ describeBrowser('Russian pages on a 390 px phone', () => {
       expect((await post('/_sandbox/clock/advance', { by: '15m' }, {})).status).toBe(200);
       await sandbox.sandbox.callbacks.idle();
 
-      const watched = await openPage(browser, PHONE);
+      const watched = payer;
       const { page } = watched;
+      await forgetStorage(page, sandbox.url);
       await page.goto(`${sandbox.url}/_sandbox/?lang=ru#trade=${declined.id}`);
       await page.getByTestId('history-note').filter({ hasText: 'Тестовая карта' }).waitFor();
       for (const panel of ['report', 'scenarios']) await page.getByTestId(`${panel}-open`).click();
@@ -277,7 +278,6 @@ describeBrowser('Russian pages on a 390 px phone', () => {
       expect(await noPageOverflow(page)).toBe(true);
       await screenshot(page, 'ru-phone-dashboard-texts');
       await expectClean(watched);
-      await watched.context.close();
     } finally {
       refusing.closeAllConnections();
       await new Promise((resolve) => refusing.close(resolve));
