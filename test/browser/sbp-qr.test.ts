@@ -28,9 +28,14 @@ async function decodeQr(page: Page): Promise<string | undefined> {
     const context = canvas.getContext('2d');
     if (!context) throw new Error('no 2d canvas');
     context.drawImage(image, 0, 0);
-    return { width: canvas.width, height: canvas.height, data: Array.from(context.getImageData(0, 0, canvas.width, canvas.height).data) };
+    // Handed back as one base64 string: an array of a number per byte costs both sides far more to pass.
+    const bytes = context.getImageData(0, 0, canvas.width, canvas.height).data;
+    let binary = '';
+    for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+    return { width: canvas.width, height: canvas.height, rgba: btoa(binary) };
   }, shot.toString('base64'));
-  const code = jsQR(Uint8ClampedArray.from(pixels.data), pixels.width, pixels.height);
+  const rgba = Buffer.from(pixels.rgba, 'base64');
+  const code = jsQR(new Uint8ClampedArray(rgba.buffer, rgba.byteOffset, rgba.length), pixels.width, pixels.height);
   return code ? new TextDecoder().decode(Uint8Array.from(code.binaryData)) : undefined;
 }
 
