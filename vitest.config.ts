@@ -20,6 +20,8 @@ export default defineConfig({
     // vitest's default is one worker per core less one: a single worker on a 2-core machine, idle
     // while a test waits on a child process, a browser or a socket. Most files here do.
     maxWorkers: 3,
+    // With TEST_CPU_FILE set (npm test sets it), each file writes the CPU it used there.
+    setupFiles: ['test/cpu-per-file.ts'],
     projects: [
       {
         extends: true,

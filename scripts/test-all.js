@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { runAsync } from './lib/sandbox-process.js';
 import { artifact, ARTIFACTS, ensureReported, ROOT, writeNote } from './lib/suites.js';
 import { readResults, summarize } from './test-summary.js';
-import { formatSlowest, slowestFiles } from './test-times.js';
+import { costliestFiles, formatCostliest, formatSlowest, slowestFiles } from './test-times.js';
 
 const LOGS = join(ARTIFACTS, 'logs');
 const bin = (pkg, file) => join(ROOT, 'node_modules', pkg, file);
@@ -32,7 +32,7 @@ const TSC = bin('typescript', 'bin/tsc');
 const vitest = (name, args) => ({
   command: process.execPath,
   args: [VITEST, 'run', '--reporter=default', '--reporter=json', `--outputFile=${artifact(`${name}.json`)}`, `--reporter=${join(ROOT, 'scripts', 'lib', 'progress-reporter.js')}`, ...args],
-  env: { ...process.env, TEST_PROGRESS_FILE: artifact(`${name}-progress.ndjson`) },
+  env: { ...process.env, TEST_PROGRESS_FILE: artifact(`${name}-progress.ndjson`), TEST_CPU_FILE: artifact(`${name}-cpu.ndjson`) },
   file: `${name}.json`,
 });
 
@@ -120,6 +120,11 @@ async function runStage(stage) {
   }
   if (stage.name === 'vitest' && existsSync(artifact('vitest.json'))) {
     process.stdout.write(`the slowest files (node scripts/test-times.js lists more):\n${formatSlowest(slowestFiles(artifact('vitest.json')).slice(0, 10))}\n`);
+  }
+  if (stage.name === 'vitest' && existsSync(artifact('vitest-cpu.ndjson'))) {
+    process.stdout.write(
+      `the files that used the most CPU (node scripts/test-times.js --cpu lists more; Chromium's renderers are in the stage's CPU only):\n${formatCostliest(costliestFiles(artifact('vitest-cpu.ndjson')).slice(0, 10))}\n`,
+    );
   }
   if (stage.file) ensureReported(stage.file, stage.file.replace(/\.json$/, '-run.xml'), stage.name, outcome, artifact(stage.file.replace(/\.json$/, '-progress.ndjson')));
   else if (outcome.status !== 0 && !stage.own) writeNote(`${slug}-run.xml`, stage.name, 'failure', outcome.why);

@@ -1,6 +1,7 @@
 /**
  * scripts/test-times.js: the slowest files of a vitest run, from its JSON report or from the
- * progress lines of a run that was stopped (the sum of its finished tests per file).
+ * progress lines of a run that was stopped (the sum of its finished tests per file); and the
+ * files that used the most CPU, from the lines test/cpu-per-file.ts writes.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { it } from '../temp-folder.js';
 // @ts-expect-error: a plain JavaScript module of the scripts, without types
-import { formatSlowest, slowestFiles } from '../../scripts/test-times.js';
+import { costliestFiles, formatCostliest, formatSlowest, slowestFiles } from '../../scripts/test-times.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -33,4 +34,19 @@ it('adds up the finished tests of a progress file', ({ folder: dir }) => {
   ];
   writeFileSync(progress, lines.map((line) => JSON.stringify(line)).join('\n'));
   expect(slowestFiles(progress)).toEqual([{ file: 'a.test.ts', tests: 2, seconds: 0.5 }]);
+});
+
+it("lists the files that used the most CPU, their own and their children's summed, a file written twice added up", ({ folder: dir }) => {
+  const lines = join(dir, 'vitest-cpu.ndjson');
+  const rows = [
+    { file: 'test/in-process/a.test.ts', self: 1.5, children: 0 },
+    { file: 'test/b.test.ts', self: 0.25, children: 3 },
+    { file: 'test/in-process/a.test.ts', self: 0.5, children: 0 },
+  ];
+  writeFileSync(lines, `${rows.map((row) => JSON.stringify(row)).join('\n')}\n`);
+  expect(costliestFiles(lines)).toEqual([
+    { file: 'test/b.test.ts', self: 0.25, children: 3 },
+    { file: 'test/in-process/a.test.ts', self: 2, children: 0 },
+  ]);
+  expect(formatCostliest(costliestFiles(lines))).toBe('      3.3 s  test/b.test.ts (3.0 s of it in processes it started)\n      2.0 s  test/in-process/a.test.ts');
 });
