@@ -5,6 +5,7 @@ import { LANGS, type Lang } from '../../i18n/lang.js';
 import { translator } from '../../i18n/translator.js';
 import { CollapsiblePanel } from './collapsible-panel.js';
 import { ReportPanel } from './report-panel.js';
+import { DocumentHead } from './document-head.js';
 
 const LANG_NAMES = { ru: 'Русский', en: 'English' } as const;
 
@@ -18,15 +19,7 @@ export function DashboardPage(props: { lang: Lang; base: string; workspace: stri
   const t = translator(lang, lang === 'ru' ? DASHBOARD_RU : DASHBOARD_EN);
   return (
     <html lang={lang} data-base={base} data-workspace={workspace}>
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="robots" content="noindex" />
-        <title>{t('page.title')}</title>
-        <link rel="icon" href="data:," />
-        <link rel="stylesheet" href={`${base}/_sandbox/assets/dashboard.css`} />
-        <script src={`${base}/_sandbox/assets/dashboard.js`} defer></script>
-      </head>
+      <DocumentHead title={t('page.title')} stylesheets={[`${base}/_sandbox/assets/dashboard.css`]} scripts={[`${base}/_sandbox/assets/dashboard.js`]} />
       <body>
         <main>
           <section class="panel login" data-testid="login" aria-labelledby="login-title" hidden>

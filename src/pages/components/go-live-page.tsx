@@ -2,6 +2,7 @@ import { DASHBOARD_EN } from '../../i18n/dashboard-en.js';
 import { DASHBOARD_RU } from '../../i18n/dashboard-ru.js';
 import type { Lang } from '../../i18n/lang.js';
 import { translator } from '../../i18n/translator.js';
+import { DocumentHead } from './document-head.js';
 
 /**
  * GET /go-live (and /w/<name>/go-live): the go-live checklist page, in the dashboard's look. Like
@@ -14,16 +15,11 @@ export function GoLivePage(props: { lang: Lang; base: string; workspace: string 
   const dashboard = `${base}/_sandbox/${lang === 'ru' ? '?lang=ru' : ''}`;
   return (
     <html lang={lang} data-base={base} data-workspace={workspace}>
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="robots" content="noindex" />
-        <title>{`${t('golive.title')} · deposit-sandbox`}</title>
-        <link rel="icon" href="data:," />
-        <link rel="stylesheet" href={`${base}/_sandbox/assets/dashboard.css`} />
-        <link rel="stylesheet" href={`${base}/go-live/assets/go-live.css`} />
-        <script src={`${base}/go-live/assets/go-live.js`} defer></script>
-      </head>
+      <DocumentHead
+        title={`${t('golive.title')} · deposit-sandbox`}
+        stylesheets={[`${base}/_sandbox/assets/dashboard.css`, `${base}/go-live/assets/go-live.css`]}
+        scripts={[`${base}/go-live/assets/go-live.js`]}
+      />
       <body>
         <main>
           <header class="top">

@@ -2,6 +2,7 @@ import type { Child } from 'hono/jsx';
 import { LANGS } from '../../i18n/lang.js';
 import type { PageContext } from '../page-context.js';
 import { Unbroken } from './unbroken.js';
+import { DocumentHead } from './document-head.js';
 
 const LANG_NAMES = { ru: 'Русский', en: 'English' } as const;
 
@@ -15,15 +16,7 @@ export function Layout(props: { title: string; ctx: PageContext; children: Child
   const { ctx } = props;
   return (
     <html lang={ctx.lang} data-base={ctx.base}>
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="robots" content="noindex" />
-        <title>{props.title}</title>
-        <link rel="icon" href="data:," />
-        <link rel="stylesheet" href={`${ctx.base}/assets/pay.css`} />
-        <script src={`${ctx.base}/assets/pay.js`} defer></script>
-      </head>
+      <DocumentHead title={props.title} stylesheets={[`${ctx.base}/assets/pay.css`]} scripts={[`${ctx.base}/assets/pay.js`]} />
       <body>
         <header class="sandbox-banner">
           <p>
