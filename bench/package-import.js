@@ -13,6 +13,7 @@
 // Bounded (a watchdog ends it after 120 s) and self-stopping.
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { alternate } from './lib/alternate.js';
 
 const ROUNDS = Number(process.argv[2] ?? 5);
 const PAIRS = ROUNDS * 4;
@@ -43,26 +44,9 @@ function sample(entry) {
   });
 }
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
-
-/** Medians of `pairs` samples of a and of b, run in turn, the order flipped on every pair. */
-async function pairs(a, b) {
-  const times = { a: [], b: [] };
-  for (let i = 0; i < PAIRS; i++) {
-    const order = i % 2 === 0 ? ['a', 'b'] : ['b', 'a'];
-    for (const which of order) times[which].push(await sample(which === 'a' ? a : b));
-  }
-  return { a: median(times.a), b: median(times.b) };
-}
-
-await sample(BUNDLE);
-await sample(TSC_BUILD);
-const cost = await pairs(BUNDLE, TSC_BUILD);
-const same = await pairs(BUNDLE, BUNDLE);
+// Every sample is a process of its own; alternate() runs a tenth as many first, untimed.
+const cost = await alternate(sample, BUNDLE, TSC_BUILD, PAIRS);
+const same = await alternate(sample, BUNDLE, BUNDLE, PAIRS);
 clearTimeout(watchdog);
 
 const ratio = cost.a / cost.b;

@@ -1,11 +1,12 @@
-// The in-process A/B method of the bench's create-path rows (bench/fuzzer.js, profiles.js,
-// scenario-matching.js, sessions.js): two targets timed in turns, request by request.
+// The A/B method of the bench's paired rows (bench/fuzzer.js, profiles.js, scenario-matching.js,
+// sessions.js in process, request by request; package-import.js process by process): two targets
+// timed in turns.
 
 /** The middle value of a list of numbers. */
 export const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /**
- * Median time of `once(a)` and of `once(b)` (each resolving with its own time, in µs), run
+ * Median time of `once(a)` and of `once(b)` (each resolving with its own time: µs per request, or ms of CPU per process), run
  * `count` times each alternating request by request with the order flipped on every pair, after
  * a tenth as many untimed turns to warm both up; so the store's growth, GC and other load on the
  * machine hit both alike.
