@@ -5,7 +5,7 @@ import { savedReportSchema } from './saved-report.js';
 /** The meta row that keeps a sandbox's report counts (a state import keeps it: src/sessions/import-state.ts). */
 export const REPORT_ROW = 'report';
 /** Changes within this long are written together: a burst of mistakes is one write, not one per request. */
-export const REPORT_WRITE_DELAY_MS = 250;
+const REPORT_WRITE_DELAY_MS = 250;
 /** setTimeout as it was at start-up: a test's fake timers must not hold the report's writes back. */
 const later = setTimeout;
 
@@ -50,7 +50,7 @@ export function keepReport(store: Store, counter: MistakeCounter, warn: (line: s
      */
     async flush() {
       if (timer !== undefined) clearTimeout(timer);
-      if (dirty || timer !== undefined) await write();
+      if (dirty) await write();
     },
   };
 }

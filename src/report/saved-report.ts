@@ -15,7 +15,7 @@ const savedMarkSchema = z.object({
 });
 
 /** One merchant's counts as kept: what its report and coverage are made from. */
-export const savedTallySchema = z.object({
+const savedTallySchema = z.object({
   merchant: z.string(),
   unauthorized: counts,
   /** By field, then by code. */

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { saysOff } from '../config/off-value.js';
 
 /** The variable the image's Dockerfile sets: the sandbox runs as a container's entry point. */
-export const IN_CONTAINER_VARIABLE = 'DEPOSIT_SANDBOX_IN_CONTAINER';
+const IN_CONTAINER_VARIABLE = 'DEPOSIT_SANDBOX_IN_CONTAINER';
 
 /**
  * What DEPOSIT_SANDBOX_IN_CONTAINER says: true when set (`1`), false when set to 0 / false / no /
