@@ -9,7 +9,7 @@ import { ResourceApp } from '../http/resource-app.js';
 import { ADMIN_401, ADMIN_TOO_LARGE, answer, BODY_422, error } from '../openapi/error-responses.js';
 import { named } from '../openapi/schema-name.js';
 import { SECURITY } from '../openapi/security.js';
-import { fixturesMerchant } from './fixtures-merchant.js';
+import { fixturesMerchant, fixturesMerchantField } from './fixtures-merchant.js';
 import { isHttpUrl, LIMITS } from '../trades/requests.js';
 
 /** Body of POST /_sandbox/check-callback. */
@@ -22,7 +22,7 @@ export const checkCallbackRequestSchema = named(
         .max(LIMITS.maxUrlLength, `url must be at most ${LIMITS.maxUrlLength} characters`)
         .refine(isHttpUrl, 'url must be an absolute http:// or https:// URL, e.g. "http://127.0.0.1:3000/deposit-callback"'),
       /** The merchant whose secret signs the callbacks; default: the first merchant of the fixtures. */
-      merchant: z.string({ error: 'merchant must be a merchant id from the fixtures' }).max(100, 'merchant must be a merchant id from the fixtures').optional(),
+      merchant: fixturesMerchantField,
       /** The order in the valid callbacks; default: a made-up "check-..." order. */
       order: z.string({ error: 'order must be a string' }).min(1, 'order must not be empty').max(LIMITS.maxOrderLength, `order must be at most ${LIMITS.maxOrderLength} characters`).optional(),
     },

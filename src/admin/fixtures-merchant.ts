@@ -1,6 +1,10 @@
+import { z } from 'zod';
 import { errors } from '../http/errors.js';
 import type { Merchant } from '../merchants/fixtures.js';
 import type { Sandbox } from '../sandbox.js';
+
+/** The optional `merchant` field of an admin route's request: an id that fixturesMerchant() then looks up. */
+export const fixturesMerchantField = z.string({ error: 'merchant must be a merchant id from the fixtures' }).max(100, 'merchant must be a merchant id from the fixtures').optional();
 
 /**
  * The merchant an admin route was asked for (`asked`, an id of the sandbox's merchants), or when

@@ -11,7 +11,7 @@ import type { Merchant } from '../merchants/fixtures.js';
 import { ADMIN_401, ADMIN_TOO_LARGE, answer, BODY_422, error } from '../openapi/error-responses.js';
 import { named } from '../openapi/schema-name.js';
 import { SECURITY } from '../openapi/security.js';
-import { fixturesMerchant } from './fixtures-merchant.js';
+import { fixturesMerchant, fixturesMerchantField } from './fixtures-merchant.js';
 import { settledReport } from './settled-report.js';
 import type { ReportedWorkspaces } from '../report/server-report.js';
 import type { Sandbox } from '../sandbox.js';
@@ -19,7 +19,6 @@ import { isHttpUrl, LIMITS } from '../trades/requests.js';
 
 named('GoLiveChecklist', goLiveChecklistSchema, "One merchant's go-live checklist: each provider behaviour met, not met or wrong.");
 
-const merchantField = z.string({ error: 'merchant must be a merchant id from the fixtures' }).max(100, 'merchant must be a merchant id from the fixtures').optional();
 const url = (what: string, example: string) =>
   z
     .string({ error: `${what} must be an absolute http:// or https:// URL, e.g. "${example}"` })
@@ -27,7 +26,7 @@ const url = (what: string, example: string) =>
     .refine(isHttpUrl, `${what} must be an absolute http:// or https:// URL, e.g. "${example}"`);
 
 /** Body of POST /_sandbox/go-live. */
-export const goLiveRequestSchema = named(
+const goLiveRequestSchema = named(
   'GoLiveRequest',
   z.object(
     {
@@ -35,7 +34,7 @@ export const goLiveRequestSchema = named(
       receiver: url('receiver', 'http://127.0.0.1:3000/deposit-callback'),
       /** Its balance probe (GET <url>?order=<order>), read by the fuzzer after each schedule. */
       probe: url('probe', 'http://127.0.0.1:3000/probe').optional(),
-      merchant: merchantField,
+      merchant: fixturesMerchantField,
       seed: z
         .number({ error: 'seed must be a whole number from 0 to 2147483647' })
         .int('seed must be a whole number')
@@ -59,7 +58,7 @@ const read = createRoute({
   summary: "A merchant's go-live checklist, from the coverage its tests reached",
   description: `${DESCRIPTION} No receiver is checked: POST does that.`,
   security: SECURITY.admin,
-  request: { query: z.object({ merchant: merchantField.meta({ description: 'The merchant; default: the first with coverage, else the first of the fixtures.' }) }) },
+  request: { query: z.object({ merchant: fixturesMerchantField.meta({ description: 'The merchant; default: the first with coverage, else the first of the fixtures.' }) }) },
   responses: {
     200: answer('The checklist (ready is true when every row is met).', goLiveChecklistSchema),
     401: ADMIN_401,
