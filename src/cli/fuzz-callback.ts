@@ -10,6 +10,7 @@ import { describeIssues } from '../config/issues.js';
 import { junitXml } from '../junit/junit-xml.js';
 import type { Profile } from '../profile/profile-schema.js';
 import { isHttpUrl } from '../trades/requests.js';
+import { wholeNumber } from './whole-number.js';
 
 export interface FuzzCommandOptions {
   probe?: string;
@@ -36,13 +37,6 @@ export function wantsFuzzer(options: FuzzCommandOptions): boolean {
   return options.probe !== undefined || options.seed !== undefined || options.runs !== undefined || options.path !== undefined || options.replay !== undefined;
 }
 
-function integer(value: string | undefined, flag: string, fallback: number, min: number, max: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || n < min || n > max) throw new Error(`${flag} must be a whole number from ${min} to ${max}; got ${JSON.stringify(value)}.`);
-  return n;
-}
-
 function parseReplay(text: string): Schedule {
   let value: unknown;
   try {
@@ -64,8 +58,8 @@ export async function fuzzCallbackCommand(context: FuzzContext, options: FuzzCom
   if (options.probe !== undefined && !isHttpUrl(options.probe)) {
     throw new Error(`--probe ${JSON.stringify(options.probe)} is not an absolute http(s) URL. Pass your balance probe, e.g. http://127.0.0.1:3000/probe (it answers GET ?order=<order>).`);
   }
-  const seed = integer(options.seed, '--seed', Math.floor(Math.random() * 2 ** 31), 0, 2 ** 31 - 1);
-  const runs = integer(options.runs, '--runs', 100, 1, 1_000_000);
+  const seed = wholeNumber(options.seed, '--seed', Math.floor(Math.random() * 2 ** 31), 0, 2 ** 31 - 1);
+  const runs = wholeNumber(options.runs, '--runs', 100, 1, 1_000_000);
   const schedule = options.replay !== undefined ? parseReplay(options.replay) : undefined;
   if (!options.json) write(formatFuzzHeader(context.merchant.id, seed, schedule ? 1 : runs, options.probe !== undefined, context.merchant.name, context.profile?.name));
   const report = await fuzzReceiver({

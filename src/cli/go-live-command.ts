@@ -1,6 +1,7 @@
 import { clientFor, type SandboxTarget, withTarget } from '../admin-client/sandbox-target.js';
 import { formatChecklist } from '../go-live/format-checklist.js';
 import type { GoLiveChecklist } from '../go-live/go-live-schema.js';
+import { wholeNumber } from './whole-number.js';
 
 export interface GoLiveOptions {
   merchant?: string;
@@ -14,13 +15,6 @@ export interface GoLiveOptions {
 /** How long the sandbox may take to check and fuzz a receiver before the command gives up. */
 const GO_LIVE_TIMEOUT_MS = 15 * 60_000;
 
-function whole(value: string | undefined, flag: string, max: number): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || n > max) throw new Error(`${flag} must be a whole number from 0 to ${max}; got ${JSON.stringify(value)}.`);
-  return n;
-}
-
 /**
  * `deposit-sandbox go-live`: asks the running sandbox for the merchant's go-live checklist
  * (GET /_sandbox/go-live, or POST with --receiver so the sandbox checks and fuzzes it) and
@@ -31,9 +25,8 @@ export async function goLiveCommand(target: SandboxTarget, options: GoLiveOption
   if (options.probe !== undefined && options.receiver === undefined) {
     throw new Error('--probe is read by the fuzzer go-live runs on your receiver: give --receiver <url> with it, e.g. --receiver http://127.0.0.1:3000/callback --probe http://127.0.0.1:3000/probe.');
   }
-  const seed = whole(options.seed, '--seed', 2 ** 31 - 1);
-  const runs = whole(options.runs, '--runs', 1_000);
-  if (runs === 0) throw new Error('--runs must be a whole number from 1 to 1000; got "0".');
+  const seed = wholeNumber(options.seed, '--seed', undefined, 0, 2 ** 31 - 1);
+  const runs = wholeNumber(options.runs, '--runs', undefined, 1, 1_000);
   const client = clientFor(target, { timeoutMs: GO_LIVE_TIMEOUT_MS });
   let checklist: GoLiveChecklist;
   try {
