@@ -14,16 +14,17 @@ const browser = (name) => ({
 });
 
 export default defineConfig([
-  // The CLI: dist/cli/deposit-sandbox.mjs holds the command table and what the client commands
+  // The CLI: dist/cli/deposit-sandbox.cjs holds the command table and what the client commands
   // use; what a command loads when it runs (serve's server, the scenario checks, check-callback's
-  // fuzzer) is a chunk of its own (dist/cli/chunk-*.mjs, beside it: the bundled files find package.json, fixtures/ and
+  // fuzzer) is a chunk of its own (dist/cli/chunk-*.cjs, beside it: the bundled files find package.json, fixtures/ and
   // scenarios/ relative to their own folder), so a `trigger` or a `wait` does not compile
-  // the server.
+  // the server. CommonJS, because Node 20 can give a code cache to a script but not to an ES
+  // module: bin/deposit-sandbox.js compiles these files through src/cli/code-cache.ts.
   {
     input: { 'deposit-sandbox': 'dist/cli/main.js' },
     platform: 'node',
     logLevel: 'warn',
-    output: { dir: 'dist/cli', format: 'esm', entryFileNames: '[name].mjs', chunkFileNames: 'chunk-[name]-[hash].mjs' },
+    output: { dir: 'dist/cli', format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: 'chunk-[name]-[hash].cjs' },
   },
   // The programmatic API, the package's entry (`import { startSandbox } from 'deposit-sandbox'`):
   // dist/lib/index.mjs and its chunks, so that a merchant's test file that imports the package

@@ -18,6 +18,7 @@ const WORKSPACES = fileURLToPath(new URL('./workspaces.js', import.meta.url));
 const SCENARIO_MATCHING = fileURLToPath(new URL('./scenario-matching.js', import.meta.url));
 const PROFILES = fileURLToPath(new URL('./profiles.js', import.meta.url));
 const PACKAGE_IMPORT = fileURLToPath(new URL('./package-import.js', import.meta.url));
+const CLI_START = fileURLToPath(new URL('./cli-start.js', import.meta.url));
 const JOURNAL_WRITES = fileURLToPath(new URL('./journal-writes.js', import.meta.url));
 const SESSIONS = fileURLToPath(new URL('./sessions.js', import.meta.url));
 
@@ -308,6 +309,11 @@ async function main() {
 
   const packageImport = await phase('importing the package, bundle against the tsc build (bench/package-import.js)', PACKAGE_IMPORT, [String(config.rounds)], { timeoutMs: 150_000, indent: '  ' });
 
+  const cliStart = await phase("a serve start with the CLI's code cache, against one compiled from source (bench/cli-start.js)", CLI_START, [String(config.rounds)], {
+    timeoutMs: 150_000,
+    indent: '  ',
+  });
+
   const sessions = await phase('sessions: recording, forks, replay, per-test cost (bench/sessions.js)', SESSIONS, [String(config.rounds)], { timeoutMs: 360_000, indent: '  ' });
 
   const journal = await phase('journal records: one store, 64 workspaces through one record, 64 journals (bench/journal-writes.js)', JOURNAL_WRITES, [String(config.rounds)], {
@@ -464,6 +470,8 @@ async function main() {
     profiles,
     "A merchant's test process importing the package, against the tsc build it is bundled from (bench/package-import.js):",
     packageImport,
+    "A `serve` start with the CLI's code cache, against the same start compiled from source (bench/cli-start.js):",
+    cliStart,
     'Sessions: what recording costs a create, forks of a prepared workspace, a replay of one hour, what a test pays for a clean start (bench/sessions.js):',
     sessions,
     "Journal records, apart from HTTP: one busy sandbox, 64 busy workspaces through the workspaces' journal, and 64 stores with a journal each (bench/journal-writes.js):",

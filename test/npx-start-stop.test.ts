@@ -113,7 +113,7 @@ async function expectStopped(sandbox: Started): Promise<void> {
 
 describe('npx deposit-sandbox in the clone', () => {
   it('the first start does not build the package again', async () => {
-    const bundle = join(ROOT, 'dist', 'cli', 'deposit-sandbox.mjs');
+    const bundle = join(ROOT, 'dist', 'cli', 'deposit-sandbox.cjs');
     const before = statSync(bundle).mtimeMs;
     const sandbox = await startNpx();
     expect(sandbox.output()).not.toMatch(/tsc -p|rolldown/);

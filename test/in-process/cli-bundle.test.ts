@@ -2,8 +2,9 @@
  * The built CLI (dist/cli/, `npm run build`): a client command such as `trigger`, `wait` or
  * `health` loads only the entry module and the chunks it imports statically, so those must not
  * hold the server, the scenario checks or the fuzzer (each process start compiles what it loads:
- * the whole 2 MB took several times as long as the entry). What a command loads when it runs is
- * reached through a dynamic import() and is not counted here.
+ * the whole 2 MB took several times as long as the entry). The bundle is CommonJS (for its code
+ * cache, src/cli/code-cache.ts): what a file loads at once is a top-level require(); what a
+ * command loads when it runs is reached through a deferred require() and is not counted here.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,8 +20,7 @@ function staticallyLoaded(entry: string): string[] {
     if (seen.has(file)) return;
     seen.add(file);
     const source = readFileSync(join(CLI, file), 'utf8');
-    for (const [, target] of source.matchAll(/^import\s[^;]*?from\s*"\.\/([^"]+)";?$/gm)) visit(target!);
-    for (const [, target] of source.matchAll(/^import\s*"\.\/([^"]+)";?$/gm)) visit(target!);
+    for (const [, target] of source.matchAll(/^(?:const \w+ = )?require\("\.\/([^"]+)"\);?$/gm)) visit(target!);
   };
   visit(entry);
   return [...seen];
@@ -35,16 +35,19 @@ function packagesIn(files: string[]): string[] {
   return [...packages].sort();
 }
 
+/** A require() of the chunk `name` that runs only when the command does (rolldown's form of a dynamic import()). */
+const deferredRequire = (name: string) => new RegExp(`Promise\\.resolve\\(\\)\\.then\\(\\(\\) => require\\("\\./(chunk-${name}-[^"]+\\.cjs)"\\)\\)`);
+
 it('a start loads commander and the client commands only: no server, zod, yaml, regex engine or fuzzer until a command asks', () => {
-  const loaded = staticallyLoaded('deposit-sandbox.mjs');
+  const loaded = staticallyLoaded('deposit-sandbox.cjs');
   expect(packagesIn(loaded)).toEqual(['commander']);
-  const all = readFileSync(join(CLI, 'deposit-sandbox.mjs'), 'utf8');
+  const all = readFileSync(join(CLI, 'deposit-sandbox.cjs'), 'utf8');
   // The commands that need more load it when they run.
-  for (const chunk of ['serve', 'scenarios', 'check-callback-command', 'sign-command']) expect(all).toMatch(new RegExp(`import\\("\\./chunk-${chunk}-[^"]+\\.mjs"\\)`));
+  for (const chunk of ['serve', 'scenarios', 'check-callback-command', 'sign-command']) expect(all).toMatch(deferredRequire(chunk));
 });
 
 it('every package the server uses is in what serve loads when it runs', () => {
-  const serveChunk = readFileSync(join(CLI, 'deposit-sandbox.mjs'), 'utf8').match(/import\("\.\/(chunk-serve-[^"]+\.mjs)"\)/)?.[1];
+  const serveChunk = readFileSync(join(CLI, 'deposit-sandbox.cjs'), 'utf8').match(deferredRequire('serve'))?.[1];
   expect(serveChunk).toBeDefined();
   const packages = packagesIn(staticallyLoaded(serveChunk!));
   for (const name of ['hono', '@hono/node-server', 'zod', 'yaml', 're2js']) expect(packages).toContain(name);

@@ -1,0 +1,106 @@
+import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect } from 'vitest';
+import { it } from '../../test/temp-folder.js';
+import { CodeCache, codeCacheFolder } from './code-cache.js';
+
+let files = 0;
+
+/**
+ * Runs `source` as a CommonJS module compiled by `cache`; what it exported. Each run names another
+ * file, as the next process would see the same file: V8 keeps what it compiled in this process by
+ * source and name, and would answer from there without reading the cache.
+ */
+function run(cache: CodeCache, source: string, filename = `/bundle/chunk-${++files}.cjs`): unknown {
+  const module = { exports: {} as unknown };
+  cache.compile(source, filename).call(module.exports, module.exports, createRequire(filename), module, filename, '/bundle');
+  return module.exports;
+}
+
+/** The files of a cache kept under `root`. */
+const cacheFiles = (root: string) => readdirSync(join(root, `${process.version}-${process.arch}`));
+
+/** A module with enough functions for V8 to have code worth caching. */
+const SOURCE = `${Array.from({ length: 50 }, (_, i) => `function f${i}(x) { return x * ${i} + ${i}; }`).join('\n')}
+module.exports = { answer: f7(6), name: 'first' };`;
+
+describe('the code cache of the bundled CLI', () => {
+  it('a file compiled once from source is compiled from its cache the next time, and runs the same', ({ folder }) => {
+    const first = new CodeCache(folder);
+    expect(run(first, SOURCE)).toEqual({ answer: 49, name: 'first' });
+    expect(first.counts).toEqual({ fromCache: 0, fromSource: 1 });
+    first.save();
+    expect(cacheFiles(folder)).toHaveLength(1);
+
+    const second = new CodeCache(folder);
+    expect(run(second, SOURCE)).toEqual({ answer: 49, name: 'first' });
+    expect(second.counts).toEqual({ fromCache: 1, fromSource: 0 });
+    second.save();
+    expect(cacheFiles(folder), 'nothing is written again when the cache was used').toHaveLength(1);
+  });
+
+  it('a changed file of the same length is compiled from its own source, not from the cache of the old one', ({ folder }) => {
+    const first = new CodeCache(folder);
+    run(first, SOURCE);
+    first.save();
+    const changed = SOURCE.replace("'first'", "'other'");
+    expect(changed).toHaveLength(SOURCE.length);
+
+    const second = new CodeCache(folder);
+    expect(run(second, changed)).toEqual({ answer: 49, name: 'other' });
+    expect(second.counts).toEqual({ fromCache: 0, fromSource: 1 });
+  });
+
+  it('a damaged cache file is compiled from source and replaced when the process exits', ({ folder }) => {
+    const first = new CodeCache(folder);
+    run(first, SOURCE);
+    first.save();
+    const file = join(folder, `${process.version}-${process.arch}`, cacheFiles(folder)[0]!);
+    const cached = readFileSync(file);
+    writeFileSync(file, cached.subarray(0, cached.length >> 1));
+
+    const second = new CodeCache(folder);
+    expect(run(second, SOURCE)).toEqual({ answer: 49, name: 'first' });
+    expect(second.counts).toEqual({ fromCache: 0, fromSource: 1 });
+    second.save();
+
+    const third = new CodeCache(folder);
+    run(third, SOURCE);
+    expect(third.counts).toEqual({ fromCache: 1, fromSource: 0 });
+  });
+
+  it('keeps the line numbers of the file in stack traces', ({ folder }) => {
+    const cache = new CodeCache(folder);
+    const thrower = 'module.exports = () => {\n  return new Error("here");\n};';
+    const make = run(cache, thrower, '/bundle/chunk-thrower.cjs') as () => Error;
+    expect(make().stack).toContain('/bundle/chunk-thrower.cjs:2:');
+  });
+
+  it('a folder that others may write to is not used: every start compiles from source, and nothing is written there', ({ folder }) => {
+    const shared = join(folder, 'cache');
+    mkdirSync(shared, { mode: 0o777 });
+    chmodSync(shared, 0o777);
+    const cache = new CodeCache(shared);
+    expect(run(cache, SOURCE)).toEqual({ answer: 49, name: 'first' });
+    cache.save();
+    expect(readdirSync(shared), 'not even its folder for this Node').toEqual([]);
+  });
+
+  it('a folder that cannot be made leaves the CLI as it is without a cache, with no error', ({ folder }) => {
+    const blocked = join(folder, 'a-file');
+    writeFileSync(blocked, '');
+    const cache = new CodeCache(join(blocked, 'cache'));
+    expect(run(cache, SOURCE)).toEqual({ answer: 49, name: 'first' });
+    expect(() => cache.save()).not.toThrow();
+    expect(cache.counts).toEqual({ fromCache: 0, fromSource: 1 });
+  });
+
+  it("lives in the user's temporary folder, and NODE_DISABLE_COMPILE_CACHE turns it off as it does Node's own", () => {
+    const folder = codeCacheFolder({});
+    expect(folder?.startsWith(tmpdir())).toBe(true);
+    expect(codeCacheFolder({ NODE_DISABLE_COMPILE_CACHE: '0' })).toBe(folder);
+    expect(codeCacheFolder({ NODE_DISABLE_COMPILE_CACHE: '1' })).toBeUndefined();
+  });
+});

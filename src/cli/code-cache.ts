@@ -1,0 +1,135 @@
+/**
+ * A V8 code cache for the bundled CLI (dist/cli/*.cjs). Node compiles a script from its source on
+ * every start; most of a `serve` start is compiling the server's few MB of code. With a cache, V8
+ * reads the code it made last time instead (Node 22 offers the same as
+ * `module.enableCompileCache()`; the package supports Node 20, which has no such switch, so the
+ * CLI keeps its own, scoped to its own files).
+ *
+ * bin/deposit-sandbox.js calls useCodeCache() before it requires the CLI's entry. Each bundled
+ * file is then compiled with the cache kept for its exact contents, if there is one; the files
+ * that had none (or whose cache V8 refused: another Node, other V8 flags) get one written when the
+ * process exits, with the code of every function the command ran by then, not only the top level.
+ *
+ * The cache is an optimisation only: a folder that cannot be made or written, a damaged file, a
+ * cache from another Node, all end in a compile from source, as without it. The files are in
+ * `<tmp>/deposit-sandbox-code-cache-<uid>/<node version>-<arch>/`, one per bundled file's SHA-256,
+ * used only when those folders belong to this user and nobody else may write to them.
+ * `NODE_DISABLE_COMPILE_CACHE=1`, Node's own switch for its cache, turns this one off as well.
+ */
+import { createHash } from 'node:crypto';
+import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import Module, { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, extname, join } from 'node:path';
+import { Script } from 'node:vm';
+
+/** The folder of this user's cache, or undefined when it is turned off. */
+export function codeCacheFolder(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const off = env['NODE_DISABLE_COMPILE_CACHE'];
+  if (off !== undefined && off !== '' && off !== '0') return undefined;
+  const user = process.getuid?.() ?? 'user';
+  return join(tmpdir(), `deposit-sandbox-code-cache-${user}`);
+}
+
+/** What a CodeCache did so far, for tests and the bench: files compiled from their cache, and from source. */
+export interface CodeCacheCounts {
+  fromCache: number;
+  fromSource: number;
+}
+
+type CompiledWrapper = (exports: unknown, require: NodeJS.Require, module: unknown, filename: string, dirname: string) => unknown;
+
+/**
+ * Compiles CommonJS sources with a code cache kept in `root`/<node version>-<arch>/; save() writes
+ * what was missing. Nothing here changes Node's loader: useCodeCache() does, for the CLI's files only.
+ */
+export class CodeCache {
+  readonly counts: CodeCacheCounts = { fromCache: 0, fromSource: 0 };
+  readonly #root: string;
+  readonly #folder: string;
+  readonly #unsaved: { script: Script; file: string }[] = [];
+  #usable: boolean | undefined;
+
+  constructor(root: string) {
+    this.#root = root;
+    this.#folder = join(root, `${process.version}-${process.arch}`);
+  }
+
+  /** The module wrapper of `source` (Node's CommonJS function around it), compiled from the cache when it holds this source. */
+  compile(source: string, filename: string): CompiledWrapper {
+    const file = join(this.#folder, `${createHash('sha256').update(source).digest('hex')}.bin`);
+    const cachedData = this.#usableFolder() ? readIfThere(file) : undefined;
+    // One line, so that the source's line numbers stay those of the file in stack traces.
+    const script = new Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n})`, { filename, cachedData });
+    if (cachedData !== undefined && !script.cachedDataRejected) this.counts.fromCache++;
+    else {
+      this.counts.fromSource++;
+      this.#unsaved.push({ script, file });
+    }
+    return script.runInThisContext() as CompiledWrapper;
+  }
+
+  /** Writes the cache of every file compiled from source, each in one rename (a reader never sees half a file). Never throws. */
+  save(): void {
+    for (const { script, file } of this.#unsaved.splice(0)) {
+      if (!this.#usableFolder()) return;
+      const temporary = `${file}.${process.pid}.tmp`;
+      try {
+        writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
+        renameSync(temporary, file);
+      } catch {
+        rmSync(temporary, { force: true });
+      }
+    }
+  }
+
+  /**
+   * Whether the folder can be trusted and used: made if missing (private to this user), and it and
+   * its root real folders (not links) owned by this user and writable by nobody else.
+   */
+  #usableFolder(): boolean {
+    if (this.#usable !== undefined) return this.#usable;
+    const own = (folder: string) => {
+      mkdirSync(folder, { recursive: true, mode: 0o700 });
+      const stat = lstatSync(folder);
+      return stat.isDirectory() && (process.getuid === undefined || stat.uid === process.getuid()) && (stat.mode & 0o022) === 0;
+    };
+    try {
+      this.#usable = own(this.#root) && own(this.#folder);
+    } catch {
+      this.#usable = false;
+    }
+    return this.#usable;
+  }
+}
+
+interface CompilingModule {
+  exports: unknown;
+  _compile(source: string, filename: string): unknown;
+}
+
+/**
+ * Compiles the CommonJS files in `bundleFolder` (the CLI's bundle: *.cjs) through a CodeCache, and
+ * saves the missing cache when the process exits. Every other file loads as Node loads it.
+ * Returns the cache, or undefined when it is turned off (codeCacheFolder()).
+ */
+export function useCodeCache(bundleFolder: string, root = codeCacheFolder()): CodeCache | undefined {
+  if (root === undefined) return undefined;
+  const cache = new CodeCache(root);
+  const prototype = (Module as unknown as { prototype: CompilingModule }).prototype;
+  const compile = prototype._compile;
+  prototype._compile = function (this: CompilingModule, source: string, filename: string) {
+    if (dirname(filename) !== bundleFolder || extname(filename) !== '.cjs') return compile.call(this, source, filename);
+    return cache.compile(source, filename).call(this.exports, this.exports, createRequire(filename), this, filename, bundleFolder);
+  };
+  process.once('exit', () => cache.save());
+  return cache;
+}
+
+function readIfThere(file: string): Buffer | undefined {
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
