@@ -5,6 +5,7 @@ import { LineCounter, parseDocument } from 'yaml';
 import { describeIssues, lineAndColumn } from '../config/issues.js';
 import { describeYamlIssues, formatProblem } from '../config/yaml-issues.js';
 import { bankSchema, CYRILLIC_POOL, poolOf, requisitesOptionSchema, requisitesPoolSchema, type RequisitesPool } from './requisite-pools.js';
+import { PARSED_ONCE } from '../config/parsed-once.js';
 
 export const BUNDLED_FIXTURES = fileURLToPath(new URL('../../fixtures/merchants.json', import.meta.url));
 
@@ -66,7 +67,7 @@ export function parseFixtures(text: string, file: string): Fixtures {
     const where = position ? (({ line, column }) => ` (line ${line}, column ${column})`)(lineAndColumn(text, Number(position))) : '';
     throw new FixturesError(file, [`not valid JSON${where}: ${message}`]);
   }
-  const result = fixturesSchema.safeParse(data);
+  const result = fixturesSchema.safeParse(data, PARSED_ONCE);
   if (!result.success) throw new FixturesError(file, placedIssues(text, file, result.error));
   return result.data;
 }

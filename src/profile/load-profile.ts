@@ -9,6 +9,7 @@ import { BUILTIN_PROFILE_NAMES, type BuiltinProfileName } from './builtin-profil
 import { mergeProfile } from './merge-profile.js';
 import { ProfileError } from './profile-error.js';
 import { profileFileSchema, profileSchema, type Profile } from './profile-schema.js';
+import { PARSED_ONCE } from '../config/parsed-once.js';
 
 /** The built-in profiles shipped with the package (works from src/, dist/ and an installed package). */
 export const BUILTIN_PROFILES = fileURLToPath(new URL('../../profiles/', import.meta.url));
@@ -112,7 +113,7 @@ function resolve(text: string, file: string, chain: readonly string[]): Profile 
     throw new ProfileError([{ file, line: 1, column: 1, path: '', message: `has YAML aliases that cannot be expanded (${error.message}); write the values out` }]);
   }
 
-  const written = profileFileSchema.safeParse(data);
+  const written = profileFileSchema.safeParse(data, PARSED_ONCE);
   if (!written.success) throw new ProfileError(describeFileIssues(file, text, doc, counter, written.error));
   const { $schema: _schema, ...own } = written.data;
 
@@ -128,7 +129,7 @@ function resolve(text: string, file: string, chain: readonly string[]): Profile 
   }
   const { extends: _inherited, ...baseFields } = base ?? {};
   const merged = { ...mergeProfile(baseFields, own), name: own.name, ...(own.extends !== undefined ? { extends: own.extends } : {}) };
-  const resolved = profileSchema.safeParse(merged);
+  const resolved = profileSchema.safeParse(merged, PARSED_ONCE);
   if (!resolved.success) throw new ProfileError(describeResolvedIssues(file, doc, counter, resolved.error, own.extends === undefined ? undefined : { name: own.extends, profile: baseFields }));
   return deepFreeze(resolved.data);
 }

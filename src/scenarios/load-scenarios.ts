@@ -7,6 +7,7 @@ import { checkPatterns, type CompiledPatterns } from './check-patterns.js';
 import { DEFAULT_TABLE, type TransitionTable } from '../lifecycle/transitions.js';
 import { scenarioSchemas, type Scenario } from './scenario.js';
 import { describeYamlIssues, formatProblem, locate, type FileProblem } from '../config/yaml-issues.js';
+import { PARSED_ONCE } from '../config/parsed-once.js';
 
 /** The scenarios shipped with the package (works from src/, dist/ and an installed package). */
 export const BUNDLED_SCENARIOS = fileURLToPath(new URL('../../scenarios/', import.meta.url));
@@ -88,7 +89,7 @@ export function parseScenarioFile(text: string, file: string, table: TransitionT
       : `has a YAML alias that cannot be expanded: ${error.message}`;
     return { ok: false, problems: [{ file, line: 1, column: 1, path: '', message }] };
   }
-  const result = scenarioFileSchema.safeParse(data);
+  const result = scenarioFileSchema.safeParse(data, PARSED_ONCE);
   if (!result.success) return { ok: false, problems: describeYamlIssues(file, doc, counter, result.error, scenarioFileSchema) };
   const { problems, patterns } = checkPatterns(result.data.scenarios);
   if (problems.length > 0) {
