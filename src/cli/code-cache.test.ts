@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -69,6 +69,29 @@ describe('the code cache of the bundled CLI', () => {
     const third = new CodeCache(folder);
     run(third, SOURCE);
     expect(third.counts).toEqual({ fromCache: 1, fromSource: 0 });
+  });
+
+  it("removes the oldest files of earlier builds when a save leaves the folder over its limit, and keeps this build's", ({ folder }) => {
+    const versionFolder = join(folder, `${process.version}-${process.arch}`);
+    mkdirSync(versionFolder, { recursive: true });
+    for (const [name, daysAgo] of [
+      ['old-build.bin', 3],
+      ['older-build.bin', 9],
+    ] as const) {
+      writeFileSync(join(versionFolder, name), Buffer.alloc(60_000));
+      const when = new Date(Date.now() - daysAgo * 86_400_000);
+      utimesSync(join(versionFolder, name), when, when);
+    }
+    const cache = new CodeCache(folder, 100_000);
+    run(cache, SOURCE);
+    cache.save();
+    const left = cacheFiles(folder);
+    expect(left).toContain('old-build.bin');
+    expect(left).not.toContain('older-build.bin');
+    expect(
+      left.filter((name) => !name.endsWith('-build.bin')),
+      'the file just written',
+    ).toHaveLength(1);
   });
 
   it('keeps the line numbers of the file in stack traces', ({ folder }) => {

@@ -17,7 +17,7 @@
  * `NODE_DISABLE_COMPILE_CACHE=1`, Node's own switch for its cache, turns this one off as well.
  */
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, extname, join } from 'node:path';
@@ -37,6 +37,12 @@ export interface CodeCacheCounts {
   fromSource: number;
 }
 
+/**
+ * How many bytes the cache of one Node may hold: every build has new files, so the caches of old
+ * builds are removed, oldest first, when a save leaves more than this (the CLI's own is about 2 MB).
+ */
+export const CODE_CACHE_LIMIT_BYTES = 32 * 1024 * 1024;
+
 type CompiledWrapper = (exports: unknown, require: NodeJS.Require, module: unknown, filename: string, dirname: string) => unknown;
 
 /**
@@ -47,11 +53,13 @@ export class CodeCache {
   readonly counts: CodeCacheCounts = { fromCache: 0, fromSource: 0 };
   readonly #root: string;
   readonly #folder: string;
+  readonly #limitBytes: number;
   readonly #unsaved: { script: Script; file: string }[] = [];
   #usable: boolean | undefined;
 
-  constructor(root: string) {
+  constructor(root: string, limitBytes = CODE_CACHE_LIMIT_BYTES) {
     this.#root = root;
+    this.#limitBytes = limitBytes;
     this.#folder = join(root, `${process.version}-${process.arch}`);
   }
 
@@ -69,10 +77,14 @@ export class CodeCache {
     return script.runInThisContext() as CompiledWrapper;
   }
 
-  /** Writes the cache of every file compiled from source, each in one rename (a reader never sees half a file). Never throws. */
+  /**
+   * Writes the cache of every file compiled from source, each in one rename (a reader never sees
+   * half a file), then removes the oldest files beyond the limit. Never throws.
+   */
   save(): void {
-    for (const { script, file } of this.#unsaved.splice(0)) {
-      if (!this.#usableFolder()) return;
+    const unsaved = this.#unsaved.splice(0);
+    if (unsaved.length === 0 || !this.#usableFolder()) return;
+    for (const { script, file } of unsaved) {
       const temporary = `${file}.${process.pid}.tmp`;
       try {
         writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
@@ -80,6 +92,23 @@ export class CodeCache {
       } catch {
         rmSync(temporary, { force: true });
       }
+    }
+    this.#prune();
+  }
+
+  /** Removes the least recently written files until the folder holds at most the limit. */
+  #prune(): void {
+    try {
+      const files = readdirSync(this.#folder)
+        .map((name) => ({ path: join(this.#folder, name), stat: statSync(join(this.#folder, name)) }))
+        .sort((a, b) => b.stat.mtimeMs - a.stat.mtimeMs);
+      let kept = 0;
+      for (const { path, stat } of files) {
+        kept += stat.size;
+        if (kept > this.#limitBytes) rmSync(path, { force: true });
+      }
+    } catch {
+      // Another process removed a file meanwhile: the next save prunes again.
     }
   }
 
@@ -105,7 +134,7 @@ export class CodeCache {
 
 interface CompilingModule {
   exports: unknown;
-  _compile(source: string, filename: string): unknown;
+  _compile(source: string, filename: string, ...rest: unknown[]): unknown;
 }
 
 /**
@@ -118,8 +147,8 @@ export function useCodeCache(bundleFolder: string, root = codeCacheFolder()): Co
   const cache = new CodeCache(root);
   const prototype = (Module as unknown as { prototype: CompilingModule }).prototype;
   const compile = prototype._compile;
-  prototype._compile = function (this: CompilingModule, source: string, filename: string) {
-    if (dirname(filename) !== bundleFolder || extname(filename) !== '.cjs') return compile.call(this, source, filename);
+  prototype._compile = function (this: CompilingModule, source: string, filename: string, ...rest: unknown[]) {
+    if (dirname(filename) !== bundleFolder || extname(filename) !== '.cjs') return compile.call(this, source, filename, ...rest);
     return cache.compile(source, filename).call(this.exports, this.exports, createRequire(filename), this, filename, bundleFolder);
   };
   process.once('exit', () => cache.save());
