@@ -2,26 +2,35 @@
  * The workspaces' journal at its size limit, on real processes (the build in dist/: run `npm run
  * build` before running this file alone): the crash-order sequences of test/crash-order.test.ts
  * against a process whose journal starts a new generation every few records
- * (test/small-journal-sandbox.mjs; the limit is 256 MiB otherwise, and no option sets it), so that
- * clean stops and kill -9 fall in the middle of rotations and of the folds they ask for.
+ * (test/small-journal-sandbox.mjs, bundled once for the file by test/small-journal-bundle.ts; the
+ * limit is 256 MiB otherwise, and no option sets it), so that clean stops and kill -9 fall in the
+ * middle of rotations and of the folds they ask for.
  * 6 sequences of up to 20 steps; CRASH_FUZZ_RUNS and the replay variables of
  * test/crash-order.test.ts apply here too. Loopback only; every process and data folder is
  * removed after each sequence and in afterAll.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanUp, fuzzCrashOrder, journalGeneration, send, startSpawned } from './crash-order.js';
 import { DEMO } from './merchants.js';
 import { killAll, tempDir } from './sandbox-process.js';
+import { bundleSmallJournal, type SmallJournalBundle } from './small-journal-bundle.js';
+
+let bundle: SmallJournalBundle | undefined;
+
+beforeAll(async () => {
+  bundle = await bundleSmallJournal();
+});
 
 afterAll(() => {
   cleanUp();
   // Also removes the data folders tempDir() made.
   killAll();
+  bundle?.remove();
 });
 
 describe('the workspaces journal at its size limit', () => {
   /** 1 KiB: the workspaces' journal starts a new generation at 4 KiB, about every five creates. */
-  const smallJournal = (data: string) => startSpawned(process.execPath, ['test/small-journal-sandbox.mjs', data, '1024']);
+  const smallJournal = (data: string) => startSpawned(process.execPath, [bundle!.script, data, '1024']);
 
   it('the small-journal sandbox starts new generations as it is written (what the sequences below run into)', async () => {
     const data = tempDir();

@@ -2,9 +2,11 @@
 // <data>` runs it) whose workspaces' journal starts a new generation every few records: the
 // server's store says its compaction threshold is `<compactBytes>` bytes instead of 64 MiB, and
 // the workspaces' journal rotates at 4 times that (JOURNAL_GROWTH_LIMIT, compaction-policy.ts),
-// otherwise 256 MiB. No option of the CLI sets it, so test/crash-order-limits.test.ts runs this
-// in a process of its own and kills it like the CLI. SIGTERM stops it cleanly (exit 0, or 1 with
-// the error on stderr when the store could not be saved).
+// otherwise 256 MiB. No option of the CLI sets it, so test/crash-order-rotation.test.ts runs this
+// in a process of its own and kills it like the CLI (bundled once for the file by
+// test/small-journal-bundle.ts, so that each start reads a few files instead of dist/'s few
+// hundred). SIGTERM stops it cleanly (exit 0, or 1 with the error on stderr when the store could
+// not be saved).
 //
 //   node test/small-journal-sandbox.mjs <data> <compactBytes>
 import { startSandbox } from '../dist/index.js';
