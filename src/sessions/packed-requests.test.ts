@@ -28,6 +28,21 @@ describe('packed requests', () => {
     }
   });
 
+  it('grows a chunk as it fills: every record written before reads back the same, at the offset it was given', () => {
+    const packed = new PackedRequests();
+    const written = Array.from({ length: 300 }, (_, n) => {
+      const r = request(n, `{"order":"${'я'.repeat(n * 3)}"}`);
+      return { r, at: packed.pack(r, n + 1)! };
+    });
+    // Several hundred kilobytes, all in the first chunk.
+    expect(written.at(-1)!.at.offset).toBeGreaterThan(1 << 18);
+    expect(written.at(-1)!.at.offset).toBeLessThan(1 << 20);
+    for (const [i, { r, at }] of written.entries()) {
+      const { trade: _trade, ...fields } = r;
+      expect(packed.unpack(at.offset)).toEqual({ ...fields, seq: i + 1 });
+    }
+  });
+
   it('fills chunks one after another and lets go of those before the oldest kept', () => {
     const packed = new PackedRequests();
     const big = 'x'.repeat(100_000);

@@ -24,8 +24,14 @@ export interface AcceptedRequest {
 /** What a packed request holds once read back: the trade is kept beside the bytes, not in them. */
 export type UnpackedRequest = Omit<AcceptedRequest, 'trade'> & { readonly seq: number };
 
-/** Bytes of a chunk: records are written into chunks of this size, and a chunk is let go whole. */
+/** Bytes of a chunk at most: records are written into chunks of up to this size, and a chunk is let go whole. */
 const CHUNK = 1 << 20;
+/**
+ * The room a chunk starts with; it doubles as records need it, up to CHUNK. Every workspace
+ * records its own session, so a server with thousands of workspaces would otherwise hold (and
+ * zero, and make the collector count) a whole chunk for each one's first few requests.
+ */
+const FIRST_ROOM = 1 << 16;
 /** The fixed part of a record: wall, clock, duration (f64), seq (u32), status (u16), method, view (u8), and the three lengths (u32). */
 const FIXED = 44;
 /** The length written for a body that is undefined. */
@@ -64,12 +70,9 @@ export class PackedRequests {
     if (this.#position + most > CHUNK) {
       this.#current++;
       this.#position = 0;
-      const bytes = new Uint8Array(CHUNK);
-      this.#chunks.set(this.#current, { bytes, view: new DataView(bytes.buffer) });
     }
-    const chunk = this.#chunks.get(this.#current) as Chunk;
     const start = this.#position;
-    const { bytes, view } = chunk;
+    const { bytes, view } = this.#room(start + most);
     view.setFloat64(start, request.wall, true);
     view.setFloat64(start + 8, request.clock, true);
     view.setFloat64(start + 16, request.duration, true);
@@ -89,6 +92,23 @@ export class PackedRequests {
     view.setUint32(start + 40, request.body === undefined ? NO_BODY : body, true);
     this.#position = at;
     return { offset: this.#current * CHUNK + start, bytes: at - start };
+  }
+
+  /**
+   * The chunk being written, with room for `end` bytes (at most CHUNK): made with FIRST_ROOM or
+   * more, or copied into one twice as large (or larger) as it fills. Offsets stay counted in
+   * whole chunks, so a record's offset does not change when its chunk grows.
+   */
+  #room(end: number): Chunk {
+    const chunk = this.#chunks.get(this.#current);
+    if (chunk !== undefined && chunk.bytes.length >= end) return chunk;
+    let size = chunk === undefined ? FIRST_ROOM : chunk.bytes.length * 2;
+    while (size < end) size *= 2;
+    const bytes = new Uint8Array(Math.min(size, CHUNK));
+    if (chunk !== undefined) bytes.set(chunk.bytes.subarray(0, this.#position));
+    const grown = { bytes, view: new DataView(bytes.buffer) };
+    this.#chunks.set(this.#current, grown);
+    return grown;
   }
 
   /** The request packed at `offset`. */
