@@ -100,7 +100,7 @@ export class WorkspaceRegistry {
   #rootBase = '';
   /** The journal every stored workspace writes to (workspaces-journal.ts); undefined when nothing is kept on disk. */
   #journal: WorkspacesJournal | undefined;
-  /** Whether the workspaces' file system folds case (asked once, when two names differ only in case). */
+  /** Whether the workspaces' file system folds case (asked once, when the first new workspace is made). */
   #foldsCase: boolean | undefined;
 
   constructor(host: RegistrySettings) {
@@ -368,15 +368,15 @@ export class WorkspaceRegistry {
   /**
    * The workspace whose folder `name`'s would be: one whose name differs only in case, on a file
    * system that folds case (macOS's and Windows' defaults). A removal of such a one is waited for.
+   * The file system is asked first (once): elsewhere no name has a twin, and a server making
+   * thousands of workspaces does not compare each new name with all the others.
    */
   async #sharesFolderWith(name: string): Promise<string | undefined> {
     const folder = this.folder;
     if (folder === undefined) return undefined;
-    const removing = caseTwin(name, this.#deleting.keys());
-    const twin = caseTwin(name, this.#entries.keys());
-    if (removing === undefined && twin === undefined) return undefined;
     this.#foldsCase ??= foldsCase(folder);
     if (!this.#foldsCase) return undefined;
+    const removing = caseTwin(name, this.#deleting.keys());
     if (removing !== undefined) await this.#deleting.get(removing);
     return caseTwin(name, this.#entries.keys());
   }
