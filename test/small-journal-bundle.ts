@@ -1,10 +1,10 @@
 /**
  * test/small-journal-sandbox.mjs bundled once for a test file that starts it many times: the
- * script imports the tsc build (dist/index.js, a few hundred modules, each read and compiled at
- * every start), so a start of the script costs about twice the CPU of a start of the CLI, whose
- * build is bundled. rolldown bundles it here as the package's build bundles dist/lib/ from
- * dist/index.js (code split, so that a start compiles what serving needs and nothing more), and
- * JournalAdapter stays one class in the bundle, so the script's patch reaches the server's stores.
+ * script imports the tsc build (dist/index.js), whose few hundred modules each start would read
+ * and compile, where a start of the CLI reads its bundle. rolldown bundles it here as the
+ * package's build bundles dist/lib/ from dist/index.js (code split, so that a start compiles
+ * what serving needs and nothing more), and JournalAdapter stays one class in the bundle, so the
+ * script's patch reaches the server's stores.
  *
  * The bundle lies in a temporary folder two levels deep (`<folder>/dist/small-journal/`), as
  * dist/lib/ does in the package: the bundled modules find package.json, fixtures/, profiles/,
