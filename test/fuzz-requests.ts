@@ -182,6 +182,10 @@ const validDeposit = (type: 'any_bank' | 'ecom') =>
 export const depositBody = (type: 'any_bank' | 'ecom'): fc.Arbitrary<FuzzBody> =>
   fc.oneof({ weight: 3, arbitrary: validDeposit(type).map((value): FuzzBody => ({ kind: 'json', value })) }, { weight: 2, arbitrary: brokenDeposit(type) });
 
+// What the chain below draws for every body besides the body's own keys, built once.
+const changedValue = fc.jsonValue({ maxDepth: 3 });
+const pollution = sometimes(fc.constantFrom('"__proto__":{"polluted":"yes"},', '"constructor":{"prototype":{"polluted":"yes"}},', '"prototype":{"polluted":"yes"},', '"amount_cents":"first",'), 6);
+
 const brokenDeposit = (type: 'any_bank' | 'ecom') =>
   fc
     .record(
@@ -212,12 +216,10 @@ const brokenDeposit = (type: 'any_bank' | 'ecom') =>
           { weight: 2, arbitrary: fc.subarray(Object.keys(body)).map((drop) => Object.fromEntries(Object.entries(body).filter(([key]) => !drop.includes(key)))) },
           {
             weight: 2,
-            arbitrary: fc
-              .dictionary(fc.constantFrom(...Object.keys(body), 'extra', 'toString', 'hasOwnProperty'), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 3 })
-              .map((changes) => ({ ...body, ...changes })),
+            arbitrary: fc.dictionary(fc.constantFrom(...Object.keys(body), 'extra', 'toString', 'hasOwnProperty'), changedValue, { maxKeys: 3 }).map((changes) => ({ ...body, ...changes })),
           },
         ),
-        inject: sometimes(fc.constantFrom('"__proto__":{"polluted":"yes"},', '"constructor":{"prototype":{"polluted":"yes"}},', '"prototype":{"polluted":"yes"},', '"amount_cents":"first",'), 6),
+        inject: pollution,
       }),
     );
 
@@ -382,8 +384,12 @@ const authValue: fc.Arbitrary<AuthValue> = fc.oneof(
   { weight: 1, arbitrary: fc.oneof(printable(80), fc.constantFrom('0'.repeat(64), DEMO.secret, 'Bearer x')).map((garbage) => ({ garbage })) },
 );
 
-/** One generated request: a route (sometimes with the wrong method), headers, and a body. */
-export const fuzzRequest: fc.Arbitrary<FuzzRequest> = fc.oneof(...ROUTES.map((route) => ({ weight: Math.max(1, Math.round(route.weight * 5)), arbitrary: fc.constant(route) }))).chain((route) =>
+/**
+ * The requests of one route: its method (sometimes another), headers, and a body. Built once per
+ * route rather than in the chain below, which would build it again for every request drawn (the
+ * same arbitrary, so the same requests for the same seed).
+ */
+const routeRequest = (route: RouteSpec): fc.Arbitrary<FuzzRequest> =>
   fc.record({
     method: fc.oneof({ weight: 9, arbitrary: fc.constant(route.method) }, { weight: 1, arbitrary: fc.constantFrom(...METHODS) }),
     path: route.path,
@@ -411,5 +417,10 @@ export const fuzzRequest: fc.Arbitrary<FuzzRequest> = fc.oneof(...ROUTES.map((ro
       { weight: 1, arbitrary: fc.dictionary(fc.constantFrom('X-Forwarded-For', 'X-Forwarded-Host', 'Accept', 'Accept-Encoding', 'Cookie', 'X-Requested-With'), printable(30), { maxKeys: 2 }) },
     ),
     body: fc.oneof({ weight: 4, arbitrary: route.body }, { weight: 1, arbitrary: hostileBody }),
-  }),
-);
+  });
+const requestOf = new Map(ROUTES.map((route) => [route, routeRequest(route)]));
+
+/** One generated request: a route (sometimes with the wrong method), headers, and a body. */
+export const fuzzRequest: fc.Arbitrary<FuzzRequest> = fc
+  .oneof(...ROUTES.map((route) => ({ weight: Math.max(1, Math.round(route.weight * 5)), arbitrary: fc.constant(route) })))
+  .chain((route) => requestOf.get(route)!);
