@@ -1,6 +1,7 @@
 import type { Context, ErrorHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { WriteFailedError } from '../store/write-failed-error.js';
+import { withText } from './answer-text.js';
 import { errors, SandboxError } from './errors.js';
 
 export interface RenderErrorOptions {
@@ -26,20 +27,26 @@ export function renderError(options: RenderErrorOptions): ErrorHandler {
     if (error instanceof SandboxError) {
       options.onRefusal?.(c, error);
       const shaped = options.shape?.(c, error);
-      if (shaped !== undefined) return c.body(shaped, error.status as 400, { ...error.headers, 'Content-Type': 'application/json' });
-      return c.json(error.toJSON(), error.status as 400, error.headers);
+      if (shaped !== undefined) return withText(c.body(shaped, error.status as 400, { ...error.headers, 'Content-Type': 'application/json' }), shaped);
+      return envelope(c, error, error.headers);
     }
     if (error instanceof WriteFailedError) {
       const admin = c.req.path.startsWith('/_sandbox') || c.req.path.includes('/_sandbox/');
       const refused = errors.storage(error, admin);
-      return c.json(refused.toJSON(), refused.status as 503, refused.headers);
+      return envelope(c, refused, refused.headers);
     }
     if (error instanceof HTTPException) {
       const wrapped = new SandboxError(error.status, error.status === 413 ? 'body_too_large' : 'bad_request', error.message || 'The request could not be read.');
-      return c.json(wrapped.toJSON(), error.status);
+      return envelope(c, wrapped);
     }
     options.onBug(c, error);
     const internal = new SandboxError(500, 'internal_error', 'The sandbox failed while handling this request; this is a sandbox bug, not your mistake. The details are in the sandbox log.');
-    return c.json(internal.toJSON(), 500);
+    return envelope(c, internal);
   };
+}
+
+/** The envelope of `error` as c.json() answers it (Content-Type application/json unless `headers` say otherwise), its text kept for the session's recording. */
+function envelope(c: Context, error: SandboxError, headers?: Record<string, string>): Response {
+  const text = JSON.stringify(error.toJSON());
+  return withText(c.body(text, error.status as 400, { 'Content-Type': 'application/json', ...headers }), text);
 }
