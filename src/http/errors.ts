@@ -38,7 +38,12 @@ export class SandboxError extends Error {
       headers?: Record<string, string>;
     } = {},
   ) {
+    // A refusal is an answer to the client, named by its code and message: it takes no stack
+    // trace, whose capture is most of what making one costs (a busy sandbox refuses many).
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = limit;
     this.name = 'SandboxError';
     this.status = status;
     this.code = code;
