@@ -99,6 +99,18 @@ function sandboxRoutes(counting: boolean, select: Hono<SandboxEnv>) {
     app.get('/api/v1/trades/:merchant/:uuid', countReads);
   }
   // Every resource, each route declared once; /openapi.json is generated from their declarations.
-  app.route('/', routeTable(openApiDocument));
+  app.route('/', sharedRouteTable());
   return app;
+}
+
+let table: ReturnType<typeof routeTable> | undefined;
+
+/**
+ * The route table, made once for the process and mounted in every app: its routes keep no state
+ * of their own (each request finds its sandbox in the context), so every app and mount can take
+ * the same handlers, and a new sandbox does not declare every route again.
+ */
+function sharedRouteTable(): ReturnType<typeof routeTable> {
+  table ??= routeTable(openApiDocument);
+  return table;
 }
