@@ -1,6 +1,5 @@
 import type { HttpBindings } from '@hono/node-server';
 import type { Context, MiddlewareHandler } from 'hono';
-import { knownText } from './answer-text.js';
 import { ACCEPTED_HEADERS, acceptedAnswer, viewOf } from '../sessions/provider-answers.js';
 import { JSON_BODY, TEXT_BODY } from './body.js';
 import { ANSWER_LOST } from './lose-answer.js';
@@ -98,15 +97,10 @@ export const recordSession: MiddlewareHandler<SandboxEnv> = async (c, next) => {
     const rebuilt = answered === undefined || res.status >= 300 ? undefined : acceptedAnswer(answered, viewOf(method, rest), sandbox.publicUrl);
     if (rebuilt !== undefined) answer = rebuilt;
     else if (method !== 'HEAD' && !NULL_BODY.has(res.status)) {
-      // An error envelope's text is known (src/http/answer-text.ts); any other answer is read.
-      const known = knownText(res);
-      if (known !== undefined) answer = known;
-      else {
-        answer = await res.text();
-        // The same answer, its body read here: a Response of the same text, status and headers.
-        c.res = undefined;
-        c.res = new Response(answer, { status: res.status, headers: res.headers });
-      }
+      answer = await res.text();
+      // The same answer, its body read here: a Response of the same text, status and headers.
+      c.res = undefined;
+      c.res = new Response(answer, { status: res.status, headers: res.headers });
     }
   }
   recorder.record({

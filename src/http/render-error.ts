@@ -1,7 +1,6 @@
 import type { Context, ErrorHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { WriteFailedError } from '../store/write-failed-error.js';
-import { withText } from './answer-text.js';
 import { errors, SandboxError } from './errors.js';
 
 export interface RenderErrorOptions {
@@ -27,26 +26,20 @@ export function renderError(options: RenderErrorOptions): ErrorHandler {
     if (error instanceof SandboxError) {
       options.onRefusal?.(c, error);
       const shaped = options.shape?.(c, error);
-      if (shaped !== undefined) return withText(c.body(shaped, error.status as 400, { ...error.headers, 'Content-Type': 'application/json' }), shaped);
-      return envelope(c, error, error.headers);
+      if (shaped !== undefined) return c.body(shaped, error.status as 400, { ...error.headers, 'Content-Type': 'application/json' });
+      return c.json(error.toJSON(), error.status as 400, error.headers);
     }
     if (error instanceof WriteFailedError) {
       const admin = c.req.path.startsWith('/_sandbox') || c.req.path.includes('/_sandbox/');
       const refused = errors.storage(error, admin);
-      return envelope(c, refused, refused.headers);
+      return c.json(refused.toJSON(), refused.status as 503, refused.headers);
     }
     if (error instanceof HTTPException) {
       const wrapped = new SandboxError(error.status, error.status === 413 ? 'body_too_large' : 'bad_request', error.message || 'The request could not be read.');
-      return envelope(c, wrapped);
+      return c.json(wrapped.toJSON(), error.status);
     }
     options.onBug(c, error);
     const internal = new SandboxError(500, 'internal_error', 'The sandbox failed while handling this request; this is a sandbox bug, not your mistake. The details are in the sandbox log.');
-    return envelope(c, internal);
+    return c.json(internal.toJSON(), 500);
   };
-}
-
-/** The envelope of `error` as c.json() answers it (Content-Type application/json unless `headers` say otherwise), its text kept for the session's recording. */
-function envelope(c: Context, error: SandboxError, headers?: Record<string, string>): Response {
-  const text = JSON.stringify(error.toJSON());
-  return withText(c.body(text, error.status as 400, { 'Content-Type': 'application/json', ...headers }), text);
 }
