@@ -24,7 +24,8 @@ export default defineConfig([
     input: { 'deposit-sandbox': 'dist/cli/main.js' },
     platform: 'node',
     logLevel: 'warn',
-    output: { dir: 'dist/cli', format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: 'chunk-[name]-[hash].cjs' },
+    // strict: the sources are ES modules, which are strict; CommonJS is not unless it says so.
+    output: { dir: 'dist/cli', format: 'cjs', strict: true, entryFileNames: '[name].cjs', chunkFileNames: 'chunk-[name]-[hash].cjs' },
   },
   // The programmatic API, the package's entry (`import { startSandbox } from 'deposit-sandbox'`):
   // dist/lib/index.mjs and its chunks, so that a merchant's test file that imports the package

@@ -12,6 +12,10 @@ if (!existsSync(main)) {
   process.stderr.write('deposit-sandbox: the build is missing (dist/). Run `npm install` or `npm run build` in the package folder.\n');
   process.exit(1);
 }
-const { useCodeCache } = await import('../dist/cli/code-cache.js');
-useCodeCache(folder.replace(/[\\/]$/, ''));
+try {
+  const { useCodeCache } = await import('../dist/cli/code-cache.js');
+  useCodeCache(folder.replace(/[\\/]$/, ''));
+} catch {
+  // Without its code cache the CLI runs as well, compiled from source.
+}
 createRequire(import.meta.url)(main);

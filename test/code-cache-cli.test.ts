@@ -6,15 +6,27 @@
  * to the next. Each test has its own temporary folder (TMPDIR), so no other run's cache counts.
  */
 import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import { watch } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect } from 'vitest';
-import { runCli } from './sandbox-process.js';
+import { afterEach, describe, expect } from 'vitest';
+import { killAll, runCli, startProcess, stopProcess } from './sandbox-process.js';
 import { it } from './temp-folder.js';
 
 const VERSION_FOLDER = `${process.version}-${process.arch}`;
 const cacheFolder = (tmp: string) => join(tmp, `deposit-sandbox-code-cache-${process.getuid?.() ?? 'user'}`, VERSION_FOLDER);
-/** Each cache file with the time it was last written. */
-const written = (tmp: string) => Object.fromEntries(readdirSync(cacheFolder(tmp)).map((name) => [name, statSync(join(cacheFolder(tmp), name)).mtimeMs]));
+/** Each cache file with its inode: a file written again is a new one renamed into place (a use only touches its time). */
+const written = (tmp: string) => Object.fromEntries(readdirSync(cacheFolder(tmp)).map((name) => [name, statSync(join(cacheFolder(tmp), name)).ino]));
+
+afterEach(() => killAll());
+
+/** Resolves once the cache folder under `tmp` holds at least `count` files (as they are renamed into place). */
+async function cacheFilesAppear(tmp: string, count: number): Promise<void> {
+  const watcher = watch(cacheFolder(tmp));
+  if (readdirSync(cacheFolder(tmp)).filter((name) => name.endsWith('.bin')).length >= count) return;
+  for await (const _event of watcher) {
+    if (readdirSync(cacheFolder(tmp)).filter((name) => name.endsWith('.bin')).length >= count) return;
+  }
+}
 
 describe('the code cache of the bundled CLI', () => {
   it('the first `scenarios` run writes the cache of what it compiled; the second is compiled from it and prints the same', async ({ folder }) => {
@@ -43,5 +55,21 @@ describe('the code cache of the bundled CLI', () => {
     const run = await runCli(['--version'], { TMPDIR: folder, NODE_DISABLE_COMPILE_CACHE: '' });
     expect(run).toMatchObject({ code: 0, stderr: '' });
     expect(run.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+  });
+
+  it('a serve that is killed with -9 after its start has left its cache: the next serve is compiled from it', async ({ folder }) => {
+    const env = { TMPDIR: folder, NODE_DISABLE_COMPILE_CACHE: '' };
+    const first = await startProcess(['--port', '0', '--in-memory'], env);
+    // Written a little after the start (src/cli/code-cache.ts, SAVE_AFTER_MS), not only at a clean exit.
+    await cacheFilesAppear(folder, 4);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const files = written(folder);
+
+    const second = await startProcess(['--port', '0', '--in-memory'], env);
+    expect(await (await fetch(`${second.url}/_sandbox/health`)).json()).toMatchObject({ status: 'ok' });
+    // A clean stop writes what this run compiled from source (at exit): none of the first run's files may be among it.
+    expect(await stopProcess(second)).toBe(0);
+    expect(written(folder), 'the second start found every file the first one compiled in the cache').toMatchObject(files);
   });
 });

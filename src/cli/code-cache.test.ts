@@ -94,6 +94,29 @@ describe('the code cache of the bundled CLI', () => {
     ).toHaveLength(1);
   });
 
+  it('a file used by a start counts as recent: the pruning removes files of earlier builds before it', ({ folder }) => {
+    const first = new CodeCache(folder);
+    run(first, SOURCE);
+    first.save();
+    const versionFolder = join(folder, `${process.version}-${process.arch}`);
+    const [used] = cacheFiles(folder);
+    const longAgo = new Date(Date.now() - 30 * 86_400_000);
+    utimesSync(join(versionFolder, used!), longAgo, longAgo);
+    const usedBytes = readFileSync(join(versionFolder, used!)).length;
+    writeFileSync(join(versionFolder, 'earlier-build.bin'), Buffer.alloc(60_000));
+    const threeDaysAgo = new Date(Date.now() - 3 * 86_400_000);
+    utimesSync(join(versionFolder, 'earlier-build.bin'), threeDaysAgo, threeDaysAgo);
+
+    const cache = new CodeCache(folder, usedBytes + 30_000);
+    run(cache, SOURCE);
+    expect(cache.counts.fromCache).toBe(1);
+    // Something else compiled from source, so that this run saves (and prunes).
+    run(cache, `${SOURCE}\nmodule.exports.more = 1;`);
+    cache.save();
+    expect(cacheFiles(folder)).toContain(used);
+    expect(cacheFiles(folder)).not.toContain('earlier-build.bin');
+  });
+
   it('keeps the line numbers of the file in stack traces', ({ folder }) => {
     const cache = new CodeCache(folder);
     const thrower = 'module.exports = () => {\n  return new Error("here");\n};';
@@ -120,7 +143,7 @@ describe('the code cache of the bundled CLI', () => {
     expect(cache.counts).toEqual({ fromCache: 0, fromSource: 1 });
   });
 
-  it("lives in the user's temporary folder, and NODE_DISABLE_COMPILE_CACHE turns it off as it does Node's own", () => {
+  it("lives in the user's temporary folder, and NODE_DISABLE_COMPILE_CACHE=1 (the variable Node reads for its own cache) turns it off", () => {
     const folder = codeCacheFolder({});
     expect(folder?.startsWith(tmpdir())).toBe(true);
     expect(codeCacheFolder({ NODE_DISABLE_COMPILE_CACHE: '0' })).toBe(folder);

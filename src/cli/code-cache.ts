@@ -1,27 +1,30 @@
 /**
  * A V8 code cache for the bundled CLI (dist/cli/*.cjs). Node compiles a script from its source on
- * every start; most of a `serve` start is compiling the server's few MB of code. With a cache, V8
- * reads the code it made last time instead (Node 22 offers the same as
+ * every start, and compiling the server's code is most of a `serve` start. With a cache, V8 reads
+ * the code it made last time instead (Node 22 offers the same as
  * `module.enableCompileCache()`; the package supports Node 20, which has no such switch, so the
  * CLI keeps its own, scoped to its own files).
  *
  * bin/deposit-sandbox.js calls useCodeCache() before it requires the CLI's entry. Each bundled
  * file is then compiled with the cache kept for its exact contents, if there is one; the files
- * that had none (or whose cache V8 refused: another Node, other V8 flags) get one written when the
- * process exits, with the code of every function the command ran by then, not only the top level.
+ * that had none (or whose cache V8 refused: another Node, other V8 flags) get one written a little
+ * after the start (SAVE_AFTER_MS: a `serve` is ready by then and may run for hours) or when the
+ * process exits, whichever comes first, with the code of every function the command ran by then,
+ * not only the top level.
  *
  * The cache is an optimisation only: a folder that cannot be made or written, a damaged file, a
  * cache from another Node, all end in a compile from source, as without it. The files are in
  * `<tmp>/deposit-sandbox-code-cache-<uid>/<node version>-<arch>/`, one per bundled file's SHA-256,
- * used only when those folders belong to this user and nobody else may write to them.
- * `NODE_DISABLE_COMPILE_CACHE=1`, Node's own switch for its cache, turns this one off as well.
+ * used only when those folders belong to this user and nobody else may write to them (on Windows,
+ * where the temporary folder is the user's own and has no such modes, they are used as they are).
+ * `NODE_DISABLE_COMPILE_CACHE=1`, the variable Node reads for its own cache, turns this one off.
  */
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, extname, join } from 'node:path';
-import { Script } from 'node:vm';
+import { constants, Script } from 'node:vm';
 
 /** The folder of this user's cache, or undefined when it is turned off. */
 export function codeCacheFolder(env: NodeJS.ProcessEnv = process.env): string | undefined {
@@ -39,9 +42,12 @@ export interface CodeCacheCounts {
 
 /**
  * How many bytes the cache of one Node may hold: every build has new files, so the caches of old
- * builds are removed, oldest first, when a save leaves more than this (the CLI's own is about 2 MB).
+ * builds are removed, least recently used first, when a save leaves more than this.
  */
 export const CODE_CACHE_LIMIT_BYTES = 32 * 1024 * 1024;
+
+/** How long after the first file compiled from source the missing cache is written, unless the process exits first. */
+export const SAVE_AFTER_MS = 2_000;
 
 type CompiledWrapper = (exports: unknown, require: NodeJS.Require, module: unknown, filename: string, dirname: string) => unknown;
 
@@ -67,10 +73,18 @@ export class CodeCache {
   compile(source: string, filename: string): CompiledWrapper {
     const file = join(this.#folder, `${createHash('sha256').update(source).digest('hex')}.bin`);
     const cachedData = this.#usableFolder() ? readIfThere(file) : undefined;
-    // One line, so that the source's line numbers stay those of the file in stack traces.
-    const script = new Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n})`, { filename, cachedData });
-    if (cachedData !== undefined && !script.cachedDataRejected) this.counts.fromCache++;
-    else {
+    // One line, so that the source's line numbers stay those of the file in stack traces; an
+    // import() in it loads as in any other script of the process.
+    const script = new Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n})`, {
+      filename,
+      cachedData,
+      importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+    });
+    if (cachedData !== undefined && !script.cachedDataRejected) {
+      this.counts.fromCache++;
+      // Used now: the pruning removes the least recently used files first.
+      touch(file);
+    } else {
       this.counts.fromSource++;
       this.#unsaved.push({ script, file });
     }
@@ -121,7 +135,8 @@ export class CodeCache {
     const own = (folder: string) => {
       mkdirSync(folder, { recursive: true, mode: 0o700 });
       const stat = lstatSync(folder);
-      return stat.isDirectory() && (process.getuid === undefined || stat.uid === process.getuid()) && (stat.mode & 0o022) === 0;
+      if (process.platform === 'win32') return stat.isDirectory();
+      return stat.isDirectory() && stat.uid === process.getuid?.() && (stat.mode & 0o022) === 0;
     };
     try {
       this.#usable = own(this.#root) && own(this.#folder);
@@ -139,20 +154,37 @@ interface CompilingModule {
 
 /**
  * Compiles the CommonJS files in `bundleFolder` (the CLI's bundle: *.cjs) through a CodeCache, and
- * saves the missing cache when the process exits. Every other file loads as Node loads it.
- * Returns the cache, or undefined when it is turned off (codeCacheFolder()).
+ * saves the missing cache SAVE_AFTER_MS after the first file compiled from source, or when the
+ * process exits. Every other file loads as Node loads it. Returns the cache, or undefined when it
+ * is turned off (codeCacheFolder()).
  */
 export function useCodeCache(bundleFolder: string, root = codeCacheFolder()): CodeCache | undefined {
   if (root === undefined) return undefined;
   const cache = new CodeCache(root);
   const prototype = (Module as unknown as { prototype: CompilingModule }).prototype;
   const compile = prototype._compile;
+  let scheduled = false;
   prototype._compile = function (this: CompilingModule, source: string, filename: string, ...rest: unknown[]) {
     if (dirname(filename) !== bundleFolder || extname(filename) !== '.cjs') return compile.call(this, source, filename, ...rest);
-    return cache.compile(source, filename).call(this.exports, this.exports, createRequire(filename), this, filename, bundleFolder);
+    const wrapper = cache.compile(source, filename);
+    // The timer keeps no process alive that would otherwise end.
+    if (!scheduled && cache.counts.fromSource > 0) {
+      scheduled = true;
+      setTimeout(() => cache.save(), SAVE_AFTER_MS).unref();
+    }
+    return wrapper.call(this.exports, this.exports, createRequire(filename), this, filename, bundleFolder);
   };
   process.once('exit', () => cache.save());
   return cache;
+}
+
+function touch(file: string): void {
+  try {
+    const now = new Date();
+    utimesSync(file, now, now);
+  } catch {
+    // Removed meanwhile by another process's pruning: it is written again when missed.
+  }
 }
 
 function readIfThere(file: string): Buffer | undefined {

@@ -2,11 +2,11 @@
  * The built CLI (dist/cli/, `npm run build`): a client command such as `trigger`, `wait` or
  * `health` loads only the entry module and the chunks it imports statically, so those must not
  * hold the server, the scenario checks or the fuzzer (each process start compiles what it loads:
- * the whole 2 MB took several times as long as the entry). The bundle is CommonJS (for its code
+ * the whole bundle took several times as long as the entry). The bundle is CommonJS (for its code
  * cache, src/cli/code-cache.ts): what a file loads at once is a top-level require(); what a
  * command loads when it runs is reached through a deferred require() and is not counted here.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
@@ -52,4 +52,10 @@ it('every package the server uses is in what serve loads when it runs', () => {
   const packages = packagesIn(staticallyLoaded(serveChunk!));
   for (const name of ['hono', '@hono/node-server', 'zod', 'yaml', 're2js']) expect(packages).toContain(name);
   expect(packages).not.toContain('fast-check');
+});
+
+it('every file of the bundle runs in strict mode, as the ES modules it is built from do', () => {
+  const files = readdirSync(CLI).filter((name) => name.endsWith('.cjs'));
+  expect(files.length).toBeGreaterThan(5);
+  for (const name of files) expect(readFileSync(join(CLI, name), 'utf8'), name).toMatch(/^(?:#![^\n]*\n)?"use strict";/);
 });

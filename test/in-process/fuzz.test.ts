@@ -174,7 +174,7 @@ async function checkCreated(app: ReturnType<typeof createApp>, config: RunConfig
   counts.checks++;
   expect(admin.status, `${where}: admin re-read`).toBe(200);
   const { trade } = (await admin.json()) as { trade: Record<string, unknown> };
-  // The eight fields in one assertion (its diff names a field that differs), not one per field.
+  // Every field of TRADE_KEYS in one assertion: its diff names the fields that differ.
   const fields = (of: Record<string, unknown>) => Object.fromEntries(TRADE_KEYS.map((key) => [key, of[key]]));
   expect(fields(trade), `${where}: admin re-read`).toEqual(fields(got));
 }
