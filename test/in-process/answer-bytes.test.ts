@@ -6,16 +6,14 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { listen, type RunningServer } from '../../src/server/listen.js';
-import { createServer, type Server } from '../../src/server/server.js';
+import { createServer } from '../../src/server/server.js';
 import { DEMO, rawExchange } from '../support.js';
 
-let sandbox: Server;
 let server: RunningServer;
 let port: number;
 
 beforeAll(async () => {
-  sandbox = await createServer({ inMemory: true, host: '127.0.0.1', port: 0 });
-  server = await listen(sandbox);
+  server = await listen(await createServer({ inMemory: true, host: '127.0.0.1', port: 0 }));
   port = Number(new URL(server.url).port);
 });
 afterAll(() => server.close());
