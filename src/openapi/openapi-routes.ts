@@ -6,18 +6,8 @@ import { profileDocument } from './profile-document.js';
 import { statesDocument } from './states-document.js';
 import { SECURITY } from './security.js';
 
-/** How many documents (one per public URL and profile: each server's and each workspace's) are kept. */
+/** How many documents (one per public URL and profile: the server's and each workspace's) are kept. */
 const KEPT = 64;
-
-type DocumentOf = (options: DocumentOptions) => Record<string, unknown>;
-
-/**
- * The documents' text, by the function that builds them, the profile and the public URL: kept for
- * the process rather than for one app, since every sandbox and workspace with the same URL and
- * profile answers the same text, and building one takes long.
- */
-let built = new WeakMap<DocumentOf, WeakMap<Profile, Map<string, string>>>();
-let count = 0;
 
 const openApiJson = createRoute({
   method: 'get',
@@ -35,17 +25,17 @@ const openApiJson = createRoute({
  * its server, under its provider profile (src/openapi/profile-document.ts). It holds no data, so
  * it needs no admin token. Built once per public URL and profile.
  */
-export function openApiRoutes(document: DocumentOf) {
+export function openApiRoutes(document: (options: DocumentOptions) => Record<string, unknown>) {
+  let built = new WeakMap<Profile, Map<string, string>>();
+  let count = 0;
   return new ResourceApp().openapi(openApiJson, (c) => {
     const { publicUrl: url, profile } = c.get('sandbox');
     if (count >= KEPT) {
       built = new WeakMap();
       count = 0;
     }
-    const byProfile = built.get(document) ?? new WeakMap<Profile, Map<string, string>>();
-    built.set(document, byProfile);
-    const byUrl = byProfile.get(profile) ?? new Map<string, string>();
-    byProfile.set(profile, byUrl);
+    const byUrl = built.get(profile) ?? new Map<string, string>();
+    built.set(profile, byUrl);
     let text = byUrl.get(url);
     if (text === undefined) {
       text = JSON.stringify(profileDocument(statesDocument(document({ serverUrl: url }), profile.states.intermediate), profile));
