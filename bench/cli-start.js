@@ -11,18 +11,14 @@
 // the cache at most 0.8 x the CPU of a start without it. Two runs of the cached start against
 // each other (A/A) show what the method cannot tell apart.
 // Bounded (a watchdog ends it after 120 s) and self-stopping.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { alternate } from './lib/alternate.js';
+import { cpuMs, killAll, SANDBOX_BIN, start, stop } from './lib/processes.js';
 
 const ROUNDS = Number(process.argv[2] ?? 5);
 const PAIRS = ROUNDS * 4;
-const BIN = fileURLToPath(new URL('../bin/deposit-sandbox.js', import.meta.url));
-/** Clock ticks per second of /proc's CPU fields (USER_HZ, 100 on Linux). */
-const TICKS = 100;
 
 if (!existsSync('/proc/self/stat')) {
   process.stdout.write('  cli start: skipped, it reads the CPU of a process from /proc (Linux only)\n');
@@ -30,46 +26,29 @@ if (!existsSync('/proc/self/stat')) {
 }
 
 const cacheRoot = mkdtempSync(join(tmpdir(), 'deposit-sandbox-bench-cache-'));
-const children = new Set();
 const watchdog = setTimeout(() => {
   console.error('cli-start bench: still running after 120 s, stopping');
-  for (const child of children) child.kill('SIGKILL');
+  killAll();
   rmSync(cacheRoot, { recursive: true, force: true });
   process.exit(1);
 }, 120_000);
 
-const ENV = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('DEPOSIT_SANDBOX_') && name !== 'PORT' && name !== 'NODE_DISABLE_COMPILE_CACHE'));
 const KINDS = {
-  cached: { ...ENV, TMPDIR: cacheRoot },
-  source: { ...ENV, TMPDIR: cacheRoot, NODE_DISABLE_COMPILE_CACHE: '1' },
+  cached: { TMPDIR: cacheRoot, NODE_DISABLE_COMPILE_CACHE: '' },
+  source: { TMPDIR: cacheRoot, NODE_DISABLE_COMPILE_CACHE: '1' },
 };
 
-/** Starts serve with `env`; resolves with the CPU milliseconds its process used up to the ready line, then `stop` ends it. */
-function sample(kind, stop = 'SIGKILL') {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--in-memory', '--port', '0', '--host', '127.0.0.1'], { env: KINDS[kind], stdio: ['ignore', 'pipe', 'pipe'] });
-    children.add(child);
-    let out = '';
-    let err = '';
-    child.stderr.on('data', (text) => (err += text));
-    child.once('exit', (code) => {
-      children.delete(child);
-      if (!/listening on/.test(out)) reject(new Error(`serve exited with ${code} before its ready line:\n${err}`));
-    });
-    child.stdout.setEncoding('utf8').on('data', (text) => {
-      if (/listening on/.test(out)) return;
-      out += text;
-      if (!/listening on/.test(out)) return;
-      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      const ms = ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS;
-      child.once('exit', () => resolve(ms));
-      child.kill(stop);
-    });
-  });
+/** Starts serve as `kind`; resolves with the CPU milliseconds its process used up to the ready line, once it has ended (killed, or stopped cleanly with `clean`). */
+async function sample(kind, clean = false) {
+  const sandbox = await start(SANDBOX_BIN, ['serve', '--in-memory', '--port', '0', '--host', '127.0.0.1'], { env: KINDS[kind] });
+  const ms = cpuMs(sandbox.child.pid);
+  if (clean) await stop(sandbox.child);
+  else await new Promise((resolve) => sandbox.child.once('exit', resolve).kill('SIGKILL'));
+  return ms;
 }
 
 // One clean stop fills the cache (it is written when the process exits).
-await sample('cached', 'SIGTERM');
+await sample('cached', true);
 const cost = await alternate(sample, 'cached', 'source', PAIRS);
 const same = await alternate(sample, 'cached', 'cached', PAIRS);
 clearTimeout(watchdog);

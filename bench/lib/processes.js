@@ -26,10 +26,11 @@ export function killAll() {
 /**
  * Spawns `node <script> ...args` and resolves once its first stdout line contains
  * "listening on <url>", with the url, the time from spawn to that line, and its RSS then.
+ * `env` is added to the environment above.
  */
-export function start(script, args, { timeoutMs = 30_000 } = {}) {
+export function start(script, args, { timeoutMs = 30_000, env = {} } = {}) {
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, [script, ...args], { cwd: ROOT, env: ENV, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [script, ...args], { cwd: ROOT, env: { ...ENV, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   child.once('exit', () => children.delete(child));
   let stderr = '';

@@ -34,7 +34,7 @@ export function codeCacheFolder(env: NodeJS.ProcessEnv = process.env): string | 
   return join(tmpdir(), `deposit-sandbox-code-cache-${user}`);
 }
 
-/** What a CodeCache did so far, for tests and the bench: files compiled from their cache, and from source. */
+/** What a CodeCache did so far (the tests read it): files compiled from their cache, and from source. */
 export interface CodeCacheCounts {
   fromCache: number;
   fromSource: number;
@@ -44,10 +44,10 @@ export interface CodeCacheCounts {
  * How many bytes the cache of one Node may hold: every build has new files, so the caches of old
  * builds are removed, least recently used first, when a save leaves more than this.
  */
-export const CODE_CACHE_LIMIT_BYTES = 32 * 1024 * 1024;
+const CODE_CACHE_LIMIT_BYTES = 32 * 1024 * 1024;
 
 /** How long after the first file compiled from source the missing cache is written, unless the process exits first. */
-export const SAVE_AFTER_MS = 2_000;
+const SAVE_AFTER_MS = 2_000;
 
 type CompiledWrapper = (exports: unknown, require: NodeJS.Require, module: unknown, filename: string, dirname: string) => unknown;
 
