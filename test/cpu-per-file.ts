@@ -8,27 +8,25 @@
  * which ones cost. Chromium's renderers are not children anyone waits for; they are counted in
  * the stage's total only. Linux only (it reads /proc); elsewhere nothing is written.
  */
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import { isMainThread } from 'node:worker_threads';
 import { afterAll, beforeAll, expect } from 'vitest';
+// @ts-expect-error: a plain JavaScript module of the scripts, without types
+import { statCpu } from '../scripts/lib/sandbox-process.js';
 
 const OUT = process.env['TEST_CPU_FILE'];
 /** This thread's own statistics in a worker thread, the process's otherwise. */
 const STAT = isMainThread ? '/proc/self/stat' : '/proc/thread-self/stat';
-const TICKS_PER_SECOND = 100;
 
 /**
- * [own, children] CPU seconds so far: utime + stime, cutime + cstime (fields 14 to 17 of proc(5)).
- * A thread's children are left at 0: the children a thread's statistics count are the whole
- * process's, and a unit thread runs in vitest's own process, which reaps the other projects'
- * workers (and with them all they started) when they end.
+ * [own, children] CPU seconds so far. A thread's children are left at 0: the children a thread's
+ * statistics count are the whole process's, and a unit thread runs in vitest's own process, which
+ * reaps the other projects' workers (and with them all they started) when they end.
  */
 function cpu(): [number, number] {
-  const text = readFileSync(STAT, 'utf8');
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  const own = (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
-  return [own, isMainThread ? (Number(fields[13]) + Number(fields[14])) / TICKS_PER_SECOND : 0];
+  const used: { own: number; children: number } = statCpu(STAT) ?? { own: 0, children: 0 };
+  return [used.own, isMainThread ? used.children : 0];
 }
 
 if (OUT && existsSync(STAT)) {

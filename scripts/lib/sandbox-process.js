@@ -53,25 +53,35 @@ export function startSandboxProcess(flags, { timeoutMs = 30_000 } = {}) {
 let ticks;
 const perSecond = () => (ticks ??= Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100);
 
-/** /proc/self/stat's cutime + cstime, in clock ticks; undefined where there is no /proc. */
-function childrenTicks() {
+/** A proc(5) stat file's [utime + stime, cutime + cstime], in clock ticks; undefined where there is no /proc. */
+function statTicks(path) {
   try {
-    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]?.split(' ') ?? [];
-    const sum = Number(fields[13]) + Number(fields[14]);
-    return Number.isFinite(sum) ? sum : undefined;
+    const fields = readFileSync(path, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    const own = Number(fields[11]) + Number(fields[12]);
+    const children = Number(fields[13]) + Number(fields[14]);
+    return Number.isFinite(own + children) ? [own, children] : undefined;
   } catch {
     return undefined;
   }
 }
 
+/** /proc/self/stat's cutime + cstime, in clock ticks. */
+const childrenTicks = () => statTicks('/proc/self/stat')?.[1];
+
 /**
- * CPU seconds (user + system) of this process's children that have ended and been waited for,
- * each with everything it waited for in turn (Linux: /proc/self/stat cutime + cstime); undefined
- * where there is no /proc.
+ * CPU seconds (user + system) from a proc(5) stat file (`/proc/self/stat`, or
+ * `/proc/thread-self/stat` for one thread): `own`, and `children`, those of the children that have
+ * ended and been waited for, each with everything it waited for in turn. Undefined where there is
+ * no /proc.
  */
+export function statCpu(path = '/proc/self/stat') {
+  const ticks = statTicks(path);
+  return ticks === undefined ? undefined : { own: ticks[0] / perSecond(), children: ticks[1] / perSecond() };
+}
+
+/** CPU seconds of this process's children that have ended and been waited for (statCpu()); undefined where there is no /proc. */
 export function endedChildrenCpu() {
-  const sum = childrenTicks();
-  return sum === undefined ? undefined : sum / perSecond();
+  return statCpu()?.children;
 }
 
 /**
