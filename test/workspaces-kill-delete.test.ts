@@ -104,7 +104,8 @@ async function checkWholeOrGone(url: string, name: string, ids: string[]): Promi
 }
 
 /**
- * Files a tool left in a workspace's folder: deleting the folder then takes about a second here.
+ * Files a tool left in a workspace's folder, enough that deleting the folder is still under way
+ * when the test's kill lands.
  * One empty file and hard links to it: each name is unlinked as a file is, and a link costs a
  * fraction of creating a file.
  */

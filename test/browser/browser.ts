@@ -119,8 +119,8 @@ export async function openPage(browser: Browser, options: BrowserContextOptions)
  * Forgets what the pages of `origin` (a sandbox's address) kept in this tab and its context: the
  * dashboard's admin token (sessionStorage) and the panels it remembers open (localStorage). A test
  * that loads the dashboard in a tab shared with other tests calls it first, so the dashboard starts
- * as in a new context: signed out, its panels closed as served. A new context costs Chromium a
- * renderer and the clock's set-up, several page loads' worth.
+ * as in a new context: signed out, its panels closed as served, without the renderer and the
+ * clock's set-up a new context costs Chromium.
  */
 export async function forgetStorage(page: Page, origin: string): Promise<void> {
   // Storage is cleared from a page of its origin; the health answer is the smallest one. Always
