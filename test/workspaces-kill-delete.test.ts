@@ -9,7 +9,7 @@
 import { existsSync, linkSync, mkdirSync, readdirSync, rmSync, watch, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { afterAll, describe, expect } from 'vitest';
+import { afterAll, describe, expect, onTestFinished } from 'vitest';
 import { it, test } from './temp-folder.js';
 import { startSandbox } from '../src/programmatic/start-sandbox.js';
 import { killAll, type Serving, serve } from './data-folder-support.js';
@@ -135,13 +135,14 @@ describe('a kill -9 in the middle of DELETE /w/<name>/_sandbox', () => {
     expect(existsSync(join(folder, file))).toBe(true);
 
     const second = await startSandbox({ data, maxWorkspaces: MAX_WORKSPACES });
+    // Closed however the test ends, so that a failure leaves no server in this process.
+    onTestFinished(() => second.close());
     expect(await checkWholeOrGone(second.url, 'big', ids)).toBe('gone');
     expect(
       readdirSync(folder, { withFileTypes: true })
         .flatMap((entry) => (entry.isDirectory() && entry.name !== '@journal' ? [entry.name] : []))
         .sort(),
     ).toEqual(['new-big-1', 'other']);
-    await second.close();
   });
 
   it('while its journal is folded into the snapshot, before the rename: after a restart it is whole or gone, never 503, and counted only if listed', async () => {
@@ -161,7 +162,8 @@ describe('a kill -9 in the middle of DELETE /w/<name>/_sandbox', () => {
     expect(answer).toBe('no answer');
 
     const second = await startSandbox({ data, maxWorkspaces: MAX_WORKSPACES });
+    // Closed however the test ends, so that a failure leaves no server in this process.
+    onTestFinished(() => second.close());
     expect(['whole', 'gone']).toContain(await checkWholeOrGone(second.url, 'journal', ids));
-    await second.close();
   });
 });

@@ -10,7 +10,7 @@
  * Runs the build in dist/ (run `npm run build` before running this file alone).
  */
 import { request } from 'node:http';
-import { afterAll, describe, expect } from 'vitest';
+import { afterAll, describe, expect, onTestFinished } from 'vitest';
 import { it, test } from './temp-folder.js';
 import { startSandbox } from '../src/programmatic/start-sandbox.js';
 import { killAll, type Serving, serve } from './data-folder-support.js';
@@ -172,6 +172,8 @@ describe('workspaces removed while others create, then kill -9 and restart', () 
 
     // Started again without expiry, so nothing is removed while it is checked.
     const again = await startSandbox({ data, workspaceTtl: 0 });
+    // Closed however the test ends, so that a failure leaves no server in this process.
+    onTestFinished(() => again.close());
     const found = new Map<string, { workspace: string; order: string }>();
     const listed = ((await (await fetch(`${again.url}/_sandbox/workspaces`)).json()) as { workspaces: Array<{ name: string }> }).workspaces.map((w) => w.name);
     for (const workspace of listed) {
@@ -221,7 +223,6 @@ describe('workspaces removed while others create, then kill -9 and restart', () 
     expect(present).toBeGreaterThan(0);
     expect(absent).toBeGreaterThan(0);
     expect(stdout).toContain(`workspace "${IDLE[0]}" expired`);
-    await again.close();
   });
 });
 
