@@ -52,6 +52,11 @@ export default defineConfig({
           // examples/ holds the README's merchant-flow test; it imports the built package ('deposit-sandbox' -> dist/).
           name: 'integration',
           include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
+          // The examples' `import ... from 'deposit-sandbox'` is this checkout's build (dist/), not a
+          // copy under node_modules/: loaded as Node loads it, as vitest does any installed package,
+          // instead of transformed as if it were the project's source (as in
+          // scripts/lib/workspaces-vitest.config.mjs).
+          server: { deps: { external: [/\/dist\//] } },
           exclude: [...exclude, ...unit, ...browser],
           pool: 'forks',
           isolate: false,
