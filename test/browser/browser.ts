@@ -152,9 +152,12 @@ export async function runClockUntil(page: Page, ms: number, done: () => Promise<
     .toBe(true);
 }
 
-/** Asserts the page ran no injected script and logged no error, then forgets the logged problems. */
-export async function expectClean(watched: WatchedPage): Promise<void> {
-  const problems = watched.problems.splice(0);
+/**
+ * Asserts the page ran no injected script and logged no error (besides those `allowed` matches:
+ * the 401s a test provokes), then forgets the logged problems.
+ */
+export async function expectClean(watched: WatchedPage, allowed?: RegExp): Promise<void> {
+  const problems = watched.problems.splice(0).filter((problem) => !allowed?.test(problem));
   expect(await watched.page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss)).toBeUndefined();
   expect(problems).toEqual([]);
 }
