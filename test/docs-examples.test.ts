@@ -25,6 +25,7 @@
 import { spawn } from 'node:child_process';
 import { cp } from 'node:fs/promises';
 import { freePort } from './callbacks-receiver.js';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 import { it } from './temp-folder.js';
@@ -99,10 +100,13 @@ function serveOptions(flags: string[]): SandboxOptions {
 /**
  * `npx deposit-sandbox` and `deposit-sandbox` run this checkout's CLI; in a background job (a
  * subshell) the CLI replaces the subshell, so stopping the job stops the sandbox. The CLI's own
- * defaults (port 4242, --url http://127.0.0.1:4242) point at the block's sandbox.
+ * defaults (port 4242, --url http://127.0.0.1:4242) point at the block's sandbox. The CLI keeps
+ * the machine's temporary folder, where a reader's CLI finds its code cache (docs/operations.md),
+ * instead of the block's, which would start every command without one.
  */
+const CLI_TMPDIR = JSON.stringify(tmpdir());
 const PRELUDE = (sandboxPort: number) => `
-deposit-sandbox() { if [ "$BASHPID" != "$$" ]; then exec node ${JSON.stringify(BIN)} "$@"; else node ${JSON.stringify(BIN)} "$@"; fi; }
+deposit-sandbox() { if [ "$BASHPID" != "$$" ]; then TMPDIR=${CLI_TMPDIR} exec node ${JSON.stringify(BIN)} "$@"; else TMPDIR=${CLI_TMPDIR} node ${JSON.stringify(BIN)} "$@"; fi; }
 npx() { if [ "$1" = deposit-sandbox ]; then shift; deposit-sandbox "$@"; else command npx "$@"; fi; }
 export DEPOSIT_SANDBOX_PORT=${sandboxPort} DEPOSIT_SANDBOX_URL=http://127.0.0.1:${sandboxPort}
 trap 'jobs -p | xargs -r kill 2>/dev/null; wait 2>/dev/null' EXIT
