@@ -70,7 +70,7 @@ describe.skipIf(refusal !== undefined)('a full disk (tmpfs)', () => {
 
     rmSync(filler);
     const resumed = await createTrade(sandbox.url);
-    expect(resumed.status).toBe(201);
+    expect(resumed.status, `${JSON.stringify(resumed.body)}\n${sandbox.stderr()}`).toBe(201);
     acknowledged.push(String(resumed.body['id']));
     expect(sandbox.stderr().match(/is full/g)).toHaveLength(1);
     expect(sandbox.stderr()).toMatch(/work again/);
