@@ -19,12 +19,12 @@ RUN node -e "const p = require('./package.json'), build = ['typescript', '@types
 COPY . .
 # The image's files gathered in one folder, so the final stage takes them in one step, beside the
 # empty store folder. The command line is bundled with every dependency it uses (dist/cli/*.cjs,
-# built by rolldown, and the code cache that bin/ compiles it with, dist/cli/code-cache.js), and the
+# built by rolldown, and the code cache that bin/ compiles it with, dist/cli/code-cache.cjs), and the
 # pages' scripts are dist/client/: the image needs neither node_modules nor the library's other
 # files (dist/**/*.js, its types and source maps).
 RUN npm run build \
  && mkdir -p /image/app/dist/cli /image/data \
- && mv dist/cli/*.cjs dist/cli/code-cache.js /image/app/dist/cli/ && mv dist/client /image/app/dist/ \
+ && mv dist/cli/*.cjs /image/app/dist/cli/ && mv dist/client /image/app/dist/ \
  && mv package.json bin fixtures profiles scenarios /image/app/
 
 FROM ${NODE_IMAGE}

@@ -27,6 +27,15 @@ export default defineConfig([
     // strict: the sources are ES modules, which are strict; CommonJS is not unless it says so.
     output: { dir: 'dist/cli', format: 'cjs', strict: true, entryFileNames: '[name].cjs', chunkFileNames: 'chunk-[name]-[hash].cjs' },
   },
+  // The code cache itself, as one CommonJS file that bin/deposit-sandbox.js (CommonJS) requires
+  // before the CLI: a start then needs no ES module loader at all. A build of its own, so that it
+  // shares no chunk with the CLI (a chunk it loaded would be compiled before the cache is used).
+  {
+    input: { 'code-cache': 'dist/cli/code-cache.js' },
+    platform: 'node',
+    logLevel: 'warn',
+    output: { dir: 'dist/cli', format: 'cjs', strict: true, entryFileNames: '[name].cjs' },
+  },
   // The programmatic API, the package's entry (`import { startSandbox } from 'deposit-sandbox'`):
   // dist/lib/index.mjs and its chunks, so that a merchant's test file that imports the package
   // reads a few files instead of the few hundred of the tsc build beside them (dist/index.js, kept

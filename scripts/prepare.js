@@ -19,7 +19,7 @@ const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const STAMP = join(ROOT, 'node_modules', '.cache', 'deposit-sandbox', 'build-inputs');
 const CONFIGS = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'tsconfig.client.json', 'rolldown.config.js'];
 // What bin/deposit-sandbox.js, the package's exports and the pages load.
-const OUTPUTS = ['dist/cli/deposit-sandbox.cjs', 'dist/cli/code-cache.js', 'dist/lib/index.mjs', 'dist/index.js', 'dist/index.d.ts', 'dist/client/pay.js', 'dist/client/dashboard.js'];
+const OUTPUTS = ['dist/cli/deposit-sandbox.cjs', 'dist/cli/code-cache.cjs', 'dist/lib/index.mjs', 'dist/index.js', 'dist/index.d.ts', 'dist/client/pay.js', 'dist/client/dashboard.js'];
 
 function filesUnder(dir) {
   return readdirSync(dir, { withFileTypes: true })

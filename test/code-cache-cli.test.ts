@@ -43,6 +43,16 @@ describe('the code cache of the bundled CLI', () => {
     expect(written(folder), 'nothing was missing or refused, so nothing was written again').toEqual(files);
   });
 
+  it('a start runs the CLI and its cache as CommonJS: the ES module loader of Node runs no module (a cost every command would pay)', async ({ folder }) => {
+    const probe = join(folder, 'probe.cjs');
+    const count = "process.moduleLoadList.filter((m) => m.endsWith('esm/module_job')).length";
+    writeFileSync(probe, `process.on('exit', () => process.stderr.write('ES module jobs: ' + ${count} + '\\n'));\n`);
+    const run = await runCli(['--version'], { TMPDIR: folder, NODE_DISABLE_COMPILE_CACHE: '', NODE_OPTIONS: `--require ${JSON.stringify(probe)}` });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toBe('ES module jobs: 0\n');
+    expect(Object.keys(written(folder)).length, 'the cache was used').toBeGreaterThanOrEqual(1);
+  });
+
   it('NODE_DISABLE_COMPILE_CACHE=1 runs the CLI without a cache, and leaves no folder behind', async ({ folder }) => {
     const run = await runCli(['--version'], { TMPDIR: folder, NODE_DISABLE_COMPILE_CACHE: '1' });
     expect(run.code, run.stderr).toBe(0);

@@ -5,12 +5,13 @@
  * `module.enableCompileCache()`; the package supports Node 20, which has no such switch, so the
  * CLI keeps its own, scoped to its own files).
  *
- * bin/deposit-sandbox.js calls useCodeCache() before it requires the CLI's entry. Each bundled
- * file is then compiled with the cache kept for its exact contents, if there is one; the files
- * that had none (or whose cache V8 refused: another Node, other V8 flags) get one written a little
- * after the start (SAVE_AFTER_MS: a `serve` is ready by then and may run for hours) or when the
- * process exits, whichever comes first, with the code of every function the command ran by then,
- * not only the top level.
+ * bin/deposit-sandbox.js calls useCodeCache() (from this file's CommonJS build,
+ * dist/cli/code-cache.cjs) before it requires the CLI's entry. Each bundled file is then compiled
+ * with the cache kept for its exact contents, if there is one; the files that had none (or whose
+ * cache V8 refused: another Node, other V8 flags) get one written a little after the start
+ * (SAVE_AFTER_MS: a `serve` is ready by then and may run for hours) or when the process exits,
+ * whichever comes first, with the code of every function the command ran by then, not only the
+ * top level.
  *
  * The cache is an optimisation only: a folder that cannot be made or written, a damaged file, a
  * cache from another Node, all end in a compile from source, as without it. The files are in
