@@ -18,7 +18,7 @@ import GithubSlugger from 'github-slugger';
 
 const root = new URL('../', import.meta.url);
 /** Commands whose --help is on their own reference page, not in docs/cli-help.md (which is at its 600-line bound). */
-const OWN_PAGE = { 'go-live': 'go-live.md' };
+const OWN_PAGE = { 'go-live': 'go-live.md', sign: 'cli.md' };
 
 const dist = (path) => new URL(`dist/${path}`, root).href;
 

@@ -109,6 +109,30 @@ describe('deposit-sandbox sign', () => {
 const MD5_CREATE = { text: '31250:RUB::c-7:6f1c2a9e-3b7d-4c52-9a1e-2d4b8f0c7e51:order-1001::any_bank:<secret>', signature: '6aa396facffe31f4b2ede849e64deb01' };
 const SHA512_GET = 'OnQ5eLmMiDnZKu//yj7rSvPzIm8d71dGiIsl54lDFGQLcBIDKDImT8Bw6YNfnistKumR1LEQ2c1ULLYlGllDQw==';
 
+describe('deposit-sandbox sign --batch', () => {
+  it('signs every request of standard input in one process, one --json result per line; a line it cannot sign says why and the command exits 1', async () => {
+    const requests = [
+      { fields: { merchant: DEMO.id, order: 'order-1001', amount_cents: 31250, amount_currency: 'RUB', type: 'any_bank', customer: 'c-7' } },
+      { endpoint: 'get', fields: { merchant: DEMO.id, uuid: '3f0c9a52-0d8e-4b4f-9a57-6f2b8f1f3c11' } },
+      { endpoint: 'get', fields: { merchant: DEMO.id, order: 'o-1' } },
+    ];
+    const run = await cli(['sign', '--batch', '--secret', 'sandbox-secret-demo'], {}, `${requests.map((request) => JSON.stringify(request)).join('\n')}\n`);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe('deposit-sandbox sign --batch: 1 request could not be signed; its line says why.\n');
+    const lines = run.stdout.split('\n');
+    expect(lines).toHaveLength(4);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ endpoint: 'create', string_to_sign: CREATE_VECTOR.text, signature: CREATE_VECTOR.signature, header: 'X-Auth', secret_from: '--secret' });
+    expect(JSON.parse(lines[1]!)).toMatchObject({ endpoint: 'get', string_to_sign: GET_VECTOR.text, signature: GET_VECTOR.signature, header: 'X-Token' });
+    expect(JSON.parse(lines[2]!)).toEqual({ line: 3, error: expect.stringContaining('"order" is not part of the get signature') });
+  });
+
+  it('refuses name=value arguments beside it, which belong in the lines', async () => {
+    const run = await cli(['sign', '--batch', `merchant=${DEMO.id}`], {}, '');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('--batch takes each request from standard input;');
+  });
+});
+
 describe('deposit-sandbox sign --profile', () => {
   it('prints what the profile signs, with the secret slot shown as <secret> (an md5sum-computed vector)', async () => {
     const result = await cli(['sign', '--profile', 'md5-colon', '--secret', 'sandbox-secret-demo', ...CREATE_FIELDS, 'customer=c-7']);

@@ -103,13 +103,14 @@ export function stopProcess(proc: Pick<SandboxProcess, 'child' | 'exited'>, sign
   return proc.exited;
 }
 
-/** Runs `deposit-sandbox <args>` to completion (bounded), in the cleanEnv() environment plus `extraEnv`. */
-export function runCli(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+/** Runs `deposit-sandbox <args>` to completion (bounded), in the cleanEnv() environment plus `extraEnv`, with `input` on its standard input if given. */
+export function runCli(args: string[], extraEnv: Record<string, string> = {}, input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     // A bound for a hang, under the test's own (a CLI run has taken over a minute on a loaded machine).
-    execFile(process.execPath, [BIN, ...args], { cwd: ROOT, env: cleanEnv(extraEnv), timeout: 170_000 }, (error, stdout, stderr) => {
+    const child = execFile(process.execPath, [BIN, ...args], { cwd: ROOT, env: cleanEnv(extraEnv), timeout: 170_000 }, (error, stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr: error?.killed ? `${stderr}\n(killed: still running after 170 s)` : stderr });
     });
+    if (input !== undefined) child.stdin?.end(input);
   });
 }
 

@@ -26,6 +26,8 @@ export interface SignOptions {
   profile?: string;
   /** DEPOSIT_SANDBOX_PROFILE: the profile when neither --profile nor --workspace says which (default `sandbox`). */
   envProfile?: string;
+  /** --batch: sign every request of standard input, one JSON object per line (signBatch). */
+  batch?: boolean;
 }
 
 const ROUTES: Record<SignedEndpoint, string> = {
@@ -211,4 +213,66 @@ export async function signCommand(pairs: readonly string[], options: SignOptions
       '',
     ].join('\n'),
   );
+}
+
+/** The keys of a request of `sign --batch`, each optional: a key left out takes the flag's value. */
+const BATCH_KEYS = ['endpoint', 'profile', 'secret', 'fields'];
+const BATCH_EXAMPLE = '{"profile":"md5-colon","endpoint":"get","fields":{"merchant":"<id>","uuid":"<trade id>"}}';
+
+/** One line of `sign --batch` as name=value pairs and its options (the flags' where it says nothing). Throws an Error that says what to fix. */
+function batchRequest(line: string, options: SignOptions): { pairs: string[]; options: SignOptions } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line);
+  } catch (error) {
+    throw new Error(`not JSON (${(error as Error).message}). Each line is one request, for example ${BATCH_EXAMPLE}.`);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(`a request is a JSON object, for example ${BATCH_EXAMPLE}.`);
+  const request = parsed as Record<string, unknown>;
+  const unknown = Object.keys(request).filter((key) => !BATCH_KEYS.includes(key));
+  if (unknown.length > 0)
+    throw new Error(`${unknown.map((key) => JSON.stringify(key)).join(', ')}: not a key of a request. Its keys: endpoint, profile, secret and fields (the request's fields as an object).`);
+  const text = (key: string): string | undefined => {
+    const value = request[key];
+    if (value !== undefined && typeof value !== 'string') throw new Error(`${key} must be a string; got ${JSON.stringify(value)}.`);
+    return value;
+  };
+  const fields = request['fields'] ?? {};
+  if (fields === null || typeof fields !== 'object' || Array.isArray(fields))
+    throw new Error('fields must be an object of the request\'s fields, for example {"merchant":"<id>","order":"o-1","amount_cents":100}.');
+  const pairs = Object.entries(fields).map(([name, value]) => {
+    if (typeof value !== 'string' && typeof value !== 'number') throw new Error(`fields.${name} must be a string or a number; got ${JSON.stringify(value)}.`);
+    return `${name}=${value}`;
+  });
+  return { pairs, options: { ...options, endpoint: text('endpoint') ?? options.endpoint, profile: text('profile') ?? options.profile, secret: text('secret') ?? options.secret } };
+}
+
+/**
+ * `deposit-sandbox sign --batch`: signs every request of `input`, one JSON object per line (blank
+ * lines are skipped), in one process, and writes each one's --json result on one line, in order;
+ * a line that cannot be signed gets `{"line": <n>, "error": "<what to fix>"}` in its place, and
+ * the others are still signed. Returns how many could not be. Signs here, with --secret or the
+ * fixtures' secrets, as `sign` without --workspace does.
+ */
+export function signBatch(input: string, options: SignOptions, write: (text: string) => void = (text) => process.stdout.write(text)): number {
+  if (options.workspace !== undefined) {
+    throw new Error("--batch signs here, with --secret or the fixtures' secrets; --workspace has the running sandbox sign one request at a time. Leave out one of them.");
+  }
+  if (options.body !== undefined) throw new Error('--batch takes each request from standard input: give its fields there ("fields" of each line), not with --body.');
+  const profiles = new Map<string, Profile>();
+  let failed = 0;
+  input.split('\n').forEach((line, index) => {
+    if (line.trim() === '') return;
+    try {
+      const request = batchRequest(line, options);
+      const name = request.options.profile || options.envProfile || DEFAULT_PROFILE;
+      const profile = profiles.get(name) ?? loadProfile(name);
+      profiles.set(name, profile);
+      write(`${JSON.stringify(signValues(request.pairs, request.options, profile))}\n`);
+    } catch (error) {
+      failed++;
+      write(`${JSON.stringify({ line: index + 1, error: (error as Error).message })}\n`);
+    }
+  });
+  return failed;
 }

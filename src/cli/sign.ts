@@ -21,6 +21,7 @@ Examples:
   $ deposit-sandbox sign --profile ./my-provider.yaml --secret s3cret --json merchant=<id> order=o-1 amount_cents=100 amount_currency=RUB type=nspk
   $ deposit-sandbox sign --workspace worker-3 merchant=<id of a merchant added to it> order=o-1 amount_cents=100 amount_currency=RUB type=nspk
   $ deposit-sandbox sign --secret s3cret --body '{"merchant":"...","order":"o-1","amount_cents":100,"amount_currency":"RUB","type":"nspk"}'
+  $ deposit-sandbox sign --batch --secret s3cret < requests.jsonl
 `;
 
 /** Registers `deposit-sandbox sign`. */
@@ -42,12 +43,29 @@ export function registerSign(program: Command): void {
       ),
     )
     .option('--json', 'print {endpoint, fields, string_to_sign, signature, header, secret_from, profile, algorithm, token_header}')
+    .option(
+      '--batch',
+      'sign every request of standard input, one JSON object per line ({"endpoint", "profile", "secret", "fields"}, each optional: the flags fill in), and print the --json result of each on one line',
+    )
     .addHelpText('after', SIGN_HELP)
     .action(async (fields: string[], options: SignOptions, command: Command) => {
       // Loaded when the command runs: the fixtures' checks (zod, yaml) are not compiled by every other command's start.
-      const { signCommand } = await import('./sign-command.js');
+      const { signBatch, signCommand } = await import('./sign-command.js');
       // DEPOSIT_SANDBOX_PROFILE (also serve's) does not override a workspace's own profile; --profile does.
       const fromEnv = command.getOptionValueSource('profile') === 'env';
-      await signCommand(fields, fromEnv ? { ...options, profile: undefined, envProfile: options.profile } : options);
+      const chosen = fromEnv ? { ...options, profile: undefined, envProfile: options.profile } : options;
+      if (options.batch) {
+        if (fields.length > 0) throw new Error(`--batch takes each request from standard input; ${JSON.stringify(fields[0])} and the other name=value arguments belong in the "fields" of a line.`);
+        if (process.stdin.isTTY) throw new Error('--batch reads the requests from standard input, one JSON object per line: pipe them in (deposit-sandbox sign --batch < requests.jsonl).');
+        let input = '';
+        for await (const chunk of process.stdin.setEncoding('utf8')) input += chunk;
+        const failed = signBatch(input, chosen);
+        if (failed > 0) {
+          process.stderr.write(`deposit-sandbox sign --batch: ${failed} request${failed === 1 ? '' : 's'} could not be signed; ${failed === 1 ? 'its line says' : 'their lines say'} why.\n`);
+          process.exitCode = 1;
+        }
+        return;
+      }
+      await signCommand(fields, chosen);
     });
 }
