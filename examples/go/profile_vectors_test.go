@@ -1,6 +1,7 @@
 package deposit
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -22,8 +23,16 @@ var vectors = []struct {
 	{"get", map[string]string{"merchant": merchant, "uuid": "3f2a4b1c-5d6e-4f70-8a9b-0c1d2e3f4a5b"}},
 }
 
-// cliSign runs `deposit-sandbox sign --profile <name> --json` (DEPOSIT_SANDBOX_COMMAND replaces the command).
-func cliSign(t *testing.T, name, endpoint string, values map[string]string) map[string]interface{} {
+// signCase is one request of the vectors under one built-in profile.
+type signCase struct {
+	profile  string
+	endpoint string
+	values   map[string]string
+}
+
+// cliSignAll signs every case in one `deposit-sandbox sign --batch` process: one request per line
+// in, its --json result on one line out, in order (DEPOSIT_SANDBOX_COMMAND replaces the command).
+func cliSignAll(t *testing.T, cases []signCase) []map[string]interface{} {
 	command := strings.Fields(os.Getenv("DEPOSIT_SANDBOX_COMMAND"))
 	if len(command) == 0 {
 		bin, err := filepath.Abs("../../bin/deposit-sandbox.js")
@@ -32,54 +41,72 @@ func cliSign(t *testing.T, name, endpoint string, values map[string]string) map[
 		}
 		command = []string{"node", bin}
 	}
-	args := append(command[1:], "sign", "--profile", name, "--secret", secret, "--endpoint", endpoint, "--json")
-	for key, value := range values {
-		args = append(args, key+"="+value)
+	var requests bytes.Buffer
+	for _, c := range cases {
+		line, err := json.Marshal(map[string]interface{}{"profile": c.profile, "endpoint": c.endpoint, "fields": c.values})
+		if err != nil {
+			t.Fatal(err)
+		}
+		requests.Write(append(line, '\n'))
 	}
-	cmd := exec.Command(command[0], args...)
+	cmd := exec.Command(command[0], append(command[1:], "sign", "--batch", "--secret", secret)...)
+	cmd.Stdin = &requests
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "DEPOSIT_SANDBOX_") {
 			cmd.Env = append(cmd.Env, kv)
 		}
 	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("deposit-sandbox %s: %v", strings.Join(args, " "), err)
+		t.Fatalf("deposit-sandbox sign --batch: %v\n%s%s", err, stderr.String(), out)
 	}
-	var signed map[string]interface{}
-	if err := json.Unmarshal(out, &signed); err != nil {
-		t.Fatal(err)
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	if len(lines) != len(cases) {
+		t.Fatalf("deposit-sandbox sign --batch printed %d lines for %d requests:\n%s", len(lines), len(cases), out)
 	}
-	return signed
+	results := make([]map[string]interface{}, len(lines))
+	for i, line := range lines {
+		if err := json.Unmarshal([]byte(line), &results[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return results
 }
 
 // Each built-in profile's request signing, computed here with the standard library
-// (profile_signing.go), matches `deposit-sandbox sign --profile <p> --json` byte for byte: the
-// string to sign, the signature, and the headers it travels in.
+// (profile_signing.go), matches the sandbox's byte for byte: the string to sign, the signature,
+// and the headers it travels in, as `deposit-sandbox sign --batch` prints them (every case in one
+// process; each line is what `sign --profile <p> --json` prints).
 func TestProfileVectorsMatchTheSignCommand(t *testing.T) {
-	for name, profile := range Builtin {
-		for i, vector := range vectors {
-			name, profile, vector := name, profile, vector
-			t.Run(fmt.Sprintf("%s/%s-%d", name, vector.endpoint, i), func(t *testing.T) {
-				t.Parallel()
-				cli := cliSign(t, name, vector.endpoint, vector.values)
-				var tokenHeader interface{}
-				if profile.Header != "" {
-					tokenHeader = TokenHeader[vector.endpoint]
-				}
-				want := map[string]interface{}{
-					"profile":        name,
-					"string_to_sign": profile.StringToSign(vector.endpoint, vector.values, "<secret>"),
-					"signature":      profile.SignRequest(secret, vector.endpoint, vector.values),
-					"header":         profile.SignatureHeader(vector.endpoint),
-					"token_header":   tokenHeader,
-				}
-				for key, value := range want {
-					if cli[key] != value {
-						t.Errorf("%s: the sign command says %q, this example %q", key, cli[key], value)
-					}
-				}
-			})
+	var cases []signCase
+	for name := range Builtin {
+		for _, vector := range vectors {
+			cases = append(cases, signCase{name, vector.endpoint, vector.values})
 		}
+	}
+	signed := cliSignAll(t, cases)
+	for i, c := range cases {
+		c, cli := c, signed[i]
+		t.Run(fmt.Sprintf("%s/%s-%d", c.profile, c.endpoint, i%len(vectors)), func(t *testing.T) {
+			profile := Builtin[c.profile]
+			var tokenHeader interface{}
+			if profile.Header != "" {
+				tokenHeader = TokenHeader[c.endpoint]
+			}
+			want := map[string]interface{}{
+				"profile":        c.profile,
+				"string_to_sign": profile.StringToSign(c.endpoint, c.values, "<secret>"),
+				"signature":      profile.SignRequest(secret, c.endpoint, c.values),
+				"header":         profile.SignatureHeader(c.endpoint),
+				"token_header":   tokenHeader,
+			}
+			for key, value := range want {
+				if cli[key] != value {
+					t.Errorf("%s: the sign command says %q, this example %q", key, cli[key], value)
+				}
+			}
+		})
 	}
 }

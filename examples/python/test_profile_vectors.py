@@ -1,13 +1,13 @@
 """Each built-in provider profile's request signing, computed here with the standard library
-(profile_signing.py: hashlib, hmac, base64), must match `deposit-sandbox sign --profile <p> --json`
-byte for byte: the string to sign, the signature, and the headers it travels in. Three requests
+(profile_signing.py: hashlib, hmac, base64), must match the sandbox's byte for byte: the string to
+sign, the signature, and the headers it travels in, as `deposit-sandbox sign --batch` prints them
+(every case in one process; each line is what `sign --profile <p> --json` prints). Three requests
 per profile: a create with every field (a Cyrillic customer among them), a create with the
 optional fields left out (empty slots), and a get."""
 import json
 import os
 import shlex
 import subprocess
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -27,22 +27,22 @@ VECTORS = (
 CASES = [(name, endpoint, values) for name in BUILTIN for endpoint, values in VECTORS]
 
 
-def cli_sign(case):
-    """`deposit-sandbox sign --profile <name> --json` for one case (DEPOSIT_SANDBOX_COMMAND replaces the command)."""
-    name, endpoint, values = case
+def cli_sign_all(cases):
+    """`deposit-sandbox sign --batch` for every case in one process: one request per line in, its
+    --json result on one line out, in order (DEPOSIT_SANDBOX_COMMAND replaces the command)."""
     command = shlex.split(os.environ.get("DEPOSIT_SANDBOX_COMMAND", f"node {REPO / 'bin' / 'deposit-sandbox.js'}"))
     env = {k: v for k, v in os.environ.items() if not k.startswith("DEPOSIT_SANDBOX_")}
-    args = ["sign", "--profile", name, "--secret", SECRET, "--endpoint", endpoint, "--json", *(f"{k}={v}" for k, v in values.items())]
-    done = subprocess.run(command + args, capture_output=True, text=True, env=env, timeout=60)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    requests = "".join(json.dumps({"profile": name, "endpoint": endpoint, "fields": values}) + "\n" for name, endpoint, values in cases)
+    done = subprocess.run(command + ["sign", "--batch", "--secret", SECRET], input=requests, capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 0, done.stderr + done.stdout
+    results = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(results) == len(cases), done.stdout
+    return results
 
 
 @pytest.fixture(scope="module")
 def signed_by_cli():
-    # One process per case, four at a time: the CLI starts in a fraction of a second.
-    with ThreadPoolExecutor(max_workers=4) as pool:
-        return dict(zip(range(len(CASES)), pool.map(cli_sign, CASES)))
+    return dict(enumerate(cli_sign_all(CASES)))
 
 
 @pytest.mark.parametrize("index", range(len(CASES)), ids=[f"{name}-{endpoint}-{i % 3}" for i, (name, endpoint, _) in enumerate(CASES)])

@@ -9,10 +9,11 @@ use PHPUnit\Framework\TestCase;
 
 /**
  * Each built-in provider profile's request signing, computed here with PHP's own hash functions
- * (src/Profile.php: hash_hmac, hash, base64_encode), must match
- * `deposit-sandbox sign --profile <p> --json` byte for byte: the string to sign, the signature,
- * and the headers it travels in. Three requests per profile: a create with every field (a
- * Cyrillic customer among them), a create with the optional fields left out, and a get.
+ * (src/Profile.php: hash_hmac, hash, base64_encode), must match the sandbox's byte for byte:
+ * the string to sign, the signature, and the headers it travels in, as `deposit-sandbox sign
+ * --batch` prints them (every case in one process; each line is what `sign --profile <p> --json`
+ * prints). Three requests per profile: a create with every field (a Cyrillic customer among
+ * them), a create with the optional fields left out, and a get.
  */
 final class ProfileVectorsTest extends TestCase
 {
@@ -38,26 +39,30 @@ final class ProfileVectorsTest extends TestCase
         }
     }
 
-    /** Runs the sign command for every case at once, one process each (DEPOSIT_SANDBOX_COMMAND replaces the command). */
+    /**
+     * Signs every case in one `deposit-sandbox sign --batch` process: one request per line in, its
+     * --json result on one line out, in order (DEPOSIT_SANDBOX_COMMAND replaces the command).
+     */
     public static function setUpBeforeClass(): void
     {
         $command = explode(' ', getenv('DEPOSIT_SANDBOX_COMMAND') ?: 'node ' . dirname(__DIR__, 3) . '/bin/deposit-sandbox.js');
         $env = array_filter(getenv(), static fn (string $name): bool => !str_starts_with($name, 'DEPOSIT_SANDBOX_'), ARRAY_FILTER_USE_KEY);
-        $running = [];
-        foreach (self::cases() as $case => [$name, $endpoint, $values]) {
-            $args = [...$command, 'sign', '--profile', $name, '--secret', self::SECRET, '--endpoint', $endpoint, '--json'];
-            foreach ($values as $key => $value) {
-                $args[] = "{$key}={$value}";
-            }
-            $process = proc_open($args, [0 => ['file', '/dev/null', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes, null, $env);
-            self::assertIsResource($process);
-            $running[$case] = [$process, $pipes];
+        $cases = iterator_to_array(self::cases());
+        $requests = '';
+        foreach ($cases as [$name, $endpoint, $values]) {
+            $requests .= json_encode(['profile' => $name, 'endpoint' => $endpoint, 'fields' => $values], JSON_THROW_ON_ERROR) . "\n";
         }
-        foreach ($running as $case => [$process, $pipes]) {
-            $out = (string) stream_get_contents($pipes[1]);
-            $err = (string) stream_get_contents($pipes[2]);
-            self::assertSame(0, proc_close($process), "{$case}: {$err}");
-            self::$signed[$case] = json_decode($out, true, 512, JSON_THROW_ON_ERROR);
+        $process = proc_open([...$command, 'sign', '--batch', '--secret', self::SECRET], [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes, null, $env);
+        self::assertIsResource($process);
+        fwrite($pipes[0], $requests);
+        fclose($pipes[0]);
+        $out = (string) stream_get_contents($pipes[1]);
+        $err = (string) stream_get_contents($pipes[2]);
+        self::assertSame(0, proc_close($process), $err . $out);
+        $lines = explode("\n", rtrim($out, "\n"));
+        self::assertCount(count($cases), $lines, $out);
+        foreach (array_keys($cases) as $i => $case) {
+            self::$signed[$case] = json_decode($lines[$i], true, 512, JSON_THROW_ON_ERROR);
         }
     }
 
