@@ -43,50 +43,77 @@ describe('keepReport', () => {
     expect(again.report().merchants).toMatchObject([{ merchant: M, unauthorized: [{ cause: 'invalid_token', count: 2 }] }]);
   });
 
-  it('writes nothing while the store cannot write, so a change made once the disk has room again is not refused with the counts', async () => {
-    let full = true;
-    const writes: string[][] = [];
-    const adapter: StoreAdapter = {
-      location: 'memory',
-      read: async () => null,
-      // A write takes a turn of the event loop; one that starts while the disk is full fails.
-      write: async (changes) => {
-        writes.push(changes.map((change) => (change.op === 'put' ? `${change.table}:${change.record.id}` : change.op)));
-        const started = full;
-        await new Promise((resolve) => setImmediate(resolve));
-        if (started) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
-      },
-    };
-    const store = await Store.open(adapter);
-    const counter = new MistakeCounter();
-    const due: Array<() => void> = [];
-    keepReport(
-      store,
-      counter,
-      () => undefined,
-      (run) => {
-        due.push(run);
-        return () => undefined;
-      },
-    );
+  describe('while the store cannot write (a full disk)', () => {
+    /** A store whose writes fail while `disk.full` (each write takes a turn of the event loop), with keepReport's delayed writes held in `due`. */
+    async function fullDisk() {
+      const disk = { full: true };
+      const writes: string[][] = [];
+      const adapter: StoreAdapter = {
+        location: 'memory',
+        read: async () => null,
+        write: async (changes) => {
+          writes.push(changes.map((change) => (change.op === 'put' ? `${change.table}:${change.record.id}` : change.op)));
+          const started = disk.full;
+          await new Promise((resolve) => setImmediate(resolve));
+          if (started) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+        },
+      };
+      const store = await Store.open(adapter);
+      const counter = new MistakeCounter();
+      const due: Array<{ run: () => void; ms: number }> = [];
+      keepReport(
+        store,
+        counter,
+        () => undefined,
+        (run, ms) => {
+          due.push({ run, ms });
+          return () => undefined;
+        },
+      );
+      store.meta.put({ id: 'first' });
+      await expect(store.commit()).rejects.toMatchObject({ kind: 'full' });
+      return { disk, writes, store, counter, due };
+    }
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
 
-    store.meta.put({ id: 'first' });
-    await expect(store.commit()).rejects.toMatchObject({ kind: 'full' });
-    // The counts change while the disk is full, and their delayed write comes due.
-    counter.cover(M, 'create.accepted', 'seen');
-    due.shift()?.();
-    // A turn later, a write of the counts would be under way; then space is freed and a change is made.
-    await new Promise((resolve) => setImmediate(resolve));
-    full = false;
-    store.meta.put({ id: 'second' });
-    await expect(store.commit()).resolves.toBeUndefined();
-    expect(writes).toEqual([['meta:first'], ['meta:second']]);
+    it('a change of the counts writes nothing at once, so a change made once the disk has room again is not refused with them; their retry writes them', async () => {
+      const { disk, writes, store, counter, due } = await fullDisk();
+      counter.cover(M, 'create.accepted', 'seen');
+      expect(due.map((d) => d.ms)).toEqual([250]);
+      due.shift()!.run();
+      // The write of the counts waits for a retry instead of starting now.
+      expect(due.map((d) => d.ms)).toEqual([5_000]);
+      // A turn later a write of the counts would be under way; then space is freed and a change is made.
+      await turn();
+      disk.full = false;
+      store.meta.put({ id: 'second' });
+      await expect(store.commit()).resolves.toBeUndefined();
+      expect(writes).toEqual([['meta:first'], ['meta:second']]);
 
-    // The first change of the counts once writes work again writes them.
-    counter.refused(M, { status: 401, code: 'invalid_token', fields: [], order: undefined, create: true, forced: false });
-    due.shift()?.();
-    await store.commit();
-    expect(writes.at(-1)).toEqual(['meta:report']);
+      due.shift()!.run();
+      await store.commit();
+      expect(writes.at(-1)).toEqual(['meta:report']);
+      expect(due).toEqual([]);
+    });
+
+    it('when nothing else writes, the retry writes the counts once there is room, and tries again while there is none', async () => {
+      const { disk, writes, store, counter, due } = await fullDisk();
+      counter.cover(M, 'create.accepted', 'seen');
+      due.shift()!.run();
+      due.shift()!.run();
+      await expect(store.commit()).rejects.toMatchObject({ kind: 'full' });
+      await turn();
+      expect(writes.at(-1)).toEqual(['meta:report']);
+      expect(due.map((d) => d.ms)).toEqual([5_000]);
+
+      disk.full = false;
+      due.shift()!.run();
+      await store.commit();
+      expect(writes.at(-1)).toEqual(['meta:report']);
+      expect(writes).toHaveLength(3);
+      expect(store.failing).toBeUndefined();
+      expect(due).toEqual([]);
+    });
   });
 
   it('sets aside counts it cannot read, with a line, and starts empty', async () => {

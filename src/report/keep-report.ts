@@ -17,6 +17,14 @@ function delayed(run: () => void, ms: number): () => void {
 }
 
 /**
+ * How long after a delayed write found the store failing (a full disk) the counts are tried
+ * again, and again after each failed try: seldom, so that a write of them is rarely under way
+ * when a merchant's request comes in once space is free (that request would be refused with it),
+ * and still often enough that the counts are written when nothing else writes.
+ */
+const REPORT_RETRY_MS = 5_000;
+
+/**
  * Keeps a sandbox's integration report counts in its store (the meta row `report`), so a durable
  * sandbox (serve --data) reports the same coverage and mistakes after a restart: restores them
  * now, and writes them again REPORT_WRITE_DELAY_MS after a change (the counts change on mistakes
@@ -24,11 +32,12 @@ function delayed(run: () => void, ms: number): () => void {
  * A reset keeps them, as it keeps every meta row; a row that no longer reads is set aside with a
  * line, and the report starts empty.
  *
- * While the store's writes fail (a full disk), a change of the counts writes nothing: that write
- * would fail too, and a merchant's request that arrives while it is under way, once space is
- * free again, would be refused with it (the store's writes go one after another, and a failed
- * one refuses the changes queued behind it). The counts are written at the first change after
- * writes work again, or at close. `schedule` is when the delayed write runs (tests run it at once).
+ * While the store's writes fail (a full disk), the counts are not written REPORT_WRITE_DELAY_MS
+ * after each change but tried every REPORT_RETRY_MS: a write of them would fail as well, and a
+ * merchant's request that came in while it was under way, once space is free again, would be
+ * refused with it (the store's writes go one after another, and a failed one refuses the
+ * changes queued behind it). `schedule` runs a delayed write (tests keep it and run it when they
+ * choose) and returns what cancels it.
  */
 export function keepReport(store: Store, counter: MistakeCounter, warn: (line: string) => void, schedule: (run: () => void, ms: number) => () => void = delayed): { flush(): Promise<void> } {
   const row = store.meta.get(REPORT_ROW);
@@ -41,22 +50,28 @@ export function keepReport(store: Store, counter: MistakeCounter, warn: (line: s
   let cancel: (() => void) | undefined;
   /** A change not written yet (waiting for the timer, or its write failed). */
   let dirty = false;
+  /** Set by flush(): nothing is scheduled after it. */
+  let closed = false;
   const write = (): Promise<void> => {
-    cancel = undefined;
     dirty = false;
     store.meta.put({ id: REPORT_ROW, counts: counter.saved() });
-    // A failed write is the store's to log; the counts are written again at the next change or at close.
+    // A failed write is the store's to log; the counts are tried again, and written at close.
     return store.commit().catch(() => {
       dirty = true;
+      if (!closed && cancel === undefined) wait(REPORT_RETRY_MS, true);
     });
+  };
+  /** Writes in `ms`; a write that is not a retry and finds the store failing waits for the retry instead. */
+  const wait = (ms: number, retry: boolean): void => {
+    cancel = schedule(() => {
+      cancel = undefined;
+      if (store.failing !== undefined && !retry) wait(REPORT_RETRY_MS, true);
+      else void write();
+    }, ms);
   };
   counter.onChange(() => {
     dirty = true;
-    if (cancel !== undefined) return;
-    cancel = schedule(() => {
-      if (store.failing === undefined) void write();
-      else cancel = undefined;
-    }, REPORT_WRITE_DELAY_MS);
+    if (cancel === undefined) wait(REPORT_WRITE_DELAY_MS, false);
   });
   return {
     /**
@@ -65,7 +80,9 @@ export function keepReport(store: Store, counter: MistakeCounter, warn: (line: s
      * a full disk) has said so, and the stop goes on with nothing else to write.
      */
     async flush() {
+      closed = true;
       cancel?.();
+      cancel = undefined;
       if (dirty) await write();
     },
   };
