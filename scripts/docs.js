@@ -17,7 +17,10 @@ import { fileURLToPath } from 'node:url';
 import GithubSlugger from 'github-slugger';
 
 const root = new URL('../', import.meta.url);
-/** Commands whose --help is on their own reference page, not in docs/cli-help.md (which is at its 600-line bound). */
+/**
+ * Commands whose --help is on the page that describes them, not in docs/cli-help.md (which is at
+ * its 600-line bound); cli-help.md keeps their heading, pointing there.
+ */
 const OWN_PAGE = { 'go-live': 'go-live.md', sign: 'cli.md' };
 
 const dist = (path) => new URL(`dist/${path}`, root).href;
@@ -64,7 +67,8 @@ if (defaults) {
 /**
  * `deposit-sandbox --help` and `deposit-sandbox <command> --help` for every command, as the program
  * prints them at 80 columns (rendered in this process by commander itself, the same text as the
- * CLI's); given `only`, that command's alone. A command of OWN_PAGE is left out of the full list.
+ * CLI's); given `only`, that command's alone. In the full list a command of OWN_PAGE has a line that
+ * points to its page instead.
  */
 function renderCliHelp(only) {
   const program = createProgram();
@@ -77,9 +81,18 @@ function renderCliHelp(only) {
     command.outputHelp();
     return text.trimEnd();
   };
-  const commands = program.commands.filter((command) => (only === undefined ? !(command.name() in OWN_PAGE) : command.name() === only));
-  const sections = [...(only === undefined ? [['deposit-sandbox --help', help(program)]] : []), ...commands.map((command) => [`deposit-sandbox ${command.name()} --help`, help(command)])];
-  return sections.map(([title, text]) => `### \`${title}\`\n\n\`\`\`text\n${text}\n\`\`\`\n`).join('\n');
+  const commands = program.commands.filter((command) => only === undefined || command.name() === only);
+  const sections = [
+    ...(only === undefined ? [['deposit-sandbox --help', help(program)]] : []),
+    ...commands.map((command) => [`deposit-sandbox ${command.name()} --help`, help(command), command.name()]),
+  ];
+  return sections
+    .map(([title, text, name]) => {
+      // In the full list, a command of OWN_PAGE keeps its heading (and its anchor), pointing to its page.
+      const page = only === undefined ? OWN_PAGE[name] : undefined;
+      return `### \`${title}\`\n\n${page ? `On the page that describes the command: [${page}](${page}#${helpAnchor(name)}).\n` : `\`\`\`text\n${text}\n\`\`\`\n`}`;
+    })
+    .join('\n');
 }
 
 /** Text of a Markdown table cell: no HTML tags, no column breaks. */
@@ -99,7 +112,7 @@ function renderFlagTables() {
     '|---|---|---|',
     ...serve.map((flag) => `| \`${flag.flags}\` | ${flag.env ? `\`${flag.env}\`` : ''} | ${cell(flag.description)} |`),
     '',
-    'The flags of the other commands (each links to its `--help`, in [CLI help](cli-help.md)):',
+    'The flags of the other commands (each links to its `--help`: in [CLI help](cli-help.md), or on the page that describes the command):',
     '',
     '| Command | Flags |',
     '|---|---|',

@@ -3,7 +3,8 @@
  * `npm test` builds first; run `npm run build` before running this file alone), against a
  * sandbox and receivers in this process on 127.0.0.1, port 0.
  */
-import { writeFileSync } from 'node:fs';
+import { createHash, createHmac } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { it } from './temp-folder.js';
@@ -110,10 +111,12 @@ const MD5_CREATE = { text: '31250:RUB::c-7:6f1c2a9e-3b7d-4c52-9a1e-2d4b8f0c7e51:
 const SHA512_GET = 'OnQ5eLmMiDnZKu//yj7rSvPzIm8d71dGiIsl54lDFGQLcBIDKDImT8Bw6YNfnistKumR1LEQ2c1ULLYlGllDQw==';
 
 describe('deposit-sandbox sign --batch', () => {
-  it('signs every request of standard input in one process, one --json result per line; a line it cannot sign says why and the command exits 1', async () => {
+  it('signs every request of standard input in one process, one --json result per line, as docs/cli.md shows; a line it cannot sign says why and the command exits 1', async () => {
+    const uuid = '3f0c9a52-0d8e-4b4f-9a57-6f2b8f1f3c11';
+    // docs/cli.md's two requests, and a get with a field a get does not sign.
     const requests = [
-      { fields: { merchant: DEMO.id, order: 'order-1001', amount_cents: 31250, amount_currency: 'RUB', type: 'any_bank', customer: 'c-7' } },
-      { endpoint: 'get', fields: { merchant: DEMO.id, uuid: '3f0c9a52-0d8e-4b4f-9a57-6f2b8f1f3c11' } },
+      { fields: { merchant: DEMO.id, order: 'order-1001', amount_cents: 31250, amount_currency: 'RUB', type: 'any_bank' } },
+      { profile: 'md5-colon', endpoint: 'get', fields: { merchant: DEMO.id, uuid } },
       { endpoint: 'get', fields: { merchant: DEMO.id, order: 'o-1' } },
     ];
     const run = await cli(['sign', '--batch', '--secret', 'sandbox-secret-demo'], {}, `${requests.map((request) => JSON.stringify(request)).join('\n')}\n`);
@@ -121,9 +124,15 @@ describe('deposit-sandbox sign --batch', () => {
     expect(run.stderr).toBe('deposit-sandbox sign --batch: 1 request could not be signed; its line says why.\n');
     const lines = run.stdout.split('\n');
     expect(lines).toHaveLength(4);
-    expect(JSON.parse(lines[0]!)).toMatchObject({ endpoint: 'create', string_to_sign: CREATE_VECTOR.text, signature: CREATE_VECTOR.signature, header: 'X-Auth', secret_from: '--secret' });
-    expect(JSON.parse(lines[1]!)).toMatchObject({ endpoint: 'get', string_to_sign: GET_VECTOR.text, signature: GET_VECTOR.signature, header: 'X-Token' });
+    // Computed apart from the sandbox, with node:crypto.
+    const createText = `31250::RUB::::::${DEMO.id}::order-1001::::any_bank`;
+    const createSignature = createHmac('sha256', 'sandbox-secret-demo').update(createText).digest('hex');
+    const getSignature = createHash('md5').update(`${DEMO.id}:${uuid}:sandbox-secret-demo`).digest('hex');
+    expect(JSON.parse(lines[0]!)).toMatchObject({ endpoint: 'create', string_to_sign: createText, signature: createSignature, header: 'X-Auth', secret_from: '--secret' });
+    expect(JSON.parse(lines[1]!)).toMatchObject({ endpoint: 'get', string_to_sign: `${DEMO.id}:${uuid}:<secret>`, signature: getSignature, header: 'X-Token', profile: 'md5-colon' });
     expect(JSON.parse(lines[2]!)).toEqual({ line: 3, error: expect.stringContaining('"order" is not part of the get signature') });
+    const page = readFileSync(new URL('../docs/cli.md', import.meta.url), 'utf8');
+    for (const signature of [createSignature, getSignature]) expect(page, 'the output docs/cli.md shows').toContain(`"signature":"${signature}"`);
   });
 
   it('refuses name=value arguments beside it, which belong in the lines', async () => {

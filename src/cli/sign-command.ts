@@ -3,7 +3,7 @@ import { AUTH_HEADER } from '../auth/authenticate.js';
 import { SIGNATURE_FIELDS, type SignedEndpoint } from '../auth/signature.js';
 import { signatureSlots } from '../auth/string-to-sign.js';
 import { AdminClient, DEFAULT_SANDBOX_URL } from '../admin-client/admin-client.js';
-import { loadFixtures } from '../merchants/fixtures.js';
+import { type Fixtures, loadFixtures } from '../merchants/fixtures.js';
 import { joinSlots } from '../profile/join-slots.js';
 import { DEFAULT_PROFILE, loadProfile } from '../profile/load-profile.js';
 import type { Profile } from '../profile/profile-schema.js';
@@ -26,7 +26,7 @@ export interface SignOptions {
   profile?: string;
   /** DEPOSIT_SANDBOX_PROFILE: the profile when neither --profile nor --workspace says which (default `sandbox`). */
   envProfile?: string;
-  /** --batch: sign every request of standard input, one JSON object per line (signBatch). */
+  /** --batch: sign every request of standard input, one JSON object per line (sign-batch.ts). */
   batch?: boolean;
 }
 
@@ -91,11 +91,14 @@ function collect(pairs: readonly string[], endpoint: SignedEndpoint, body: strin
   return values;
 }
 
+/** The fixtures file --fixtures names (undefined: the bundled one). */
+export const fixturesFile = (options: SignOptions): string | undefined => (options.fixtures ? resolve(options.fixtures) : undefined);
+
 /** The secret: --secret, else the fixtures' secret of the merchant in the values. */
-function findSecret(options: SignOptions, merchant: string | undefined): { secret: string; from: string } {
+function findSecret(options: SignOptions, merchant: string | undefined, fixtures: () => Fixtures): { secret: string; from: string } {
   if (options.secret !== undefined && options.secret !== '') return { secret: options.secret, from: '--secret' };
-  const file = options.fixtures ? resolve(options.fixtures) : undefined;
-  const known = merchant ? loadFixtures(file).merchants.find((m) => m.id.toLowerCase() === merchant.toLowerCase()) : undefined;
+  const file = fixturesFile(options);
+  const known = merchant ? fixtures().merchants.find((m) => m.id.toLowerCase() === merchant.toLowerCase()) : undefined;
   if (!known) {
     const where = file ?? 'the bundled fixtures';
     throw new Error(
@@ -130,10 +133,13 @@ function localProfile(options: SignOptions): Profile {
   return loadProfile(options.profile || options.envProfile || DEFAULT_PROFILE);
 }
 
-/** Computes the string to sign and its signature for an endpoint. Throws an Error that says what to fix. */
-export function signValues(pairs: readonly string[], options: SignOptions, profile: Profile = localProfile(options)): SignResult {
+/**
+ * Computes the string to sign and its signature for an endpoint. Throws an Error that says what
+ * to fix. `fixtures` reads the fixtures the secret is looked up in when --secret is absent.
+ */
+export function signValues(pairs: readonly string[], options: SignOptions, profile: Profile = localProfile(options), fixtures = () => loadFixtures(fixturesFile(options))): SignResult {
   const { values, ...shown } = prepare(pairs, options, profile);
-  const { secret, from } = findSecret(options, values['merchant']);
+  const { secret, from } = findSecret(options, values['merchant'], fixtures);
   return order({ ...shown, signature: signRequest(profile, secret, shown.endpoint, values), secret_from: from });
 }
 
@@ -213,66 +219,4 @@ export async function signCommand(pairs: readonly string[], options: SignOptions
       '',
     ].join('\n'),
   );
-}
-
-/** The keys of a request of `sign --batch`, each optional: a key left out takes the flag's value. */
-const BATCH_KEYS = ['endpoint', 'profile', 'secret', 'fields'];
-const BATCH_EXAMPLE = '{"profile":"md5-colon","endpoint":"get","fields":{"merchant":"<id>","uuid":"<trade id>"}}';
-
-/** One line of `sign --batch` as name=value pairs and its options (the flags' where it says nothing). Throws an Error that says what to fix. */
-function batchRequest(line: string, options: SignOptions): { pairs: string[]; options: SignOptions } {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(line);
-  } catch (error) {
-    throw new Error(`not JSON (${(error as Error).message}). Each line is one request, for example ${BATCH_EXAMPLE}.`);
-  }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(`a request is a JSON object, for example ${BATCH_EXAMPLE}.`);
-  const request = parsed as Record<string, unknown>;
-  const unknown = Object.keys(request).filter((key) => !BATCH_KEYS.includes(key));
-  if (unknown.length > 0)
-    throw new Error(`${unknown.map((key) => JSON.stringify(key)).join(', ')}: not a key of a request. Its keys: endpoint, profile, secret and fields (the request's fields as an object).`);
-  const text = (key: string): string | undefined => {
-    const value = request[key];
-    if (value !== undefined && typeof value !== 'string') throw new Error(`${key} must be a string; got ${JSON.stringify(value)}.`);
-    return value;
-  };
-  const fields = request['fields'] ?? {};
-  if (fields === null || typeof fields !== 'object' || Array.isArray(fields))
-    throw new Error('fields must be an object of the request\'s fields, for example {"merchant":"<id>","order":"o-1","amount_cents":100}.');
-  const pairs = Object.entries(fields).map(([name, value]) => {
-    if (typeof value !== 'string' && typeof value !== 'number') throw new Error(`fields.${name} must be a string or a number; got ${JSON.stringify(value)}.`);
-    return `${name}=${value}`;
-  });
-  return { pairs, options: { ...options, endpoint: text('endpoint') ?? options.endpoint, profile: text('profile') ?? options.profile, secret: text('secret') ?? options.secret } };
-}
-
-/**
- * `deposit-sandbox sign --batch`: signs every request of `input`, one JSON object per line (blank
- * lines are skipped), in one process, and writes each one's --json result on one line, in order;
- * a line that cannot be signed gets `{"line": <n>, "error": "<what to fix>"}` in its place, and
- * the others are still signed. Returns how many could not be. Signs here, with --secret or the
- * fixtures' secrets, as `sign` without --workspace does.
- */
-export function signBatch(input: string, options: SignOptions, write: (text: string) => void = (text) => process.stdout.write(text)): number {
-  if (options.workspace !== undefined) {
-    throw new Error("--batch signs here, with --secret or the fixtures' secrets; --workspace has the running sandbox sign one request at a time. Leave out one of them.");
-  }
-  if (options.body !== undefined) throw new Error('--batch takes each request from standard input: give its fields there ("fields" of each line), not with --body.');
-  const profiles = new Map<string, Profile>();
-  let failed = 0;
-  input.split('\n').forEach((line, index) => {
-    if (line.trim() === '') return;
-    try {
-      const request = batchRequest(line, options);
-      const name = request.options.profile || options.envProfile || DEFAULT_PROFILE;
-      const profile = profiles.get(name) ?? loadProfile(name);
-      profiles.set(name, profile);
-      write(`${JSON.stringify(signValues(request.pairs, request.options, profile))}\n`);
-    } catch (error) {
-      failed++;
-      write(`${JSON.stringify({ line: index + 1, error: (error as Error).message })}\n`);
-    }
-  });
-  return failed;
 }

@@ -50,20 +50,16 @@ export function registerSign(program: Command): void {
     .addHelpText('after', SIGN_HELP)
     .action(async (fields: string[], options: SignOptions, command: Command) => {
       // Loaded when the command runs: the fixtures' checks (zod, yaml) are not compiled by every other command's start.
-      const { signBatch, signCommand } = await import('./sign-command.js');
+      const { signCommand } = await import('./sign-command.js');
       // DEPOSIT_SANDBOX_PROFILE (also serve's) does not override a workspace's own profile; --profile does.
       const fromEnv = command.getOptionValueSource('profile') === 'env';
       const chosen = fromEnv ? { ...options, profile: undefined, envProfile: options.profile } : options;
       if (options.batch) {
-        if (fields.length > 0) throw new Error(`--batch takes each request from standard input; ${JSON.stringify(fields[0])} and the other name=value arguments belong in the "fields" of a line.`);
-        if (process.stdin.isTTY) throw new Error('--batch reads the requests from standard input, one JSON object per line: pipe them in (deposit-sandbox sign --batch < requests.jsonl).');
-        let input = '';
-        for await (const chunk of process.stdin.setEncoding('utf8')) input += chunk;
-        const failed = signBatch(input, chosen);
-        if (failed > 0) {
-          process.stderr.write(`deposit-sandbox sign --batch: ${failed} request${failed === 1 ? '' : 's'} could not be signed; ${failed === 1 ? 'its line says' : 'their lines say'} why.\n`);
-          process.exitCode = 1;
-        }
+        const { signBatchCommand } = await import('./sign-batch.js');
+        const workspaceFromEnv = command.getOptionValueSource('workspace') === 'env';
+        const write = (text: string) => void process.stdout.write(text);
+        const warn = (text: string) => void process.stderr.write(text);
+        if ((await signBatchCommand(fields, { ...chosen, workspaceFromEnv }, process.stdin, write, warn)) > 0) process.exitCode = 1;
         return;
       }
       await signCommand(fields, chosen);
