@@ -24,8 +24,8 @@
  */
 import { spawn } from 'node:child_process';
 import { cp } from 'node:fs/promises';
-import { freePort } from './callbacks-receiver.js';
 import { tmpdir } from 'node:os';
+import { freePort } from './callbacks-receiver.js';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 import { it } from './temp-folder.js';
