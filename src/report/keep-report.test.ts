@@ -76,7 +76,7 @@ describe('keepReport', () => {
     }
     const turn = () => new Promise((resolve) => setImmediate(resolve));
 
-    it('a change of the counts writes nothing at once, so a change made once the disk has room again is not refused with them; their retry writes them', async () => {
+    it('while writes fail, a change of the counts writes nothing at once (the next write holds the other change alone); their retry writes them', async () => {
       const { disk, writes, store, counter, due } = await fullDisk();
       counter.cover(M, 'create.accepted', 'seen');
       expect(due.map((d) => d.ms)).toEqual([250]);

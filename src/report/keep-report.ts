@@ -18,9 +18,8 @@ function delayed(run: () => void, ms: number): () => void {
 
 /**
  * How long after a delayed write found the store failing (a full disk) the counts are tried
- * again, and again after each failed try: seldom, so that a write of them is rarely under way
- * when a merchant's request comes in once space is free (that request would be refused with it),
- * and still often enough that the counts are written when nothing else writes.
+ * again, and again after each failed try: seldom, since each try can only fail until space is
+ * freed, and still often enough that the counts are written when nothing else writes.
  */
 const REPORT_RETRY_MS = 5_000;
 
@@ -33,11 +32,9 @@ const REPORT_RETRY_MS = 5_000;
  * line, and the report starts empty.
  *
  * While the store's writes fail (a full disk), the counts are not written REPORT_WRITE_DELAY_MS
- * after each change but tried every REPORT_RETRY_MS: a write of them would fail as well, and a
- * merchant's request that came in while it was under way, once space is free again, would be
- * refused with it (the store's writes go one after another, and a failed one refuses the
- * changes queued behind it). `schedule` runs a delayed write (tests keep it and run it when they
- * choose) and returns what cancels it.
+ * after each change but tried every REPORT_RETRY_MS: a write of them would fail as well.
+ * `schedule` runs a delayed write (tests keep it and run it when they choose) and returns what
+ * cancels it.
  */
 export function keepReport(store: Store, counter: MistakeCounter, warn: (line: string) => void, schedule: (run: () => void, ms: number) => () => void = delayed): { flush(): Promise<void> } {
   const row = store.meta.get(REPORT_ROW);

@@ -66,6 +66,10 @@ describe('Store: a failed write undoes its changes', () => {
     store.meta.put({ id: 'clock', offset: 5 });
     const b = store.commit();
     adapter.writes[1]?.settle(full());
+    // A's write failed with B waiting: both are tried once more, in one write; that fails too.
+    await turn();
+    expect(adapter.writes[2]?.changes).toHaveLength(5);
+    adapter.writes[2]?.settle(full());
 
     await expect(a).rejects.toBeInstanceOf(WriteFailedError);
     await expect(b).rejects.toMatchObject({ kind: 'full', folder: '/data' });
@@ -81,11 +85,47 @@ describe('Store: a failed write undoes its changes', () => {
     store.trades.put(trade(3));
     const c = store.commit();
     await turn();
-    expect(adapter.writes[2]?.changes).toEqual([{ op: 'put', table: 'trades', record: trade(3) }]);
-    adapter.writes[2]?.settle();
+    expect(adapter.writes[3]?.changes).toEqual([{ op: 'put', table: 'trades', record: trade(3) }]);
+    adapter.writes[3]?.settle();
     await c;
     expect(store.failing).toBeUndefined();
     expect(warnings).toHaveLength(2);
+  });
+
+  it('a failed write with changes waiting behind it is tried once more with them: saved when space came back meanwhile', async () => {
+    const warnings: string[] = [];
+    const adapter = new HeldAdapter();
+    const store = await Store.open(adapter, { warn: (message) => warnings.push(message) });
+    // A background write (a timeline step, the report's counts) starts while the disk is full...
+    store.meta.put({ id: 'report', counts: 1 });
+    const background = store.commit();
+    await turn();
+    // ...space is freed, and a merchant's create waits behind it.
+    store.trades.put(trade(1));
+    const create = store.commit();
+    adapter.writes[0]?.settle(full());
+    await turn();
+    expect(adapter.writes).toHaveLength(2);
+    expect(adapter.writes[1]?.changes).toEqual([
+      { op: 'put', table: 'meta', record: { id: 'report', counts: 1 } },
+      { op: 'put', table: 'trades', record: trade(1) },
+    ]);
+    adapter.writes[1]?.settle();
+    await expect(background).resolves.toBeUndefined();
+    await expect(create).resolves.toBeUndefined();
+    expect(store.trades.findUnique('m', 'order-1')).toEqual(trade(1));
+    expect(store.failing).toBeUndefined();
+    expect(warnings).toEqual([]);
+
+    // With nothing waiting, a failed write is not tried again: its callers are refused at once.
+    store.trades.put(trade(3));
+    const alone = store.commit();
+    await turn();
+    adapter.writes[2]?.settle(full());
+    await expect(alone).rejects.toBeInstanceOf(WriteFailedError);
+    await turn();
+    expect(adapter.writes).toHaveLength(3);
+    expect(store.trades.has('t3')).toBe(false);
   });
 
   it('undoes a reset (clear) whose write failed', async () => {

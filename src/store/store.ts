@@ -52,6 +52,9 @@ export interface StoreOptions {
  * resolved. Every change keeps its undo; when a write fails, the store undoes the changes
  * of that batch and of every later one not yet written, newest first, so memory is exactly
  * what is on disk, and `commit()` rejects with a WriteFailedError for every caller concerned.
+ * A failed write with changes waiting behind it is first tried once more, together with them:
+ * a change made just as space came back is saved rather than refused with a write that started
+ * before.
  */
 export class Store {
   readonly trades: Table<TradeRecord>;
@@ -175,15 +178,23 @@ export class Store {
 
   #flush(): Promise<void> {
     const changes = this.#pending;
-    const undo = this.#undo;
-    this.#pending = [];
-    this.#undo = [];
+    const undo = this.#takePending();
     if (changes.length === 0) return Promise.resolve();
-    // Each outcome ends by clearing #writing (in the handlers: one promise fewer per write than a finally).
-    const done = () => {
+    const writing: Promise<void> = this.#write(changes, undo, true, () => {
       if (this.#writing === writing) this.#writing = undefined;
-    };
-    const writing: Promise<void> = this.adapter
+    });
+    this.#writing = writing;
+    return writing;
+  }
+
+  /**
+   * Hands `changes` to the adapter; each outcome ends with `done` (in the handlers: one promise
+   * fewer per write than a finally). When the write fails and changes wait behind it (`again`),
+   * they join the batch and the whole is written once more; when it fails for good, it and every
+   * change since are undone and the failure is thrown.
+   */
+  #write(changes: readonly Change[], undo: Array<() => void>, again: boolean, done: () => void): Promise<void> {
+    return this.adapter
       .write(changes, () => this.snapshot(), this.trades.size + this.jobs.size + this.callbacks.size + this.meta.size)
       .then(
         () => {
@@ -191,6 +202,7 @@ export class Store {
           done();
         },
         (error: unknown) => {
+          if (again && this.#pending.length > 0) return this.#write([...changes, ...this.#pending], [...undo, ...this.#takePending()], false, done);
           const failure = WriteFailedError.from(error, this.adapter.folder ?? this.adapter.location, this.adapter.location);
           // The changes made since (newest), then this batch's: memory is what is on disk again.
           this.#rollBack(this.#takePending(), undo);
@@ -199,8 +211,6 @@ export class Store {
           throw failure;
         },
       );
-    this.#writing = writing;
-    return writing;
   }
 
   /** Undoes every change not yet handed to the adapter, newest first. */
