@@ -1,9 +1,10 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { TradeRecord } from '../trades/trade.js';
 import type { StoreAdapter } from './adapter.js';
 import { WriteFailedError } from './write-failed-error.js';
 import { Store } from './store.js';
-import type { Change } from './table.js';
+import type { Change, Row } from './table.js';
 
 /** An adapter whose writes wait until the test settles them, one by one. */
 class HeldAdapter implements StoreAdapter {
@@ -147,5 +148,87 @@ describe('Store: a failed write undoes its changes', () => {
     expect([...store.trades.values()]).toEqual([trade(1)]);
     expect(store.jobs.has('j1')).toBe(true);
     expect(store.meta.size).toBe(0);
+  });
+});
+
+/** An adapter that keeps what it was given, as the disk would, once the test lets a write succeed. */
+class DiskAdapter extends HeldAdapter {
+  readonly disk = new Map<string, Row>();
+  /** The `v` of every row of a write that succeeded. */
+  readonly durable = new Set<number>();
+  override write(changes: readonly Change[]): Promise<void> {
+    return super.write(changes).then(() => {
+      for (const change of changes) {
+        if (change.op === 'clear') this.disk.clear();
+        else if (change.op === 'delete') this.disk.delete(change.id);
+        else {
+          this.disk.set(change.record.id, change.record);
+          this.durable.add((change.record as Row & { v: number }).v);
+        }
+      }
+    });
+  }
+}
+
+type Step = { op: 'put' | 'delete'; row: number } | { op: 'clear' } | { op: 'settle'; ok: boolean } | { op: 'turn' };
+
+const steps = fc.array(
+  fc.oneof(
+    { weight: 4, arbitrary: fc.record({ op: fc.constant('put' as const), row: fc.integer({ min: 0, max: 2 }) }) },
+    { weight: 1, arbitrary: fc.record({ op: fc.constant('delete' as const), row: fc.integer({ min: 0, max: 2 }) }) },
+    { weight: 1, arbitrary: fc.constant({ op: 'clear' as const }) },
+    { weight: 3, arbitrary: fc.record({ op: fc.constant('settle' as const), ok: fc.boolean() }) },
+    { weight: 3, arbitrary: fc.constant({ op: 'turn' as const }) },
+  ),
+  { maxLength: 40 },
+);
+
+describe('Store: any order of changes and failing writes', () => {
+  it('a change is acknowledged exactly when a write holding it succeeded, and once all is settled memory is what is on disk', async () => {
+    await fc.assert(
+      fc.asyncProperty(steps, async (script: Step[]) => {
+        const adapter = new DiskAdapter();
+        const store = await Store.open(adapter, { warn: () => undefined });
+        const outcomes: Array<{ v: number; saved: Promise<boolean> }> = [];
+        let answered = 0;
+        let settled = 0;
+        const settle = (ok: boolean) => {
+          const write = adapter.writes[settled];
+          if (write === undefined) return;
+          settled++;
+          write.settle(ok ? undefined : full());
+        };
+        // Each change is a request: its changes, then commit(), as a route does. Every request ends
+        // with a row of its own (`v` = its number), so the disk shows whether it was saved.
+        for (const step of script) {
+          if (step.op === 'settle') {
+            // A write's outcome is a task of its own: what it sets off runs before the next request.
+            settle(step.ok);
+            await turn();
+          } else if (step.op === 'turn') await turn();
+          else {
+            const v = outcomes.length;
+            if (step.op === 'clear') store.clear();
+            if (step.op === 'delete') store.meta.delete(`row-${step.row}`);
+            if (step.op === 'put') store.meta.put({ id: `row-${step.row}`, v });
+            else store.meta.put({ id: `request-${v}`, v });
+            const saved = store.commit().then(
+              () => true,
+              () => false,
+            );
+            outcomes.push({ v, saved: saved.finally(() => answered++) });
+          }
+        }
+        // Then every write succeeds until every request is answered.
+        for (let round = 0; answered < outcomes.length; round++) {
+          expect(round, 'rounds of writes before every request is answered').toBeLessThan(100);
+          await turn();
+          settle(true);
+        }
+        for (const { v, saved } of outcomes) expect(await saved, `request ${v}`).toBe(adapter.durable.has(v));
+        expect(new Map([...store.meta.values()].map((row) => [row.id, row]))).toEqual(adapter.disk);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
