@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { clientBundle } from '../../src/pages/client-bundle.js';
 import { seriousViolations, sidewaysOverflow } from './axe.js';
-import { describeBrowser, DESKTOP, expectClean, forgetStorage, launchBrowser, openPage, PHONE, screenshot, type WatchedPage } from './browser.js';
+import { describeBrowser, DESKTOP, expectClean, forgetStorage, launchBrowser, openPage, PHONE, screenshot, signIn, type WatchedPage } from './browser.js';
 import { serveSandbox, type ServedSandbox } from './servers.js';
 
 const TOKEN = 'qa-admin-token';
@@ -125,9 +125,7 @@ describeBrowser('pages are accessible and fit a phone, in Russian and English', 
       const watched = phone;
       const { page } = watched;
       await forgetStorage(page, sandbox.url);
-      await page.goto(`${sandbox.url}/_sandbox/${lang === 'ru' ? '?lang=ru' : ''}`);
-      await page.getByTestId('token-input').fill(TOKEN);
-      await page.getByTestId('token-submit').click();
+      await signIn(page, `${sandbox.url}/_sandbox/${lang === 'ru' ? '?lang=ru' : ''}`, TOKEN);
       await page.getByTestId('trade-row').first().waitFor();
       await page.getByTestId('trade-order').first().click();
       await page.getByTestId('trade-detail').waitFor();

@@ -59,6 +59,17 @@ export const STATUS_POLL_MS = 2000;
 export const FILTER_DELAY_MS = 250;
 
 /**
+ * Opens the dashboard at `url` and signs in with the admin `token`; resolves once it shows the
+ * trade count (its first poll answered).
+ */
+export async function signIn(page: Page, url: string, token: string): Promise<void> {
+  await page.goto(url);
+  await page.getByTestId('token-input').fill(token);
+  await page.getByTestId('token-submit').click();
+  await page.getByTestId('trades-total').filter({ hasText: /\d/ }).waitFor();
+}
+
+/**
  * A page that remembers its script errors and console errors, so a test can assert that
  * nothing went wrong in the browser (a broken script, or markup the CSP had to block).
  */

@@ -4,7 +4,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeBrowser, DESKTOP, expectClean, launchBrowser, openPage, PHONE, screenshot } from './browser.js';
+import { describeBrowser, DESKTOP, expectClean, launchBrowser, openPage, PHONE, screenshot, signIn } from './browser.js';
 import { serveSandbox, type ServedSandbox } from './servers.js';
 import { startReceiver, type Receiver } from '../callbacks-receiver.js';
 import { SECOND } from '../support.js';
@@ -26,10 +26,7 @@ describeBrowser('the callback check panel in Chromium', () => {
   });
 
   async function open(page: Page): Promise<void> {
-    await page.goto(`${sandbox.url}/_sandbox/`);
-    await page.getByTestId('token-input').fill(TOKEN);
-    await page.getByTestId('token-submit').click();
-    await page.getByTestId('trades-total').filter({ hasText: /trade/ }).waitFor();
+    await signIn(page, `${sandbox.url}/_sandbox/`, TOKEN);
     // The panel is closed as served; its heading opens it.
     await page.getByTestId('check-open').click();
   }

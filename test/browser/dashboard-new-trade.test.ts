@@ -1,19 +1,12 @@
 import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SECOND } from '../support.js';
-import { describeBrowser, DESKTOP, expectClean, forgetStorage, launchBrowser, openPage, PHONE, screenshot, type WatchedPage } from './browser.js';
+import { describeBrowser, DESKTOP, expectClean, forgetStorage, launchBrowser, openPage, PHONE, screenshot, signIn, type WatchedPage } from './browser.js';
 import { serveSandbox, startShop, type ServedSandbox, type Shop } from './servers.js';
 
 const TOKEN = 'qa-admin-token';
 
 /** Opens the dashboard and signs in. */
-async function open(page: Page, url: string): Promise<void> {
-  await page.goto(url);
-  await page.getByTestId('token-input').fill(TOKEN);
-  await page.getByTestId('token-submit').click();
-  await page.getByTestId('trades-total').filter({ hasText: /\d/ }).waitFor();
-}
-
 /** Fills and sends the New trade form; waits for its answer. */
 async function createTrade(page: Page, fields: { merchant: string; type: string; amount: string; order: string; callback?: string; scenario?: string }): Promise<void> {
   await page.getByTestId('new-merchant').selectOption({ label: fields.merchant });
@@ -55,7 +48,7 @@ describeBrowser('dashboard New trade in Chromium', () => {
     const watched = desktop;
     const { page } = watched;
     await forgetStorage(page, sandbox.url);
-    await open(page, `${sandbox.url}/_sandbox/`);
+    await signIn(page, `${sandbox.url}/_sandbox/`, TOKEN);
     await page.getByTestId('profile-name').filter({ hasText: 'sandbox' }).waitFor();
     expect(await page.getByTestId('new-hint').textContent()).toBe(
       "Sent to POST /api/v1/trades/deposit/create with the merchant's credentials (X-Auth: its signature with its secret, HMAC-SHA256, hex, as the sandbox profile signs), as a merchant's server would.",
@@ -99,7 +92,7 @@ describeBrowser('dashboard New trade in Chromium', () => {
       if (request.url().includes('/api/v1/trades/deposit/')) requests.push(request.headers());
     };
     page.on('request', record);
-    await open(page, `${sandbox.url}/w/qa-md5/_sandbox/`);
+    await signIn(page, `${sandbox.url}/w/qa-md5/_sandbox/`, TOKEN);
     expect(await page.getByTestId('profile-name').textContent()).toBe('qa-md5');
     expect(await page.getByTestId('profile').getAttribute('title')).toMatch(/^This workspace's own provider profile/);
     await page.getByTestId('new-hint').filter({ hasText: 'MD5, hex, as the qa-md5 profile signs' }).waitFor();
@@ -126,7 +119,7 @@ describeBrowser('dashboard New trade in Chromium', () => {
   it("ru, phone: the form speaks Russian and a refused create shows the provider's message", async () => {
     const watched = await openPage(browser, PHONE);
     const { page } = watched;
-    await open(page, `${sandbox.url}/_sandbox/?lang=ru`);
+    await signIn(page, `${sandbox.url}/_sandbox/?lang=ru`, TOKEN);
     expect(await page.getAttribute('html', 'lang')).toBe('ru');
     expect(await page.getByTestId('new-submit').textContent()).toBe('Создать');
     await createTrade(page, { merchant: 'Demo Shop', type: 'any_bank', amount: '0', order: 'qa-ru-1' });

@@ -7,7 +7,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { seriousViolations, sidewaysOverflow } from './axe.js';
-import { describeBrowser, DESKTOP, expectClean, launchBrowser, openPage, PHONE, screenshot } from './browser.js';
+import { describeBrowser, DESKTOP, expectClean, launchBrowser, openPage, PHONE, screenshot, signIn } from './browser.js';
 import { serveSandbox, type ServedSandbox } from './servers.js';
 import { startReceiver, type Receiver } from '../callbacks-receiver.js';
 
@@ -29,10 +29,7 @@ describeBrowser('the go-live page in Chromium', () => {
 
   /** Signs in on the dashboard (the page uses the token it keeps for the tab) and follows the header link. */
   async function open(page: Page, lang = ''): Promise<void> {
-    await page.goto(`${sandbox.url}/_sandbox/${lang}`);
-    await page.getByTestId('token-input').fill(TOKEN);
-    await page.getByTestId('token-submit').click();
-    await page.getByTestId('trades-total').filter({ hasText: /\d/ }).waitFor();
+    await signIn(page, `${sandbox.url}/_sandbox/${lang}`, TOKEN);
     await page.getByTestId('go-live-link').click();
     await page.getByTestId('go-live-row').first().waitFor();
   }

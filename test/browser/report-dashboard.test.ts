@@ -4,7 +4,7 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeBrowser, DESKTOP, expectClean, launchBrowser, openPage, screenshot } from './browser.js';
+import { describeBrowser, DESKTOP, expectClean, launchBrowser, openPage, screenshot, signIn } from './browser.js';
 import { serveSandbox, type ServedSandbox } from './servers.js';
 import { DEMO } from '../support.js';
 
@@ -34,9 +34,7 @@ describeBrowser('the integration report panel in Chromium', () => {
 
     const watched = await openPage(browser, DESKTOP);
     const { page } = watched;
-    await page.goto(`${sandbox.url}/_sandbox/`);
-    await page.getByTestId('token-input').fill(TOKEN);
-    await page.getByTestId('token-submit').click();
+    await signIn(page, `${sandbox.url}/_sandbox/`, TOKEN);
     // The panel is closed as served; its heading opens it.
     expect(await page.getByTestId('report-section').getAttribute('open')).toBeNull();
     await page.getByTestId('report-open').click();

@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SandboxOptionsInput } from '../../src/config/options.js';
-import { type Sandbox } from '../../src/sandbox.js';
+import type { Sandbox } from '../../src/sandbox.js';
 import { createServer as createSandboxServer } from '../../src/server/server.js';
 import { listen } from '../../src/server/listen.js';
 import { DEMO, ecomBody, p2pBody } from '../support.js';
