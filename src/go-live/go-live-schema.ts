@@ -1,15 +1,15 @@
 import { z } from 'zod';
 import { COVERAGE_ROW_IDS } from '../report/coverage-rows.js';
+import { GO_LIVE_OWN_ROW_IDS } from './go-live-own-rows.js';
 
 /** Schedules the go-live fuzzer tries when not told: fewer than check-callback's 100, so the checklist comes back in seconds. */
 export const GO_LIVE_RUNS = 50;
 
 /**
  * The rows of the go-live checklist: every coverage row (src/report/coverage-rows.ts), then the
- * two that only a check of the receiver itself shows: an older state arriving after a newer one,
- * and credits read from the merchant's balance probe.
+ * two of its own (./go-live-own-rows.ts).
  */
-export const GO_LIVE_ROW_IDS = [...COVERAGE_ROW_IDS, 'callback.older_state', 'credits.checked'] as const;
+export const GO_LIVE_ROW_IDS = [...COVERAGE_ROW_IDS, ...GO_LIVE_OWN_ROW_IDS] as const;
 export type GoLiveRowId = (typeof GO_LIVE_ROW_IDS)[number];
 
 /** met: shown handled; not_met: nothing showed it yet; wrong: answered wrong somewhere. */

@@ -1,3 +1,4 @@
+import { isGoLiveOwnRow } from '../../go-live/go-live-own-rows.js';
 import type { GoLiveChecklist, GoLiveRow } from '../../go-live/go-live-schema.js';
 import { dashboardApi } from './dashboard-api.js';
 import { dashboardDom } from './dashboard-dom.js';
@@ -22,7 +23,7 @@ const result = byTestId('go-live-result');
 const BADGE = { met: 'delivered', not_met: 'pending', wrong: 'failed' } as const;
 
 /** A row's title in the page's language: the coverage rows' words of the report panel, the two go-live rows' own. */
-const title = (row: GoLiveRow): string => (row.id === 'callback.older_state' || row.id === 'credits.checked' ? t(`golive.row.${row.id}`) : t(`coverage.${row.id}`));
+const title = (row: GoLiveRow): string => (isGoLiveOwnRow(row.id) ? t(`golive.row.${row.id}`) : t(`coverage.${row.id}`));
 
 function explain(row: GoLiveRow): HTMLElement {
   if (row.status === 'not_met') return h('td', {}, h('p', { class: 'small muted', testid: 'go-live-exercise' }, t('golive.exercise', { how: row.exercise ?? '' })));

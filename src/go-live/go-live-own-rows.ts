@@ -1,0 +1,10 @@
+/**
+ * The two rows of the go-live checklist that are not coverage rows: only a check of the receiver
+ * itself shows them (an older state arriving after a newer one, and credits read from the
+ * merchant's balance probe). A module of its own, importing nothing, so that the go-live page's
+ * browser script can tell them apart without bundling the checklist's schemas.
+ */
+export const GO_LIVE_OWN_ROW_IDS = ['callback.older_state', 'credits.checked'] as const;
+export type GoLiveOwnRowId = (typeof GO_LIVE_OWN_ROW_IDS)[number];
+
+export const isGoLiveOwnRow = (id: string): id is GoLiveOwnRowId => (GO_LIVE_OWN_ROW_IDS as readonly string[]).includes(id);
