@@ -152,19 +152,25 @@ export class Store {
     // Behind a write in flight, wait one more turn once it is done: its callers answer first,
     // and the requests that arrive meanwhile join this write (fewer, larger writes).
     const ahead = this.#writing ? this.#writing.then(afterTurn) : afterTurn();
-    this.#queued = ahead.then(
+    // A queue the write ahead took into its second try (#write) is no longer the current one: its
+    // changes were in that write, so it settles with it, and what came since is another queue's.
+    const queued: Promise<void> = ahead.then(
       () => {
+        if (this.#queued !== queued) return;
         this.#queued = undefined;
         return this.#flush();
       },
       (error: unknown) => {
         // The write ahead failed and undid everything pending then; undo what came since.
-        this.#queued = undefined;
-        this.#revertPending();
+        if (this.#queued === queued) {
+          this.#queued = undefined;
+          this.#revertPending();
+        }
         throw error;
       },
     );
-    return this.#queued;
+    this.#queued = queued;
+    return queued;
   }
 
   #tables(): Array<Pick<Table<Row>, 'dropSaving'>> {
@@ -202,7 +208,11 @@ export class Store {
           done();
         },
         (error: unknown) => {
-          if (again && this.#pending.length > 0) return this.#write([...changes, ...this.#pending], [...undo, ...this.#takePending()], false, done);
+          if (again && this.#pending.length > 0) {
+            // The waiting changes' callers settle with this second try; a change made during it queues anew.
+            this.#queued = undefined;
+            return this.#write([...changes, ...this.#pending], [...undo, ...this.#takePending()], false, done);
+          }
           const failure = WriteFailedError.from(error, this.adapter.folder ?? this.adapter.location, this.adapter.location);
           // The changes made since (newest), then this batch's: memory is what is on disk again.
           this.#rollBack(this.#takePending(), undo);
