@@ -3,6 +3,7 @@ import type { ViolationKind } from '../callback-fuzzer/find-violations.js';
 import type { FuzzReport } from '../callback-fuzzer/fuzz-receiver.js';
 import { COVERAGE_ROWS, type CoverageRowId, rowDone } from '../report/coverage-rows.js';
 import type { CoverageRow, MerchantCoverage } from '../report/report-schema.js';
+import { type GoLiveOwnRowId, isGoLiveOwnRow } from './go-live-own-rows.js';
 import { GO_LIVE_ROW_IDS, type GoLiveChecklist, type GoLiveEvidence, type GoLiveRow, type GoLiveRowId, type GoLiveStatus } from './go-live-schema.js';
 
 /** What was learned of the merchant's receiver, when one was given. */
@@ -30,8 +31,8 @@ export interface ChecklistInput {
   receiver?: ReceiverFindings | undefined;
 }
 
-/** The two rows only a check of the receiver shows. */
-const EXTRA_ROWS: Record<Exclude<GoLiveRowId, CoverageRowId>, { title: string; exercise: string }> = {
+/** The checklist's own two rows (./go-live-own-rows.ts). */
+const EXTRA_ROWS: Record<GoLiveOwnRowId, { title: string; exercise: string }> = {
   'callback.older_state': {
     title: 'an older state after a newer one, ignored',
     exercise: 'give go-live --receiver <url>: it sends your receiver "created" after "confirmed" for one trade',
@@ -73,10 +74,10 @@ const CREDIT_VIOLATIONS: ReadonlySet<ViolationKind> = new Set(['credited_forged'
 
 const RANK: Record<GoLiveStatus, number> = { not_met: 0, met: 1, wrong: 2 };
 
-const titleOf = (id: GoLiveRowId): string => (id in EXTRA_ROWS ? EXTRA_ROWS[id as keyof typeof EXTRA_ROWS].title : COVERAGE_ROWS[id as CoverageRowId].title);
+const titleOf = (id: GoLiveRowId): string => (isGoLiveOwnRow(id) ? EXTRA_ROWS[id].title : COVERAGE_ROWS[id as CoverageRowId].title);
 
 function exerciseOf(id: GoLiveRowId): string {
-  if (id in EXTRA_ROWS) return EXTRA_ROWS[id as keyof typeof EXTRA_ROWS].exercise;
+  if (isGoLiveOwnRow(id)) return EXTRA_ROWS[id].exercise;
   const own = COVERAGE_ROWS[id as CoverageRowId].exercise;
   return RECEIVER_ROWS.has(id) ? `${own}; or give go-live --receiver <url>` : own;
 }

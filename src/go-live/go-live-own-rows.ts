@@ -1,8 +1,8 @@
 /**
- * The two rows of the go-live checklist that are not coverage rows: only a check of the receiver
- * itself shows them (an older state arriving after a newer one, and credits read from the
- * merchant's balance probe). A module of its own, importing nothing, so that the go-live page's
- * browser script can tell them apart without bundling the checklist's schemas.
+ * The two rows of the go-live checklist that are not coverage rows: an older state arriving after
+ * a newer one (a check of the receiver shows it), and credits read from the merchant's balance
+ * probe (go-live --probe, or serve --probe). A module of its own, importing nothing, so that the
+ * go-live page's browser script can tell them apart without bundling the checklist's schemas.
  */
 export const GO_LIVE_OWN_ROW_IDS = ['callback.older_state', 'credits.checked'] as const;
 export type GoLiveOwnRowId = (typeof GO_LIVE_OWN_ROW_IDS)[number];

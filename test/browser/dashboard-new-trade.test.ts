@@ -6,7 +6,6 @@ import { serveSandbox, startShop, type ServedSandbox, type Shop } from './server
 
 const TOKEN = 'qa-admin-token';
 
-/** Opens the dashboard and signs in. */
 /** Fills and sends the New trade form; waits for its answer. */
 async function createTrade(page: Page, fields: { merchant: string; type: string; amount: string; order: string; callback?: string; scenario?: string }): Promise<void> {
   await page.getByTestId('new-merchant').selectOption({ label: fields.merchant });
