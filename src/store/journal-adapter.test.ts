@@ -1,4 +1,4 @@
-import { appendFileSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmdirSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { JSONFile } from 'lowdb/node';
 import { describe, expect } from 'vitest';
@@ -24,6 +24,14 @@ async function open(dir: string, options: JournalAdapterOptions = {}): Promise<O
 }
 
 const files = (dir: string) => readdirSync(dir).sort();
+/** Where a descriptor of /proc/self/fd points, or '' when it closed meanwhile (the one readdir used). */
+const readlinkOr = (path: string) => {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return '';
+  }
+};
 const trades = (store: Store) => [...store.trades.values()];
 const journal = (dir: string, generation: number) => join(dir, `journal.${generation}.ndjson`);
 const snapshotFile = (generation: number, rows: TradeRecord[]) => `${JSON.stringify({ version: 1, generation, trades: rows, jobs: [], callbacks: [], meta: [] }, null, 2)}\n`;
@@ -226,6 +234,34 @@ describe('JournalAdapter: crashes and damage', () => {
     const third = await open(dir);
     expect(trades(third.store)).toEqual([trade(1), trade(3)]);
     expect(third.notes).toEqual([]);
+  });
+
+  it('when the copy of a torn record cannot be written, the write fails without keeping the journal open; the next write cuts it off', async ({ folder: dir }) => {
+    const { store } = await open(dir);
+    store.trades.put(trade(1));
+    await store.commit();
+    const whole = readFileSync(journal(dir, 0)).length;
+    const torn = encodeRecord([{ op: 'put', table: 'trades', record: trade(2) }]).subarray(0, 90);
+    appendFileSync(journal(dir, 0), torn);
+    // Where the torn bytes' copy goes stands a folder: the copy fails, as on a full disk.
+    const copy = join(dir, `journal.0.torn-${whole}.ndjson`);
+    mkdirSync(copy);
+    const second = await open(dir);
+    const journalFds = () => readdirSync('/proc/self/fd').filter((fd) => readlinkOr(join('/proc/self/fd', fd)) === journal(dir, 0)).length;
+    const before = journalFds();
+    for (let n = 3; n <= 5; n++) {
+      second.store.trades.put(trade(n));
+      await expect(second.store.commit()).rejects.toMatchObject({ name: 'WriteFailedError' });
+    }
+    expect(journalFds()).toBe(before);
+
+    rmdirSync(copy);
+    second.store.trades.put(trade(6));
+    await second.store.commit();
+    expect(readFileSync(copy)).toEqual(torn);
+    expect(readFileSync(journal(dir, 0), 'utf8').slice(whole)).toBe(encodeRecord([{ op: 'put', table: 'trades', record: trade(6) }]).toString());
+    await second.store.close();
+    expect(trades((await open(dir)).store)).toEqual([trade(1), trade(6)]);
   });
 
   it('a complete last record with a checksum mismatch is damage, not a torn write: kept byte for byte, never cut off', async ({ folder: dir }) => {

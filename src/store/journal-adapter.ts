@@ -345,8 +345,14 @@ export class JournalAdapter implements StoreAdapter, IdleClosable {
       this.#size = 0;
       this.#fileBytes = 0;
     }
-    if (this.#fileBytes > this.#size) cutTornRecord(active, this.dir, this.#generation, this.#size, this.#fileBytes);
-    if (this.#fsync) syncFolderSync(this.dir);
+    try {
+      if (this.#fileBytes > this.#size) cutTornRecord(active, this.dir, this.#generation, this.#size, this.#fileBytes);
+      if (this.#fsync) syncFolderSync(this.dir);
+    } catch (error) {
+      // This write fails; the next one opens the journal again (and cuts again) instead of leaking it.
+      closeSync(active);
+      throw error;
+    }
     this.#fileBytes = this.#size;
     this.#journals.add(this.#generation);
     this.#fd = active;

@@ -284,6 +284,35 @@ describe('WorkspacesJournal: one journal for the workspaces of a data folder', (
     expect(journalFiles(folder)).toEqual(['journal.0.damaged.ndjson']);
   });
 
+  it('when the copy of a torn record cannot be written, the write fails, and the next write cuts the record off before writing', async ({ folder: data }) => {
+    const folder = workspacesFolder(data);
+    const server = new Server(folder);
+    const [a] = await server.openAll(['a']);
+    a?.trades.put(sampleTrade(1));
+    await a?.commit();
+    const file = join(journalFolder(folder), 'journal.0.ndjson');
+    const whole = readFileSync(file).length;
+    const torn = encodeRecord([['a', [{ op: 'put', table: 'trades', record: sampleTrade(2) }]]]).subarray(0, 60);
+    appendFileSync(file, torn);
+    // Where the torn bytes' copy goes stands a folder: the copy fails, as on a full disk.
+    const copy = join(journalFolder(folder), `journal.0.torn-${whole}.ndjson`);
+    mkdirSync(copy);
+
+    const again = new Server(folder);
+    const [a2] = await again.openAll(['a']);
+    a2?.trades.put(sampleTrade(3));
+    await expect(a2?.commit()).rejects.toMatchObject({ name: 'WriteFailedError' });
+    rmSync(copy, { recursive: true });
+    a2?.trades.put(sampleTrade(4));
+    await a2?.commit();
+    expect(readFileSync(copy)).toEqual(torn);
+    expect(readFileSync(file).subarray(whole)).toEqual(encodeRecord([['a', [{ op: 'put', table: 'trades', record: sampleTrade(4) }]]]));
+    const third = new Server(folder);
+    const [a3] = await third.openAll(['a']);
+    expect(a3 && ids(a3)).toEqual([sampleTrade(1).id, sampleTrade(4).id].sort());
+    expect(third.notes).toEqual([]);
+  });
+
   it('a failed write is refused for every workspace in its record, undone in memory, and leaves nothing in the file', async ({ folder: data }) => {
     const folder = workspacesFolder(data);
     const failing = new JournalWriter();

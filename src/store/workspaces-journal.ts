@@ -396,10 +396,17 @@ export class WorkspacesJournal {
     if (mkdirSync(this.folder, { recursive: true }) !== undefined && this.#fsync) syncFolderSync(this.#legacyFolder);
     // Not O_APPEND: records go at #size with positional writes, over a cut-off record if any.
     const fd = openSync(join(this.folder, journalName(this.#generation)), constants.O_RDWR | constants.O_CREAT);
-    if (this.#fsync) syncFolderSync(this.folder);
-    this.#fd = fd;
     this.#generations.add(this.#generation);
-    if (this.#fileBytes > this.#size) cutTornRecord(fd, this.folder, this.#generation, this.#size, this.#fileBytes);
+    try {
+      if (this.#fsync) syncFolderSync(this.folder);
+      if (this.#fileBytes > this.#size) cutTornRecord(fd, this.folder, this.#generation, this.#size, this.#fileBytes);
+    } catch (error) {
+      // This write fails; the next one opens the journal again and cuts the record off then, instead
+      // of writing over a record it did not cut (and leaking the descriptor).
+      closeSync(fd);
+      throw error;
+    }
+    this.#fd = fd;
     this.#fileBytes = this.#size;
     return fd;
   }
