@@ -346,14 +346,17 @@ export class JournalAdapter implements StoreAdapter, IdleClosable {
       this.#fileBytes = 0;
     }
     try {
-      if (this.#fileBytes > this.#size) cutTornRecord(active, this.dir, this.#generation, this.#size, this.#fileBytes);
+      if (this.#fileBytes > this.#size) {
+        cutTornRecord(active, this.dir, this.#generation, this.#size, this.#fileBytes);
+        // Cut: a later try must not copy (over the copy) what is no longer there.
+        this.#fileBytes = this.#size;
+      }
       if (this.#fsync) syncFolderSync(this.dir);
     } catch (error) {
       // This write fails; the next one opens the journal again (and cuts again) instead of leaking it.
       closeSync(active);
       throw error;
     }
-    this.#fileBytes = this.#size;
     this.#journals.add(this.#generation);
     this.#fd = active;
     this.#opened = true;
