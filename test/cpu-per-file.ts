@@ -13,7 +13,7 @@ import { relative } from 'node:path';
 import { isMainThread } from 'node:worker_threads';
 import { afterAll, beforeAll, expect } from 'vitest';
 // @ts-expect-error: a plain JavaScript module of the scripts, without types
-import { statCpu } from '../scripts/lib/sandbox-process.js';
+import { statCpu } from '../scripts/lib/proc-stat.js';
 
 const OUT = process.env['TEST_CPU_FILE'];
 /** This thread's own statistics in a worker thread, the process's otherwise. */

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { statCpu } from '../../scripts/lib/proc-stat.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const SANDBOX_BIN = fileURLToPath(new URL('../../bin/deposit-sandbox.js', import.meta.url));
@@ -116,21 +117,9 @@ export function rssMb(pid) {
  * `pid` may also name one thread, as `<pid>/task/<tid>` (the main thread: the pid twice).
  */
 export function cpuMs(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-  } catch {
-    return Number.NaN;
-  }
+  const used = statCpu(`/proc/${pid}/stat`);
+  return used === undefined ? Number.NaN : used.own * 1000;
 }
-
-const CLOCK_TICKS = (() => {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-  } catch {
-    return 100;
-  }
-})();
 
 /**
  * Waits until a process has stopped working (under 10 ms of CPU in 100 ms, e.g. after

@@ -1,9 +1,10 @@
 // A sandbox process for a suite that talks to one over HTTP (the workspaces examples), and
 // running a command without blocking, so the sandbox's output keeps being read meanwhile.
-import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { closeSync, openSync, readdirSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { join } from 'node:path';
+import { perSecond, statCpu, statFields, statTicks } from './proc-stat.js';
 import { ROOT, SUITE_BOUND_MS } from './suites.js';
 
 const BIN = join(ROOT, 'bin', 'deposit-sandbox.js');
@@ -49,35 +50,10 @@ export function startSandboxProcess(flags, { timeoutMs = 30_000 } = {}) {
   });
 }
 
-/** Clock ticks per second of /proc's CPU times (`getconf CLK_TCK`, asked once, when first needed; 100 on Linux as built). */
-let ticks;
-const perSecond = () => (ticks ??= Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100);
-
-/** A proc(5) stat file's [utime + stime, cutime + cstime], in clock ticks; undefined where there is no /proc. */
-function statTicks(path) {
-  try {
-    const fields = readFileSync(path, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    const own = Number(fields[11]) + Number(fields[12]);
-    const children = Number(fields[13]) + Number(fields[14]);
-    return Number.isFinite(own + children) ? [own, children] : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** /proc/self/stat's cutime + cstime, in clock ticks. */
 const childrenTicks = () => statTicks('/proc/self/stat')?.[1];
 
-/**
- * CPU seconds (user + system) from a proc(5) stat file (`/proc/self/stat`, or
- * `/proc/thread-self/stat` for one thread): `own`, and `children`, those of the children that have
- * ended and been waited for, each with everything it waited for in turn. Undefined where there is
- * no /proc.
- */
-export function statCpu(path = '/proc/self/stat') {
-  const ticks = statTicks(path);
-  return ticks === undefined ? undefined : { own: ticks[0] / perSecond(), children: ticks[1] / perSecond() };
-}
+export { statCpu };
 
 /** CPU seconds of this process's children that have ended and been waited for (statCpu()); undefined where there is no /proc. */
 export function endedChildrenCpu() {
@@ -101,8 +77,7 @@ export function sessionCpu(sid) {
   }
   for (const name of names) {
     try {
-      const fields = readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-      // After the name: state, ppid, pgrp, session, ..., utime (12th), stime, cutime, cstime.
+      const fields = statFields(`/proc/${name}/stat`);
       if (Number(fields[3]) !== sid) continue;
       const ticks = Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
       if (Number.isFinite(ticks)) sum += ticks;
