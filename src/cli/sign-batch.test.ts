@@ -23,11 +23,18 @@ function batch(lines: unknown[], options: SignOptions = {}): { out: Array<Record
   };
 }
 
-/** signBatchCommand over `input`, with what it wrote and warned. */
-async function command(fields: string[], options: BatchOptions, input: string, isTTY = false) {
+/** Standard input that fails the test if it is read at all. */
+const unread: AsyncIterable<Buffer> = {
+  [Symbol.asyncIterator]: () => ({
+    next: () => Promise.reject(new Error('standard input was read')),
+  }),
+};
+
+/** signBatchCommand over `input` (its text, its chunks as they arrive, or `unread`), with what it wrote and warned. */
+async function command(fields: string[], options: BatchOptions, input: string | Buffer[] | typeof unread, isTTY = false) {
   let out = '';
   let warned = '';
-  const stream = Object.assign(Readable.from([input]), { isTTY });
+  const stream = Object.assign(typeof input === 'string' ? Readable.from([input]) : Array.isArray(input) ? Readable.from(input) : input, { isTTY });
   const failed = await signBatchCommand(
     fields,
     options,
@@ -74,18 +81,21 @@ describe('sign --batch', () => {
       { endpoint: 'refund', fields: CREATE },
       { secret: '', fields: CREATE },
       { profile: 'no-such-profile', fields: CREATE },
+      { fields: { ...CREATE, [`merchant=${MERCHANT}`]: 'x' } },
       { fields: CREATE },
     ]);
-    expect(failed).toBe(6);
-    expect(out.slice(0, 6)).toEqual([
+    expect(failed).toBe(7);
+    expect(out.slice(0, 7)).toEqual([
       { line: 1, error: expect.stringMatching(/^not JSON \(.+\)\. Each line is one request, for example \{/) },
       { line: 3, error: '"field": not a key of a request. Its keys: endpoint, profile, secret and fields (the request\'s fields as an object).' },
       { line: 4, error: expect.stringMatching(/"uuid" is not part of the create signature.* For a get request give "endpoint": "get"\.$/) },
       { line: 5, error: '"endpoint" must be create, build or get; got "refund".' },
       { line: 6, error: '"secret" must be a string that is not empty; leave it out to use the flag\'s. Got "".' },
       { line: 7, error: expect.stringContaining('no-such-profile') },
+      // A field's name is taken whole, never split at an "=".
+      { line: 8, error: expect.stringMatching(/^"merchant=6f1c.*" is not part of the create signature/) },
     ]);
-    expect(out[6]).toEqual(signValues(CREATE_PAIRS, {}));
+    expect(out[7]).toEqual(signValues(CREATE_PAIRS, {}));
   });
 
   it('a byte order mark before the first line is ignored', () => {
@@ -102,11 +112,24 @@ describe('sign --batch as the command runs it', () => {
   });
 
   it('refuses before it reads anything: arguments, --workspace (naming DEPOSIT_SANDBOX_WORKSPACE when it came from there), --body, a terminal, a flag profile it cannot use', async () => {
-    await expect(command([`merchant=${MERCHANT}`], {}, '')).rejects.toThrow(/belong in the "fields" of a line/);
-    await expect(command([], { workspace: 'w1' }, '')).rejects.toThrow(/^--workspace was given, and --batch signs here/);
-    await expect(command([], { workspace: 'w1', workspaceFromEnv: true }, '')).rejects.toThrow(/^DEPOSIT_SANDBOX_WORKSPACE is set \(w1\), and --batch signs here.*env -u DEPOSIT_SANDBOX_WORKSPACE/);
-    await expect(command([], { body: '{}' }, '')).rejects.toThrow(/not with --body/);
-    await expect(command([], {}, '', true)).rejects.toThrow(/pipe them in/);
-    await expect(command([], { profile: 'no-such-profile' }, '')).rejects.toMatchObject({ name: 'ProfileError' });
+    await expect(command([`merchant=${MERCHANT}`], {}, unread)).rejects.toThrow(/belong in the "fields" of a line/);
+    await expect(command([], { workspace: 'w1' }, unread)).rejects.toThrow(/^--workspace was given, and --batch signs here/);
+    await expect(command([], { workspace: 'w1', workspaceFromEnv: true }, unread)).rejects.toThrow(
+      /^DEPOSIT_SANDBOX_WORKSPACE is set \(w1\), and --batch signs here.*env -u DEPOSIT_SANDBOX_WORKSPACE/,
+    );
+    await expect(command([], { body: '{}' }, unread)).rejects.toThrow(/not with --body/);
+    await expect(command([], {}, unread, true)).rejects.toThrow(/pipe them in/);
+    await expect(command([], { profile: 'no-such-profile' }, unread)).rejects.toMatchObject({ name: 'ProfileError' });
+    // The input above is one that fails when read: with a usable set of flags, it is read.
+    await expect(command([], {}, unread)).rejects.toThrow('standard input was read');
+  });
+
+  it('a character split between two chunks of the input is read whole', async () => {
+    const line = Buffer.from(`${JSON.stringify({ fields: { ...CREATE, customer: 'Иван Петров' } })}\n`);
+    // Inside the first "И" (two bytes in UTF-8).
+    const at = line.indexOf(Buffer.from('И')) + 1;
+    const run = await command([], { secret: 's3cret' }, [line.subarray(0, at), line.subarray(at)]);
+    expect(run.failed).toBe(0);
+    expect(JSON.parse(run.out)).toEqual(signValues([...CREATE_PAIRS, 'customer=Иван Петров'], { secret: 's3cret' }));
   });
 });

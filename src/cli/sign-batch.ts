@@ -1,8 +1,8 @@
 import { SIGNATURE_FIELDS } from '../auth/signature.js';
 import { type Fixtures, loadFixtures } from '../merchants/fixtures.js';
-import { DEFAULT_PROFILE, loadProfile } from '../profile/load-profile.js';
+import { loadProfile } from '../profile/load-profile.js';
 import type { Profile } from '../profile/profile-schema.js';
-import { fixturesFile, type SignOptions, signValues } from './sign-command.js';
+import { type FieldEntries, fixturesFile, localProfileName, type SignOptions, signEntries } from './sign-command.js';
 
 /**
  * `deposit-sandbox sign --batch`: every request of standard input, one JSON object per line
@@ -21,9 +21,9 @@ export interface BatchOptions extends SignOptions {
   workspaceFromEnv?: boolean;
 }
 
-/** One request of a line: name=value pairs, the options it signs with, and where its own secret came from. */
+/** One request of a line: its fields, the options it signs with, and where its own secret came from. */
 interface LineRequest {
-  pairs: string[];
+  fields: FieldEntries;
   options: SignOptions;
   secretFrom: string | undefined;
 }
@@ -54,14 +54,14 @@ function lineRequest(line: string, number: number, options: SignOptions): LineRe
   if (fields === null || typeof fields !== 'object' || Array.isArray(fields)) {
     throw new Error('"fields" must be an object of the request\'s fields, for example {"merchant":"<id>","order":"o-1","amount_cents":100}.');
   }
-  const pairs = Object.entries(fields).map(([name, value]) => {
+  const entries = Object.entries(fields).map(([name, value]) => {
     if (name === '') throw new Error('"fields" has a field without a name.');
     if (typeof value !== 'string' && typeof value !== 'number') throw new Error(`"fields"."${name}" must be a string or a number; got ${JSON.stringify(value)}.`);
-    return `${name}=${value}`;
+    return [name, String(value)] as const;
   });
   const secret = text('secret');
   return {
-    pairs,
+    fields: entries,
     options: { ...options, endpoint: endpoint ?? options.endpoint, profile: text('profile') ?? options.profile, secret: secret ?? options.secret },
     secretFrom: secret === undefined ? undefined : `the "secret" of line ${number}`,
   };
@@ -70,11 +70,11 @@ function lineRequest(line: string, number: number, options: SignOptions): LineRe
 /**
  * Signs every line of `input` (blank lines are skipped; a byte order mark is ignored) and writes
  * each one's result on one line. Returns how many could not be signed. Profiles and the fixtures
- * are read once for the whole input.
+ * are read once for the whole input; `read` holds profiles already read (the flags').
  */
-export function signBatch(input: string, options: SignOptions, write: (text: string) => void): number {
+export function signBatch(input: string, options: SignOptions, write: (text: string) => void, read: ReadonlyMap<string, Profile> = new Map()): number {
   // A profile that cannot be used fails each line that names it, read once.
-  const profiles = new Map<string, Profile | Error>();
+  const profiles = new Map<string, Profile | Error>(read);
   const profile = (name: string): Profile => {
     let found = profiles.get(name);
     if (found === undefined) {
@@ -98,7 +98,7 @@ export function signBatch(input: string, options: SignOptions, write: (text: str
       if (line.trim() === '') return;
       try {
         const request = lineRequest(line, index + 1, options);
-        const result = signValues(request.pairs, request.options, profile(request.options.profile || options.envProfile || DEFAULT_PROFILE), readFixtures);
+        const result = signEntries(request.fields, request.options, profile(localProfileName(request.options)), readFixtures);
         write(`${JSON.stringify(request.secretFrom === undefined ? result : { ...result, secret_from: request.secretFrom })}\n`);
       } catch (error) {
         failed++;
@@ -132,10 +132,12 @@ export async function signBatchCommand(
   }
   if (options.body !== undefined) throw new Error('--batch takes each request from standard input: give its fields in the "fields" of a line, not with --body.');
   if (input.isTTY) throw new Error('--batch reads the requests from standard input, one JSON object per line, to its end: pipe them in (deposit-sandbox sign --batch < requests.jsonl).');
-  loadProfile(options.profile || options.envProfile || DEFAULT_PROFILE);
-  let text = '';
-  for await (const chunk of input) text += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
-  const failed = signBatch(text, options, write);
+  const name = localProfileName(options);
+  const flagProfile = loadProfile(name);
+  // Decoded once read whole: a character may be split between two chunks.
+  const chunks: Buffer[] = [];
+  for await (const chunk of input) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  const failed = signBatch(Buffer.concat(chunks).toString('utf8'), options, write, new Map([[name, flagProfile]]));
   if (failed > 0) warn(`deposit-sandbox sign --batch: ${failed} request${failed === 1 ? '' : 's'} could not be signed; ${failed === 1 ? 'its line says' : 'their lines say'} why.\n`);
   return failed;
 }

@@ -55,8 +55,20 @@ export interface SignResult {
   token_header: string | null;
 }
 
-/** Reads `key=value` arguments and --body into the values of the endpoint's signature slots. */
-function collect(pairs: readonly string[], endpoint: SignedEndpoint, body: string | undefined): Record<string, string> {
+/** A request's fields as [name, value]: the `name=value` arguments of `sign`, or the "fields" of a `sign --batch` line. */
+export type FieldEntries = ReadonlyArray<readonly [string, string]>;
+
+/** `name=value` arguments as [name, value]. Throws for one without a name and "=". */
+function entriesOf(pairs: readonly string[]): FieldEntries {
+  return pairs.map((pair) => {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new Error(`${JSON.stringify(pair)} is not key=value. Pass each field as name=value, e.g. amount_cents=31250 order=order-1001.`);
+    return [pair.slice(0, at), pair.slice(at + 1)] as const;
+  });
+}
+
+/** Reads the fields and --body into the values of the endpoint's signature slots. */
+function collect(entries: FieldEntries, endpoint: SignedEndpoint, body: string | undefined): Record<string, string> {
   const allowed: readonly string[] = [...SIGNATURE_FIELDS[endpoint], ...(endpoint === 'get' ? [] : ['customer'])];
   const values: Record<string, string> = {};
   if (body !== undefined) {
@@ -72,16 +84,13 @@ function collect(pairs: readonly string[], endpoint: SignedEndpoint, body: strin
       if (allowed.includes(name) && value !== undefined && value !== null) values[name] = typeof value === 'string' ? value : JSON.stringify(value);
     }
   }
-  for (const pair of pairs) {
-    const at = pair.indexOf('=');
-    if (at <= 0) throw new Error(`${JSON.stringify(pair)} is not key=value. Pass each field as name=value, e.g. amount_cents=31250 order=order-1001.`);
-    const name = pair.slice(0, at);
+  for (const [name, value] of entries) {
     if (!allowed.includes(name)) {
       throw new Error(
         `${JSON.stringify(name)} is not part of the ${endpoint} signature. Its fields, in order: ${SIGNATURE_FIELDS[endpoint].join(', ')}${endpoint === 'get' ? '' : ' (customer fills the cusotmer slot)'}.${endpoint === 'create' && name === 'uuid' ? ' For a get request pass --endpoint get.' : ''}`,
       );
     }
-    values[name] = pair.slice(at + 1);
+    values[name] = value;
   }
   if (values['customer'] !== undefined && values['cusotmer'] !== undefined && values['customer'] !== values['cusotmer']) {
     throw new Error(
@@ -111,10 +120,10 @@ function findSecret(options: SignOptions, merchant: string | undefined, fixtures
 }
 
 /** The endpoint, its fields in signing order and what the profile signs. */
-function prepare(pairs: readonly string[], options: SignOptions, profile: Profile) {
+function prepare(entries: FieldEntries, options: SignOptions, profile: Profile) {
   const endpoint = (options.endpoint ?? 'create') as SignedEndpoint;
   if (!(endpoint in SIGNATURE_FIELDS)) throw new Error(`--endpoint must be create, build or get; got ${JSON.stringify(options.endpoint)}.`);
-  const values = collect(pairs, endpoint, options.body);
+  const values = collect(entries, endpoint, options.body);
   const described = describeSigning(profile, endpoint, values);
   return {
     endpoint,
@@ -128,17 +137,28 @@ function prepare(pairs: readonly string[], options: SignOptions, profile: Profil
   };
 }
 
-/** The profile named by --profile, else DEPOSIT_SANDBOX_PROFILE, else `sandbox`. Throws a ProfileError (exit 2) for one that cannot be used. */
+/** The name of the profile to sign with: --profile, else DEPOSIT_SANDBOX_PROFILE, else `sandbox`. */
+export const localProfileName = (options: SignOptions): string => options.profile || options.envProfile || DEFAULT_PROFILE;
+
+/** The profile localProfileName() names. Throws a ProfileError (exit 2) for one that cannot be used. */
 function localProfile(options: SignOptions): Profile {
-  return loadProfile(options.profile || options.envProfile || DEFAULT_PROFILE);
+  return loadProfile(localProfileName(options));
 }
 
 /**
- * Computes the string to sign and its signature for an endpoint. Throws an Error that says what
- * to fix. `fixtures` reads the fixtures the secret is looked up in when --secret is absent.
+ * Computes the string to sign and its signature for an endpoint, from `name=value` arguments.
+ * Throws an Error that says what to fix.
  */
 export function signValues(pairs: readonly string[], options: SignOptions, profile: Profile = localProfile(options), fixtures = () => loadFixtures(fixturesFile(options))): SignResult {
-  const { values, ...shown } = prepare(pairs, options, profile);
+  return signEntries(entriesOf(pairs), options, profile, fixtures);
+}
+
+/**
+ * As signValues, from [name, value] entries. `fixtures` reads the fixtures the secret is looked up
+ * in when --secret is absent.
+ */
+export function signEntries(entries: FieldEntries, options: SignOptions, profile: Profile, fixtures: () => Fixtures): SignResult {
+  const { values, ...shown } = prepare(entries, options, profile);
   const { secret, from } = findSecret(options, values['merchant'], fixtures);
   return order({ ...shown, signature: signRequest(profile, secret, shown.endpoint, values), secret_from: from });
 }
@@ -159,7 +179,7 @@ async function workspaceProfile(client: AdminClient, options: SignOptions): Prom
  */
 export async function signInWorkspace(pairs: readonly string[], options: SignOptions & { workspace: string }, client: AdminClient = workspaceClient(options), known?: Profile): Promise<SignResult> {
   const profile = known ?? (await workspaceProfile(client, options));
-  const { values, ...shown } = prepare(pairs, options, profile);
+  const { values, ...shown } = prepare(entriesOf(pairs), options, profile);
   const merchant = values['merchant'];
   if (!merchant) throw new Error('With --workspace, pass merchant=<id>: the sandbox signs with the secret of that merchant of the workspace.');
   // The values joined without the secret: the sandbox puts a secret slot where the profile says.
