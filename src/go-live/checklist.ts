@@ -1,7 +1,7 @@
 import type { CheckCase, CheckReport } from '../check-callback/check-report.js';
 import type { ViolationKind } from '../callback-fuzzer/find-violations.js';
 import type { FuzzReport } from '../callback-fuzzer/fuzz-receiver.js';
-import { COVERAGE_ROWS, type CoverageRowId, rowDone } from '../report/coverage-rows.js';
+import { COVERAGE_ROWS, rowDone } from '../report/coverage-rows.js';
 import type { CoverageRow, MerchantCoverage } from '../report/report-schema.js';
 import { type GoLiveOwnRowId, isGoLiveOwnRow } from './go-live-own-rows.js';
 import { GO_LIVE_ROW_IDS, type GoLiveChecklist, type GoLiveEvidence, type GoLiveRow, type GoLiveRowId, type GoLiveStatus } from './go-live-schema.js';
@@ -32,7 +32,7 @@ export interface ChecklistInput {
 }
 
 /** The checklist's own two rows (./go-live-own-rows.ts). */
-const EXTRA_ROWS: Record<GoLiveOwnRowId, { title: string; exercise: string }> = {
+const OWN_ROWS: Record<GoLiveOwnRowId, { title: string; exercise: string }> = {
   'callback.older_state': {
     title: 'an older state after a newer one, ignored',
     exercise: 'give go-live --receiver <url>: it sends your receiver "created" after "confirmed" for one trade',
@@ -74,11 +74,11 @@ const CREDIT_VIOLATIONS: ReadonlySet<ViolationKind> = new Set(['credited_forged'
 
 const RANK: Record<GoLiveStatus, number> = { not_met: 0, met: 1, wrong: 2 };
 
-const titleOf = (id: GoLiveRowId): string => (isGoLiveOwnRow(id) ? EXTRA_ROWS[id].title : COVERAGE_ROWS[id as CoverageRowId].title);
+const titleOf = (id: GoLiveRowId): string => (isGoLiveOwnRow(id) ? OWN_ROWS[id].title : COVERAGE_ROWS[id].title);
 
 function exerciseOf(id: GoLiveRowId): string {
-  if (isGoLiveOwnRow(id)) return EXTRA_ROWS[id].exercise;
-  const own = COVERAGE_ROWS[id as CoverageRowId].exercise;
+  if (isGoLiveOwnRow(id)) return OWN_ROWS[id].exercise;
+  const own = COVERAGE_ROWS[id].exercise;
   return RECEIVER_ROWS.has(id) ? `${own}; or give go-live --receiver <url>` : own;
 }
 

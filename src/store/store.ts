@@ -183,8 +183,7 @@ export class Store {
   }
 
   #flush(): Promise<void> {
-    const changes = this.#pending;
-    const undo = this.#takePending();
+    const { changes, undo } = this.#takePending();
     if (changes.length === 0) return Promise.resolve();
     const writing: Promise<void> = this.#write(changes, undo, true, () => {
       if (this.#writing === writing) this.#writing = undefined;
@@ -211,11 +210,12 @@ export class Store {
           if (again && this.#pending.length > 0) {
             // The waiting changes' callers settle with this second try; a change made during it queues anew.
             this.#queued = undefined;
-            return this.#write([...changes, ...this.#pending], [...undo, ...this.#takePending()], false, done);
+            const waiting = this.#takePending();
+            return this.#write([...changes, ...waiting.changes], [...undo, ...waiting.undo], false, done);
           }
           const failure = WriteFailedError.from(error, this.adapter.folder ?? this.adapter.location, this.adapter.location);
           // The changes made since (newest), then this batch's: memory is what is on disk again.
-          this.#rollBack(this.#takePending(), undo);
+          this.#rollBack(this.#takePending().undo, undo);
           this.#failed(failure);
           done();
           throw failure;
@@ -225,15 +225,15 @@ export class Store {
 
   /** Undoes every change not yet handed to the adapter, newest first. */
   #revertPending(): void {
-    this.#rollBack(this.#takePending());
+    this.#rollBack(this.#takePending().undo);
   }
 
-  /** The undos of the changes not yet handed to the adapter; they are no longer pending. */
-  #takePending(): Array<() => void> {
-    const undo = this.#undo;
+  /** The changes not yet handed to the adapter, with their undos; they are no longer pending. */
+  #takePending(): { changes: Change[]; undo: Array<() => void> } {
+    const taken = { changes: this.#pending, undo: this.#undo };
     this.#pending = [];
     this.#undo = [];
-    return undo;
+    return taken;
   }
 
   /** Runs each list of undos newest first, in the order given, then tells the listeners once. */
