@@ -47,7 +47,7 @@ async function sample(kind, clean = false) {
   return ms;
 }
 
-// One clean stop fills the cache (it is written when the process exits).
+// One clean stop fills the cache (it is written two seconds after the start, or when the process exits).
 await sample('cached', true);
 const cost = await alternate(sample, 'cached', 'source', PAIRS);
 const same = await alternate(sample, 'cached', 'cached', PAIRS);

@@ -157,7 +157,7 @@ describe('a kill -9 in the middle of DELETE /w/<name>/_sandbox', () => {
     }
     leaveFiles(join(folder, 'journal'));
     // The removal folds the journal into db.json (through .db.json.tmp) before it renames the
-    // folder and deletes it (a second, with the files left behind): the kill lands in between.
+    // folder and deletes it (long enough, with the files left behind): the kill lands in between.
     const { answer } = await deleteAndKill(first, 'journal', join(folder, 'journal'), (f) => f === '.db.json.tmp');
     expect(answer).toBe('no answer');
 

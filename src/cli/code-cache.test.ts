@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 import { it } from '../../test/temp-folder.js';
-import { CodeCache, codeCacheFolder } from './code-cache.js';
+import { CODE_CACHE_LIMIT_BYTES, CodeCache, codeCacheFolder, SAVE_AFTER_MS } from './code-cache.js';
 
 let files = 0;
 
@@ -27,6 +27,13 @@ const SOURCE = `${Array.from({ length: 50 }, (_, i) => `function f${i}(x) { retu
 module.exports = { answer: f7(6), name: 'first' };`;
 
 describe('the code cache of the bundled CLI', () => {
+  it('docs/operations.md states when it is written and how large a folder may grow, as the code has them', () => {
+    const page = readFileSync(new URL('../../docs/operations.md', import.meta.url), 'utf8');
+    expect(SAVE_AFTER_MS).toBe(2_000);
+    expect(page).toContain('It is written two seconds after the start');
+    expect(page).toContain(`holds at most ${CODE_CACHE_LIMIT_BYTES / 1024 / 1024} MB`);
+  });
+
   it('a file compiled once from source is compiled from its cache the next time, and runs the same', ({ folder }) => {
     const first = new CodeCache(folder);
     expect(run(first, SOURCE)).toEqual({ answer: 49, name: 'first' });

@@ -9,7 +9,7 @@
  * dist/cli/code-cache.cjs) before it requires the CLI's entry. Each bundled file is then compiled
  * with the cache kept for its exact contents, if there is one; the files that had none (or whose
  * cache V8 refused: another Node, other V8 flags) get one written a little after the start
- * (SAVE_AFTER_MS: a `serve` is ready by then and may run for hours) or when the process exits,
+ * (SAVE_AFTER_MS: a `serve` may run for hours) or when the process exits,
  * whichever comes first, with the code of every function the command ran by then, not only the
  * top level.
  *
@@ -45,10 +45,10 @@ export interface CodeCacheCounts {
  * How many bytes the cache of one Node may hold: every build has new files, so the caches of old
  * builds are removed, least recently used first, when a save leaves more than this.
  */
-const CODE_CACHE_LIMIT_BYTES = 32 * 1024 * 1024;
+export const CODE_CACHE_LIMIT_BYTES = 32 * 1024 * 1024;
 
 /** How long after the first file compiled from source the missing cache is written, unless the process exits first. */
-const SAVE_AFTER_MS = 2_000;
+export const SAVE_AFTER_MS = 2_000;
 
 type CompiledWrapper = (exports: unknown, require: NodeJS.Require, module: unknown, filename: string, dirname: string) => unknown;
 
@@ -94,7 +94,7 @@ export class CodeCache {
 
   /**
    * Writes the cache of every file compiled from source, each in one rename (a reader never sees
-   * half a file), then removes the oldest files beyond the limit. Never throws.
+   * half a file), then removes the least recently used files beyond the limit. Never throws.
    */
   save(): void {
     const unsaved = this.#unsaved.splice(0);
@@ -111,7 +111,7 @@ export class CodeCache {
     this.#prune();
   }
 
-  /** Removes the least recently written files until the folder holds at most the limit. */
+  /** Removes the least recently used files (their times are set at each use) until the folder holds at most the limit. */
   #prune(): void {
     try {
       const files = readdirSync(this.#folder)

@@ -39,7 +39,7 @@ export class SandboxError extends Error {
     } = {},
   ) {
     // A refusal is an answer to the client, named by its code and message: it takes no stack
-    // trace, which would cost more than the rest of making one (a busy sandbox refuses many).
+    // trace, which nobody reads (a busy sandbox refuses many).
     const limit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;
     super(message);

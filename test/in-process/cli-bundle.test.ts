@@ -1,8 +1,8 @@
 /**
  * The built CLI (dist/cli/, `npm run build`): a client command such as `trigger`, `wait` or
  * `health` loads only the entry module and the chunks it imports statically, so those must not
- * hold the server, the scenario checks or the fuzzer (each process start compiles what it loads:
- * the whole bundle took several times as long as the entry). The bundle is CommonJS (for its code
+ * hold the server, the scenario checks or the fuzzer (each process start compiles what it loads).
+ * The bundle is CommonJS (for its code
  * cache, src/cli/code-cache.ts): what a file loads at once is a top-level require(); what a
  * command loads when it runs is reached through a deferred require() and is not counted here.
  */
