@@ -5,8 +5,8 @@
  * be kept changes nothing but speed. Real processes, because the cache is what one process leaves
  * to the next. Each test has its own temporary folder (TMPDIR), so no other run's cache counts.
  */
-import { readdirSync, statSync, writeFileSync } from 'node:fs';
-import { watch } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect } from 'vitest';
 import { killAll, runCli, startProcess, stopProcess } from './sandbox-process.js';
@@ -20,12 +20,21 @@ const written = (tmp: string) => Object.fromEntries(readdirSync(cacheFolder(tmp)
 afterEach(() => killAll());
 
 /** Resolves once the cache folder under `tmp` holds at least `count` files (as they are renamed into place). */
-async function cacheFilesAppear(tmp: string, count: number): Promise<void> {
-  const watcher = watch(cacheFolder(tmp));
-  if (readdirSync(cacheFolder(tmp)).filter((name) => name.endsWith('.bin')).length >= count) return;
-  for await (const _event of watcher) {
-    if (readdirSync(cacheFolder(tmp)).filter((name) => name.endsWith('.bin')).length >= count) return;
-  }
+function cacheFilesAppear(tmp: string, count: number): Promise<void> {
+  const enough = () => readdirSync(cacheFolder(tmp)).filter((name) => name.endsWith('.bin')).length >= count;
+  return new Promise((resolve) => {
+    // Watching from now on, then looking once: a file renamed in between is seen either way.
+    const watcher = watch(cacheFolder(tmp), () => {
+      if (enough()) {
+        watcher.close();
+        resolve();
+      }
+    });
+    if (enough()) {
+      watcher.close();
+      resolve();
+    }
+  });
 }
 
 describe('the code cache of the bundled CLI', () => {
@@ -48,6 +57,10 @@ describe('the code cache of the bundled CLI', () => {
     // Node loads its module_job module when its ES module loader runs a module, and not before.
     const loaded = "process.moduleLoadList.includes('NativeModule internal/modules/esm/module_job')";
     writeFileSync(probe, `process.on('exit', () => process.stderr.write('ES module loader ran a module: ' + ${loaded} + '\\n'));\n`);
+    // The probe itself, on an ES module: it must see the loader run, or it checks nothing.
+    const esm = join(folder, 'control.mjs');
+    writeFileSync(esm, 'export {};\n');
+    expect(spawnSync(process.execPath, ['--require', probe, esm], { encoding: 'utf8' }).stderr).toBe('ES module loader ran a module: true\n');
     const run = await runCli(['--version'], { TMPDIR: folder, NODE_DISABLE_COMPILE_CACHE: '', NODE_OPTIONS: `--require ${JSON.stringify(probe)}` });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toBe('ES module loader ran a module: false\n');
