@@ -3,7 +3,7 @@
 // `npm test` writes (test-artifacts/vitest.json), or from the progress lines of a run that was
 // stopped (test-artifacts/vitest-progress.ndjson, the sum of its finished tests per file); with
 // --cpu, the files that used the most CPU, their own and their child processes'
-// (test-artifacts/vitest-cpu.ndjson, written by test/cpu-per-file.ts); with --cpu --against
+// (test-artifacts/vitest-cpu.ndjson, written by test/cpu-per-file.ts); with --against
 // <baseline's vitest-cpu.ndjson>, this run's files against another run's (an earlier commit's): the
 // files both ran, which of them grew most, and the files one run had and the other not.
 // node scripts/test-times.js [--cpu | --against <baseline>] [report] [how many, default 20]
@@ -134,6 +134,11 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   }
   const { cpu, against, report, count } = args;
   const cpuFile = report ?? join(ARTIFACTS, 'vitest-cpu.ndjson');
+  for (const file of against !== undefined ? [against, cpuFile] : cpu ? [cpuFile] : []) {
+    if (existsSync(file)) continue;
+    process.stderr.write(`test-times: ${file} does not exist. npm test writes test-artifacts/vitest-cpu.ndjson in the checkout it runs in.\n`);
+    process.exit(2);
+  }
   if (against !== undefined) {
     process.stdout.write(`${formatComparison(compareCpu(costliestFiles(against), costliestFiles(cpuFile)), count)}\n`);
   } else if (cpu) {
