@@ -2,7 +2,7 @@ import { closeSync, constants, ftruncate, mkdirSync, openSync, renameSync, rmSyn
 import { join } from 'node:path';
 import type { StoreAdapter, StoreSink } from './adapter.js';
 import { DocumentSink } from './document-sink.js';
-import { cutTornRecord, replayJournals } from './journal-replay.js';
+import { openJournalForWrites, replayJournals } from './journal-replay.js';
 import { loadSnapshotFile, syncFolderSync, writeSnapshotFile } from './snapshot-file.js';
 import { WriteFailedError } from './write-failed-error.js';
 import { shouldCompact } from './compaction-policy.js';
@@ -338,25 +338,13 @@ export class JournalAdapter implements StoreAdapter, IdleClosable {
     this.#removeObsolete();
     // Never write into a damaged journal: it is kept byte for byte; changes go to the next one.
     const generation = this.#damaged.has(this.#generation) ? this.#generation + 1 : this.#generation;
-    // Not O_APPEND: records go at #size with positional writes, over a cut-off record if any.
-    const active = openSync(join(this.dir, journalName(generation)), constants.O_RDWR | constants.O_CREAT);
     if (generation !== this.#generation) {
       this.#generation = generation;
       this.#size = 0;
       this.#fileBytes = 0;
     }
-    try {
-      if (this.#fileBytes > this.#size) {
-        cutTornRecord(active, this.dir, this.#generation, this.#size, this.#fileBytes);
-        // Cut: a later try must not copy (over the copy) what is no longer there.
-        this.#fileBytes = this.#size;
-      }
-      if (this.#fsync) syncFolderSync(this.dir);
-    } catch (error) {
-      // This write fails; the next one opens the journal again (and cuts again) instead of leaking it.
-      closeSync(active);
-      throw error;
-    }
+    const active = openJournalForWrites(this.dir, this.#generation, this.#size, this.#fileBytes, this.#fsync);
+    this.#fileBytes = this.#size;
     this.#journals.add(this.#generation);
     this.#fd = active;
     this.#opened = true;

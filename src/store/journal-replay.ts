@@ -1,8 +1,9 @@
-import { ftruncateSync, readSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fsyncSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { readLines } from './read-lines.js';
 import { journalName } from './journal-generations.js';
 import { decodeRecord, isTornRecord } from './journal-record.js';
+import { syncFolderSync } from './snapshot-file.js';
 import type { Change } from './table.js';
 
 export interface JournalFileRef {
@@ -142,11 +143,38 @@ export const tornName = (generation: number, offset: number): string => `journal
 /**
  * Cuts a torn record (bytes `from`..`to`) off the journal of `generation` in `dir`, open as
  * `fd`, after copying its bytes to tornName() beside it: they are the only trace of what a file
- * cut short lost. A copy that fails (a full disk) fails the write that needed the cut.
+ * cut short lost. A copy that fails (a full disk) fails the write that needed the cut. Called
+ * again for a record already cut (nothing left at `from`), it leaves the copy as it is.
  */
-export function cutTornRecord(fd: number, dir: string, generation: number, from: number, to: number): void {
+export function cutTornRecord(fd: number, dir: string, generation: number, from: number, to: number, fsync = true): void {
   const bytes = Buffer.alloc(to - from);
   const read = readSync(fd, bytes, 0, bytes.length, from);
-  writeFileSync(join(dir, tornName(generation, from)), bytes.subarray(0, read));
+  if (read === 0) return;
+  const copy = openSync(join(dir, tornName(generation, from)), 'w');
+  try {
+    writeSync(copy, bytes, 0, read);
+    if (fsync) fsyncSync(copy);
+  } finally {
+    closeSync(copy);
+  }
   ftruncateSync(fd, from);
+}
+
+/**
+ * Opens (creating it) the journal of `generation` in `dir` for a journal's first write: positional
+ * writes go at `valid`, so a torn record after it (`fileBytes` > `valid`) is cut off first
+ * (cutTornRecord), and the folder is synced so the file and the copy are there after a power cut.
+ * On failure nothing is left open and the error is thrown: the next write opens the journal again.
+ */
+export function openJournalForWrites(dir: string, generation: number, valid: number, fileBytes: number, fsync: boolean): number {
+  // Not O_APPEND: records go at `valid` with positional writes, over a cut-off record if any.
+  const fd = openSync(join(dir, journalName(generation)), constants.O_RDWR | constants.O_CREAT);
+  try {
+    if (fileBytes > valid) cutTornRecord(fd, dir, generation, valid, fileBytes, fsync);
+    if (fsync) syncFolderSync(dir);
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+  return fd;
 }

@@ -1,10 +1,10 @@
-import { closeSync, constants, existsSync, ftruncate, mkdirSync, openSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, ftruncate, mkdirSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { JOURNAL_GROWTH_LIMIT } from './compaction-policy.js';
 import { DataFolderLock } from './data-folder-lock.js';
 import { journalName, listGenerations } from './journal-generations.js';
 import { decodeFrame, isChange } from './journal-record.js';
-import { cutTornRecord, readJournals } from './journal-replay.js';
+import { openJournalForWrites, readJournals } from './journal-replay.js';
 import { type JournalWriter, journalWriter } from './journal-writer.js';
 import { syncFolderSync } from './snapshot-file.js';
 import { WORKSPACES_JOURNAL_NAME, WORKSPACES_NAME } from './workspace-folders.js';
@@ -394,18 +394,9 @@ export class WorkspacesJournal {
   /** First write: the active generation, opened; a record cut short at its end is cut off. */
   #open(): number {
     if (mkdirSync(this.folder, { recursive: true }) !== undefined && this.#fsync) syncFolderSync(this.#legacyFolder);
-    // Not O_APPEND: records go at #size with positional writes, over a cut-off record if any.
-    const fd = openSync(join(this.folder, journalName(this.#generation)), constants.O_RDWR | constants.O_CREAT);
+    // Known before it is opened: a file created by an open that then failed is removed with the rest.
     this.#generations.add(this.#generation);
-    try {
-      if (this.#fsync) syncFolderSync(this.folder);
-      if (this.#fileBytes > this.#size) cutTornRecord(fd, this.folder, this.#generation, this.#size, this.#fileBytes);
-    } catch (error) {
-      // This write fails; the next one opens the journal again and cuts the record off then, instead
-      // of writing over a record it did not cut (and leaking the descriptor).
-      closeSync(fd);
-      throw error;
-    }
+    const fd = openJournalForWrites(this.folder, this.#generation, this.#size, this.#fileBytes, this.#fsync);
     this.#fd = fd;
     this.#fileBytes = this.#size;
     return fd;
