@@ -116,6 +116,28 @@ describe('keepReport', () => {
     });
   });
 
+  it('after flush(), a change of the counts schedules no write (the store is closing)', async () => {
+    const { adapter, writes } = watchedAdapter();
+    const store = await Store.open(adapter);
+    const counter = new MistakeCounter();
+    const due: number[] = [];
+    const kept = keepReport(
+      store,
+      counter,
+      () => undefined,
+      (_run, ms) => {
+        due.push(ms);
+        return () => undefined;
+      },
+    );
+    counter.cover(M, 'create.accepted', 'seen');
+    await kept.flush();
+    expect(writes).toHaveLength(1);
+    expect(due).toEqual([250]);
+    counter.callback(M, 'timed_out');
+    expect(due).toEqual([250]);
+  });
+
   it('sets aside counts it cannot read, with a line, and starts empty', async () => {
     const { adapter } = watchedAdapter({ version: 1, meta: [{ id: 'report', counts: { version: 99 } }] });
     const store = await Store.open(adapter);

@@ -68,7 +68,8 @@ export function keepReport(store: Store, counter: MistakeCounter, warn: (line: s
   };
   counter.onChange(() => {
     dirty = true;
-    if (cancel === undefined) wait(REPORT_WRITE_DELAY_MS, false);
+    // After flush() the store is closing or closed: a write then would open it again, or fail.
+    if (cancel === undefined && !closed) wait(REPORT_WRITE_DELAY_MS, false);
   });
   return {
     /**
