@@ -98,6 +98,26 @@ describe('sign --batch', () => {
     expect(out[7]).toEqual(signValues(CREATE_PAIRS, {}));
   });
 
+  it("a line's messages name its keys, never sign's flags; sign's own say them as before", () => {
+    const unknown = '2c9d7e41-5b6a-4f38-9e0d-7a1b3c5d7e9f';
+    const { out, failed } = batch([{ fields: { ...CREATE, merchant: unknown } }, { fields: { order: 'o-1' } }, { fields: CREATE, secret: 's' }]);
+    expect(failed).toBe(2);
+    expect(out.slice(0, 2)).toEqual([
+      { line: 1, error: `a "secret" is required: merchant ${unknown} is not in the bundled fixtures. Give the merchant's secret as the line's "secret" (or --secret <secret> for every line).` },
+      { line: 2, error: 'a "secret" is required (the merchant\'s HMAC key), or give the "merchant" field of a merchant in the fixtures to use its secret.' },
+    ]);
+    expect(() => signValues(['order=o-1'], {})).toThrow("--secret is required (the merchant's HMAC key), or pass merchant=<id> of a merchant in the fixtures to use its secret.");
+    expect(() => signValues([...CREATE_PAIRS, 'uuid=u-1'], {})).toThrow(/ For a get request pass --endpoint get\.$/);
+  });
+
+  it('fixtures that cannot be read fail each line that needs them, and the lines with a secret are still signed', () => {
+    const { out, failed } = batch([{ fields: CREATE }, { fields: CREATE, secret: 's' }, { fields: CREATE }], { fixtures: '/nonexistent/merchants.json' });
+    expect(failed).toBe(2);
+    expect(out[0]).toEqual({ line: 1, error: expect.stringContaining('/nonexistent/merchants.json') });
+    expect(out[2]).toEqual({ ...out[0], line: 3 });
+    expect(out[1]).toMatchObject({ signature: signValues(CREATE_PAIRS, { secret: 's' }).signature });
+  });
+
   it('a byte order mark before the first line is ignored', () => {
     expect(batch([`\uFEFF${JSON.stringify({ fields: CREATE })}`]).out).toEqual([signValues(CREATE_PAIRS, {})]);
   });
@@ -122,6 +142,21 @@ describe('sign --batch as the command runs it', () => {
     await expect(command([], { profile: 'no-such-profile' }, unread)).rejects.toMatchObject({ name: 'ProfileError' });
     // The input above is one that fails when read: with a usable set of flags, it is read.
     await expect(command([], {}, unread)).rejects.toThrow('standard input was read');
+  });
+
+  it('refuses input that is not UTF-8 (a Cyrillic name in Windows-1251), signing nothing', async () => {
+    const line = Buffer.concat([Buffer.from(JSON.stringify({ fields: CREATE }).replace('}}', ',"customer":"')), Buffer.from([0xc8, 0xe2, 0xe0, 0xed]), Buffer.from('"}}\n')]);
+    let out = '';
+    await expect(
+      signBatchCommand(
+        [],
+        { secret: 's3cret' },
+        Object.assign(Readable.from([line]), { isTTY: false }),
+        (chunk) => (out += chunk),
+        () => undefined,
+      ),
+    ).rejects.toThrow(/^--batch reads UTF-8 text, and standard input is not/);
+    expect(out).toBe('');
   });
 
   it('a character split between two chunks of the input is read whole', async () => {

@@ -2,7 +2,7 @@ import { SIGNATURE_FIELDS } from '../auth/signature.js';
 import { type Fixtures, loadFixtures } from '../merchants/fixtures.js';
 import { loadProfile } from '../profile/load-profile.js';
 import type { Profile } from '../profile/profile-schema.js';
-import { type FieldEntries, fixturesFile, localProfileName, type SignOptions, signEntries } from './sign-command.js';
+import { type FieldEntries, fixturesFile, localProfileName, type SignOptions, type SignWords, signEntries } from './sign-command.js';
 
 /**
  * `deposit-sandbox sign --batch`: every request of standard input, one JSON object per line
@@ -15,6 +15,14 @@ import { type FieldEntries, fixturesFile, localProfileName, type SignOptions, si
 
 const KEYS = ['endpoint', 'profile', 'secret', 'fields'];
 const EXAMPLE = '{"profile":"md5-colon","endpoint":"get","fields":{"merchant":"<id>","uuid":"<trade id>"}}';
+
+/** The signing code's messages in the terms of a line: its keys, not the flags of `sign`. */
+const LINE_WORDS: SignWords = {
+  secretRequired: 'a "secret" is required',
+  giveSecret: 'Give the merchant\'s secret as the line\'s "secret" (or --secret <secret> for every line)',
+  giveMerchant: 'give the "merchant" field',
+  giveGet: 'give "endpoint": "get"',
+};
 
 /** Where --workspace came from: the variable applies to every command, so a refusal names it. */
 export interface BatchOptions extends SignOptions {
@@ -88,8 +96,19 @@ export function signBatch(input: string, options: SignOptions, write: (text: str
     if (found instanceof Error) throw found;
     return found;
   };
-  let fixtures: Fixtures | undefined;
-  const readFixtures = () => (fixtures ??= loadFixtures(fixturesFile(options)));
+  // Fixtures that cannot be read fail each line that needs them, read once too.
+  let fixtures: Fixtures | Error | undefined;
+  const readFixtures = (): Fixtures => {
+    if (fixtures === undefined) {
+      try {
+        fixtures = loadFixtures(fixturesFile(options));
+      } catch (error) {
+        fixtures = error as Error;
+      }
+    }
+    if (fixtures instanceof Error) throw fixtures;
+    return fixtures;
+  };
   let failed = 0;
   input
     .replace(/^\uFEFF/, '')
@@ -98,13 +117,11 @@ export function signBatch(input: string, options: SignOptions, write: (text: str
       if (line.trim() === '') return;
       try {
         const request = lineRequest(line, index + 1, options);
-        const result = signEntries(request.fields, request.options, profile(localProfileName(request.options)), readFixtures);
+        const result = signEntries(request.fields, request.options, profile(localProfileName(request.options)), readFixtures, LINE_WORDS);
         write(`${JSON.stringify(request.secretFrom === undefined ? result : { ...result, secret_from: request.secretFrom })}\n`);
       } catch (error) {
         failed++;
-        // The single command's hint names its flag; a line says it with its key.
-        const message = (error as Error).message.replace('pass --endpoint get', 'give "endpoint": "get"');
-        write(`${JSON.stringify({ line: index + 1, error: message })}\n`);
+        write(`${JSON.stringify({ line: index + 1, error: (error as Error).message })}\n`);
       }
     });
   return failed;
@@ -134,10 +151,17 @@ export async function signBatchCommand(
   if (input.isTTY) throw new Error('--batch reads the requests from standard input, one JSON object per line, to its end: pipe them in (deposit-sandbox sign --batch < requests.jsonl).');
   const name = localProfileName(options);
   const flagProfile = loadProfile(name);
-  // Decoded once read whole: a character may be split between two chunks.
+  // Decoded once read whole (a character may be split between two chunks), and refused when it is
+  // not UTF-8: a byte read as U+FFFD would be signed over text the merchant never sends.
   const chunks: Buffer[] = [];
   for await (const chunk of input) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  const failed = signBatch(Buffer.concat(chunks).toString('utf8'), options, write, new Map([[name, flagProfile]]));
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    throw new Error('--batch reads UTF-8 text, and standard input is not: save the requests as UTF-8 (iconv -f <their encoding> -t UTF-8), as the requests themselves are sent.');
+  }
+  const failed = signBatch(text, options, write, new Map([[name, flagProfile]]));
   if (failed > 0) warn(`deposit-sandbox sign --batch: ${failed} request${failed === 1 ? '' : 's'} could not be signed; ${failed === 1 ? 'its line says' : 'their lines say'} why.\n`);
   return failed;
 }

@@ -58,6 +58,28 @@ export interface SignResult {
 /** A request's fields as [name, value]: the `name=value` arguments of `sign`, or the "fields" of a `sign --batch` line. */
 export type FieldEntries = ReadonlyArray<readonly [string, string]>;
 
+/**
+ * How a message of the signing code tells where a value is given: `sign`'s flags and name=value
+ * arguments (FLAG_WORDS), or the keys of a `sign --batch` line.
+ */
+export interface SignWords {
+  /** The sentence's start when no secret was given and none is in the fixtures. */
+  secretRequired: string;
+  /** How to give the merchant's secret. */
+  giveSecret: string;
+  /** How to give the merchant's id, so its secret is taken from the fixtures. */
+  giveMerchant: string;
+  /** How to sign a get request instead. */
+  giveGet: string;
+}
+
+export const FLAG_WORDS: SignWords = {
+  secretRequired: '--secret is required',
+  giveSecret: "Pass the merchant's secret with --secret <secret>",
+  giveMerchant: 'pass merchant=<id>',
+  giveGet: 'pass --endpoint get',
+};
+
 /** `name=value` arguments as [name, value]. Throws for one without a name and "=". */
 function entriesOf(pairs: readonly string[]): FieldEntries {
   return pairs.map((pair) => {
@@ -68,7 +90,7 @@ function entriesOf(pairs: readonly string[]): FieldEntries {
 }
 
 /** Reads the fields and --body into the values of the endpoint's signature slots. */
-function collect(entries: FieldEntries, endpoint: SignedEndpoint, body: string | undefined): Record<string, string> {
+function collect(entries: FieldEntries, endpoint: SignedEndpoint, body: string | undefined, words: SignWords): Record<string, string> {
   const allowed: readonly string[] = [...SIGNATURE_FIELDS[endpoint], ...(endpoint === 'get' ? [] : ['customer'])];
   const values: Record<string, string> = {};
   if (body !== undefined) {
@@ -87,7 +109,7 @@ function collect(entries: FieldEntries, endpoint: SignedEndpoint, body: string |
   for (const [name, value] of entries) {
     if (!allowed.includes(name)) {
       throw new Error(
-        `${JSON.stringify(name)} is not part of the ${endpoint} signature. Its fields, in order: ${SIGNATURE_FIELDS[endpoint].join(', ')}${endpoint === 'get' ? '' : ' (customer fills the cusotmer slot)'}.${endpoint === 'create' && name === 'uuid' ? ' For a get request pass --endpoint get.' : ''}`,
+        `${JSON.stringify(name)} is not part of the ${endpoint} signature. Its fields, in order: ${SIGNATURE_FIELDS[endpoint].join(', ')}${endpoint === 'get' ? '' : ' (customer fills the cusotmer slot)'}.${endpoint === 'create' && name === 'uuid' ? ` For a get request ${words.giveGet}.` : ''}`,
       );
     }
     values[name] = value;
@@ -104,7 +126,7 @@ function collect(entries: FieldEntries, endpoint: SignedEndpoint, body: string |
 export const fixturesFile = (options: SignOptions): string | undefined => (options.fixtures ? resolve(options.fixtures) : undefined);
 
 /** The secret: --secret, else the fixtures' secret of the merchant in the values. */
-function findSecret(options: SignOptions, merchant: string | undefined, fixtures: () => Fixtures): { secret: string; from: string } {
+function findSecret(options: SignOptions, merchant: string | undefined, fixtures: () => Fixtures, words: SignWords): { secret: string; from: string } {
   if (options.secret !== undefined && options.secret !== '') return { secret: options.secret, from: '--secret' };
   const file = fixturesFile(options);
   const known = merchant ? fixtures().merchants.find((m) => m.id.toLowerCase() === merchant.toLowerCase()) : undefined;
@@ -112,18 +134,18 @@ function findSecret(options: SignOptions, merchant: string | undefined, fixtures
     const where = file ?? 'the bundled fixtures';
     throw new Error(
       merchant
-        ? `--secret is required: merchant ${merchant} is not in ${where}. Pass the merchant's secret with --secret <secret>.`
-        : "--secret is required (the merchant's HMAC key), or pass merchant=<id> of a merchant in the fixtures to use its secret.",
+        ? `${words.secretRequired}: merchant ${merchant} is not in ${where}. ${words.giveSecret}.`
+        : `${words.secretRequired} (the merchant's HMAC key), or ${words.giveMerchant} of a merchant in the fixtures to use its secret.`,
     );
   }
   return { secret: known.secret, from: `the secret of ${known.name} (${known.id}) in ${file ?? 'the bundled fixtures'}` };
 }
 
 /** The endpoint, its fields in signing order and what the profile signs. */
-function prepare(entries: FieldEntries, options: SignOptions, profile: Profile) {
+function prepare(entries: FieldEntries, options: SignOptions, profile: Profile, words: SignWords = FLAG_WORDS) {
   const endpoint = (options.endpoint ?? 'create') as SignedEndpoint;
   if (!(endpoint in SIGNATURE_FIELDS)) throw new Error(`--endpoint must be create, build or get; got ${JSON.stringify(options.endpoint)}.`);
-  const values = collect(entries, endpoint, options.body);
+  const values = collect(entries, endpoint, options.body, words);
   const described = describeSigning(profile, endpoint, values);
   return {
     endpoint,
@@ -149,17 +171,17 @@ function localProfile(options: SignOptions): Profile {
  * Computes the string to sign and its signature for an endpoint, from `name=value` arguments.
  * Throws an Error that says what to fix.
  */
-export function signValues(pairs: readonly string[], options: SignOptions, profile: Profile = localProfile(options), fixtures = () => loadFixtures(fixturesFile(options))): SignResult {
-  return signEntries(entriesOf(pairs), options, profile, fixtures);
+export function signValues(pairs: readonly string[], options: SignOptions, profile: Profile = localProfile(options)): SignResult {
+  return signEntries(entriesOf(pairs), options, profile, () => loadFixtures(fixturesFile(options)));
 }
 
 /**
  * As signValues, from [name, value] entries. `fixtures` reads the fixtures the secret is looked up
- * in when --secret is absent.
+ * in when --secret is absent; `words` say in the messages where a value is given.
  */
-export function signEntries(entries: FieldEntries, options: SignOptions, profile: Profile, fixtures: () => Fixtures): SignResult {
-  const { values, ...shown } = prepare(entries, options, profile);
-  const { secret, from } = findSecret(options, values['merchant'], fixtures);
+export function signEntries(entries: FieldEntries, options: SignOptions, profile: Profile, fixtures: () => Fixtures, words: SignWords = FLAG_WORDS): SignResult {
+  const { values, ...shown } = prepare(entries, options, profile, words);
+  const { secret, from } = findSecret(options, values['merchant'], fixtures, words);
   return order({ ...shown, signature: signRequest(profile, secret, shown.endpoint, values), secret_from: from });
 }
 
