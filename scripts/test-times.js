@@ -35,6 +35,9 @@ export function slowestFiles(path) {
 
 export const formatSlowest = (rows) => rows.map((r) => `  ${r.seconds.toFixed(1).padStart(7)} s  ${r.file} (${r.tests} tests)`).join('\n');
 
+/** A file's CPU: its own and its children's. */
+const total = (row) => row.self + row.children;
+
 /** [{ file, self, children }] from the lines of test/cpu-per-file.ts, most CPU first (a file's lines summed). */
 export function costliestFiles(path) {
   const files = new Map();
@@ -43,13 +46,11 @@ export function costliestFiles(path) {
     const sum = files.get(file) ?? { self: 0, children: 0 };
     files.set(file, { self: sum.self + self, children: sum.children + children });
   }
-  return [...files].map(([file, cpu]) => ({ file, ...cpu })).sort((a, b) => b.self + b.children - (a.self + a.children));
+  return [...files].map(([file, cpu]) => ({ file, ...cpu })).sort((a, b) => total(b) - total(a));
 }
 
 export const formatCostliest = (rows) =>
-  rows.map((r) => `  ${(r.self + r.children).toFixed(1).padStart(7)} s  ${r.file}${r.children > 0 ? ` (${r.children.toFixed(1)} s of it in processes it started)` : ''}`).join('\n');
-
-const total = (row) => row.self + row.children;
+  rows.map((r) => `  ${total(r).toFixed(1).padStart(7)} s  ${r.file}${r.children > 0 ? ` (${r.children.toFixed(1)} s of it in processes it started)` : ''}`).join('\n');
 
 /**
  * Two runs' CPU per file ({ file, self, children } rows, as costliestFiles() gives them), a

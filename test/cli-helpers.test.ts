@@ -135,6 +135,7 @@ describe('deposit-sandbox sign --batch', () => {
     for (const signature of [createSignature, getSignature]) expect(page, 'the output docs/cli.md shows').toContain(`"signature":"${signature}"`);
   });
 
+  // A process: what a shell sees of a refusal, its exit status and stderr (the message itself is src/cli/sign-batch.test.ts's).
   it('refuses name=value arguments beside it, which belong in the lines', async () => {
     const run = await cli(['sign', '--batch', `merchant=${DEMO.id}`], {}, '');
     expect(run.code).toBe(1);

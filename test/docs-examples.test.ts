@@ -25,8 +25,8 @@
 import { spawn } from 'node:child_process';
 import { cp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { freePort } from './callbacks-receiver.js';
 import { join } from 'node:path';
+import { freePort } from './callbacks-receiver.js';
 import { describe, expect } from 'vitest';
 import { it } from './temp-folder.js';
 import { startSandbox, type SandboxOptions } from '../src/index.js';

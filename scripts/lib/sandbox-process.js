@@ -53,8 +53,6 @@ export function startSandboxProcess(flags, { timeoutMs = 30_000 } = {}) {
 /** /proc/self/stat's cutime + cstime, in clock ticks. */
 const childrenTicks = () => statTicks('/proc/self/stat')?.[1];
 
-export { statCpu };
-
 /** CPU seconds of this process's children that have ended and been waited for (statCpu()); undefined where there is no /proc. */
 export function endedChildrenCpu() {
   return statCpu()?.children;
